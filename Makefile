@@ -1,0 +1,52 @@
+# goeval — build, test, demo, benchmarks and reference parity.
+# `make demo` and `make test` are the two set-up commands of the README.
+
+GO        ?= go
+BIN       := bin/goeval
+VENV      := .venv
+PY        := $(VENV)/bin/python
+DEMO_DIR  := demo
+
+.PHONY: all build test test-short demo bench parity venv vet fmt clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/goeval
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -l -w .
+
+# Unit, golden, model-parity and CLI tests. Needs no Python, npm or network:
+# every reference output is a committed golden file.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+# The embedded default: a generated tiny model, synthetic datasets, the
+# pure-Go backend, several tasks, a summary table.
+demo: build
+	./scripts/demo.sh $(BIN) $(DEMO_DIR)
+
+# Throughput benchmarks (not part of `make test`).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./bench/
+
+# The Python reference engines, pinned (torch CPU wheels are large: pip caches them).
+venv: $(VENV)/.installed
+$(VENV)/.installed: parity/requirements.lock
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -r parity/requirements.lock
+	touch $@
+
+# Regenerates every golden file from the live references (transformers,
+# tokenizers, lm-eval, llama.cpp) and fails on any difference.
+parity: venv build
+	./scripts/parity.sh
+
+clean:
+	rm -rf bin $(DEMO_DIR)

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	goevalpkg "github.com/goeval/goeval"
+	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/fakelm"
+	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/tasks"
+)
+
+func init() {
+	register("run", "evaluate a model on tasks and write lm-eval results/samples files", runRun)
+}
+
+// runFlags are goeval run's flags (DESIGN.md's fixed interface).
+type runFlags struct {
+	model, adapter, tasks, batch, device, out, genKwargs, dataDir, dtype, seed, sysInstr string
+	limit                                                                                float64
+	fewshot, bootstrap                                                                   int
+	logSamples, chat, multiturn                                                          bool
+}
+
+func parseRunFlags(args []string) (*runFlags, error) {
+	f := &runFlags{}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.StringVar(&f.model, "model", "", "model directory (Hugging Face checkpoint: config.json, *.safetensors, tokenizer.json), or \"fake\" for the deterministic test LM (required)")
+	fs.StringVar(&f.adapter, "adapter", "", "PEFT LoRA adapter directory (not supported by this build yet)")
+	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required)")
+	fs.Float64Var(&f.limit, "limit", 0, "documents per task: < 1 is a fraction (ceil(N*limit)), >= 1 a count (int(limit)); 0 = all. The first documents are used, as in lm-eval")
+	fs.IntVar(&f.fewshot, "num-fewshot", -1, "few-shot examples per prompt; -1 = each task's default (tasks fixed at 0 ignore it)")
+	fs.StringVar(&f.batch, "batch-size", "8", "rows per forward pass: a positive number, or \"auto\" (the engine's default)")
+	fs.StringVar(&f.device, "device", "cpu", "cpu (pure-Go backend), cuda or xla-cpu (XLA backends)")
+	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
+	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
+	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
+	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. Only the few-shot seed changes goeval's prompts")
+	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn, as lm-eval >= 0.4.10)")
+	fs.BoolVar(&f.multiturn, "fewshot-as-multiturn", false, "few-shot examples as separate chat turns (needs --apply-chat-template)")
+	fs.StringVar(&f.sysInstr, "system-instruction", "", "system prompt prepended to every context")
+	fs.StringVar(&f.genKwargs, "gen-kwargs", "", "generation overrides for generate_until tasks: k=v,k2=v2 or a JSON object (e.g. temperature=0.7,do_sample=true,max_gen_toks=128)")
+	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
+	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: goeval run --model DIR|fake --tasks a,b [flags]\nEvaluates the model and prints lm-eval's summary table; with --output-path writes lm-eval-compatible files.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, badInputf("run takes no arguments, got %q (flags start with --)", fs.Arg(0))
+	}
+	return f, f.validate()
+}
+
+func (f *runFlags) validate() error {
+	switch {
+	case f.model == "":
+		return badInputf("--model is required (a checkpoint directory, or \"fake\")")
+	case strings.TrimSpace(f.tasks) == "":
+		return badInputf("--tasks is required, e.g. --tasks hellaswag,arc_easy")
+	case math.IsNaN(f.limit) || math.IsInf(f.limit, 0) || f.limit < 0:
+		return badInputf("--limit %v out of range: use 0 (all), a fraction in (0,1) or a count >= 1", f.limit)
+	case f.fewshot < -1:
+		return badInputf("--num-fewshot %d out of range: use -1 (task default) or >= 0", f.fewshot)
+	case f.logSamples && f.out == "":
+		return badInputf("--log-samples needs --output-path")
+	case f.multiturn && !f.chat:
+		return badInputf("--fewshot-as-multiturn needs --apply-chat-template")
+	case f.adapter != "":
+		return badInputf("--adapter is not supported by this build yet; merge the adapter first")
+	}
+	if f.batch != "auto" {
+		if n, err := strconv.Atoi(f.batch); err != nil || n < 1 {
+			return badInputf("--batch-size %q: use a positive number or \"auto\"", f.batch)
+		}
+	}
+	switch f.device {
+	case "cpu", "cuda", "xla-cpu":
+	default:
+		return badInputf("--device %q: use cpu, cuda or xla-cpu", f.device)
+	}
+	return nil
+}
+
+// fewshotSeed parses --seed as lm-eval: one value for all four, or a list
+// whose 4th entry is the few-shot seed (default 1234).
+func (f *runFlags) seeds() ([]any, error) {
+	parts := strings.Split(f.seed, ",")
+	if len(parts) == 1 {
+		parts = []string{parts[0], parts[0], parts[0], parts[0]}
+	}
+	if len(parts) == 3 {
+		parts = append(parts, "1234")
+	}
+	if len(parts) != 4 {
+		return nil, badInputf("--seed %q: give one number or four comma-separated ones", f.seed)
+	}
+	out := make([]any, 4)
+	for i, p := range parts {
+		if p = strings.TrimSpace(p); p == "None" {
+			continue
+		}
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return nil, badInputf("--seed %q: %q is not an integer", f.seed, p)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func runRun(args []string) error {
+	f, err := parseRunFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			return err
+		}
+		return badInput(err)
+	}
+	seeds, err := f.seeds()
+	if err != nil {
+		return err
+	}
+	gk, err := parseGenKwargs(f.genKwargs)
+	if err != nil {
+		return err
+	}
+	opts := goevalpkg.Options{Tasks: strings.Split(f.tasks, ","), Task: tasks.DefaultOptions(),
+		BootstrapIters: f.bootstrap, LogSamples: f.logSamples}
+	if f.bootstrap <= 0 {
+		opts.BootstrapIters = -1
+	}
+	opts.Task.DataDir, opts.Task.NumFewshot, opts.Task.Limit = f.dataDir, f.fewshot, f.limit
+	opts.Task.ApplyChatTemplate, opts.Task.FewshotAsMultiturn = f.chat, f.multiturn || f.chat
+	opts.Task.SystemInstruction, opts.Task.GenKwargs = f.sysInstr, gk
+	if s, ok := seeds[3].(int64); ok {
+		opts.Task.Seed = s
+	}
+	lm, closeLM, err := openLM(f, &opts)
+	if err != nil {
+		return err
+	}
+	defer closeLM()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts.Progress = newProgressPrinter(os.Stderr)
+	res, err := goevalpkg.Evaluate(ctx, lm, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr)
+	rep, samples := res.Report(goevalpkg.RunInfo{ModelName: f.model, Config: f.config(seeds, gk)})
+	fmt.Print(summaryTable(res))
+	if f.out != "" {
+		path, err := report.WriteRun(f.out, rep, samples, res.Start)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, "results written to", path)
+	}
+	return nil
+}
+
+// openLM opens the model (or the fake LM) and sets the chat template.
+func openLM(f *runFlags, opts *goevalpkg.Options) (engine.LM, func(), error) {
+	if f.model == "fake" {
+		if f.chat {
+			opts.Task.ChatTemplate = func(msgs []tasks.ChatMessage, gen bool) (string, error) {
+				var b strings.Builder
+				for _, m := range msgs {
+					fmt.Fprintf(&b, "<%s>%s</%s>", m.Role, m.Content, m.Role)
+				}
+				return b.String(), nil
+			}
+		}
+		return fakelm.New(), func() {}, nil
+	}
+	eo := engine.Options{Device: f.device, DType: f.dtype}
+	if f.batch != "auto" {
+		eo.BatchSize, _ = strconv.Atoi(f.batch)
+	}
+	m, err := goevalpkg.OpenModel(f.model, eo)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.chat {
+		opts.Task.ChatTemplate = m.ChatTemplate()
+	}
+	return m, func() { m.Close() }, nil
+}
+
+// config is the results file's "config" entry.
+func (f *runFlags) config(seeds []any, gk map[string]any) map[string]any {
+	var limit any
+	if f.limit > 0 {
+		limit = f.limit
+	}
+	var gen any
+	if gk != nil {
+		gen = gk
+	}
+	var batch any = f.batch
+	if n, err := strconv.Atoi(f.batch); err == nil {
+		batch = n
+	}
+	return map[string]any{"model": "goeval", "model_args": map[string]any{"pretrained": f.model, "dtype": f.dtype},
+		"batch_size": batch, "batch_sizes": []any{}, "device": f.device, "use_cache": nil, "limit": limit,
+		"bootstrap_iters": max(f.bootstrap, 0), "gen_kwargs": gen, "random_seed": seeds[0], "numpy_seed": seeds[1],
+		"torch_seed": seeds[2], "fewshot_seed": seeds[3]}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/goeval/goeval/models"
+)
+
+// synthPresets are the shapes of real models, for size and speed tests.
+var synthPresets = map[string]models.SynthOptions{
+	"tiny": {Arch: "llama", Hidden: 64, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 192, Vocab: 512,
+		RopeTheta: 10000, MaxPositions: 2048, BOS: 1, EOS: 2},
+	"qwen2.5-0.5b": {Arch: "qwen2", Hidden: 896, Layers: 24, Heads: 14, KVHeads: 2, Intermediate: 4864, Vocab: 151936,
+		Tie: true, RopeTheta: 1e6, MaxPositions: 32768, BOS: 151643, EOS: 151645},
+	"llama3.2-1b": {Arch: "llama", Hidden: 2048, Layers: 16, Heads: 32, KVHeads: 8, Intermediate: 8192, Vocab: 128256,
+		Tie: true, RopeTheta: 500000, RMSNormEps: 1e-5, MaxPositions: 131072, BOS: 128000, EOS: 128001,
+		RopeScaling: &models.RopeScaling{Type: "llama3", Factor: 32, LowFreqFactor: 1, HighFreqFactor: 4, OriginalMaxPositionEmbeddings: 8192}},
+}
+
+// runSynthModel implements "goeval synth model": a deterministic
+// random-weight checkpoint in the Hugging Face layout.
+func runSynthModel(args []string) error {
+	fs := flag.NewFlagSet("synth model", flag.ContinueOnError)
+	o := synthPresets["tiny"]
+	preset := fs.String("preset", "", "start from a model shape: tiny (default shape), qwen2.5-0.5b, llama3.2-1b; other flags override it")
+	fs.StringVar(&o.Arch, "arch", o.Arch, "architecture: llama, mistral, qwen2 or qwen3")
+	fs.IntVar(&o.Hidden, "hidden", o.Hidden, "hidden size")
+	fs.IntVar(&o.Layers, "layers", o.Layers, "number of decoder layers")
+	fs.IntVar(&o.Heads, "heads", o.Heads, "attention heads")
+	fs.IntVar(&o.KVHeads, "kv-heads", o.KVHeads, "key/value heads (grouped-query attention; must divide --heads)")
+	fs.IntVar(&o.Intermediate, "intermediate", o.Intermediate, "MLP intermediate size")
+	fs.IntVar(&o.Vocab, "vocab", o.Vocab, "vocabulary size (raised to cover --tokenizer's ids)")
+	fs.IntVar(&o.HeadDim, "head-dim", 0, "attention head size (0 = hidden/heads)")
+	fs.BoolVar(&o.Tie, "tie", o.Tie, "tie lm_head to the token embeddings (no lm_head.weight)")
+	fs.Float64Var(&o.RopeTheta, "rope-theta", o.RopeTheta, "rotary embedding base")
+	scaling := fs.String("rope-scaling", "", "rope scaling: '' (none) or llama3")
+	fs.Float64Var(new(float64), "rope-factor", 32, "llama3 rope scaling factor")
+	fs.Float64Var(new(float64), "rope-low", 1, "llama3 rope scaling low_freq_factor")
+	fs.Float64Var(new(float64), "rope-high", 4, "llama3 rope scaling high_freq_factor")
+	fs.IntVar(new(int), "rope-original", 8192, "llama3 rope scaling original_max_position_embeddings")
+	fs.IntVar(&o.MaxPositions, "max-positions", o.MaxPositions, "max_position_embeddings")
+	fs.IntVar(&o.SlidingWindow, "sliding-window", 0, "mistral sliding_window (0 = none)")
+	fs.Uint64Var(&o.Seed, "seed", 0, "random seed: the same flags and seed give byte-identical files")
+	fs.StringVar(&o.DType, "dtype", "f32", "weight dtype: f32, bf16 or f16")
+	fs.IntVar(&o.Shards, "shards", 1, "write N shards plus model.safetensors.index.json")
+	fs.StringVar(&o.TokenizerDir, "tokenizer", "", "copy tokenizer.json/tokenizer_config.json from DIR and take vocab and bos/eos ids from it")
+	fs.IntVar(&o.BOS, "bos", o.BOS, "bos_token_id (ignored with --tokenizer)")
+	fs.IntVar(&o.EOS, "eos", o.EOS, "eos_token_id (ignored with --tokenizer)")
+	fs.StringVar(&o.Out, "out", "", "output directory (created)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	fs.SetOutput(io.Discard) // a flag error is reported as one line by main
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fs.SetOutput(os.Stdout)
+			fs.Usage()
+			return nil
+		}
+		return badInput(err)
+	}
+	if fs.NArg() > 0 {
+		return badInputf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := applyPreset(fs, &o, *preset); err != nil {
+		return err
+	}
+	if err := applyRopeScaling(fs, &o, *scaling); err != nil {
+		return err
+	}
+	if err := models.Synth(o); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "goeval synth model: wrote %s (%s, hidden %d, %d layers, vocab %d, %s)\n", o.Out, o.Arch, o.Hidden, o.Layers, o.Vocab, o.DType)
+	return nil
+}
+
+// applyPreset replaces o with the preset, then re-applies the flags the
+// user set explicitly so they override it.
+func applyPreset(fs *flag.FlagSet, o *models.SynthOptions, name string) error {
+	if name == "" {
+		return nil
+	}
+	p, ok := synthPresets[name]
+	if !ok {
+		return badInputf("--preset %q: use tiny, qwen2.5-0.5b or llama3.2-1b", name)
+	}
+	explicit := map[string]string{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = f.Value.String() })
+	keep := *o
+	*o = p
+	o.Seed, o.DType, o.Shards, o.TokenizerDir, o.Out, o.SlidingWindow = keep.Seed, keep.DType, keep.Shards, keep.TokenizerDir, keep.Out, keep.SlidingWindow
+	var err error
+	for name, v := range explicit {
+		if name != "preset" && err == nil {
+			err = fs.Set(name, v)
+		}
+	}
+	return err
+}
+
+// applyRopeScaling turns --rope-scaling llama3 and its factor flags into
+// o.RopeScaling; an explicit --rope-scaling ” removes a preset's scaling.
+func applyRopeScaling(fs *flag.FlagSet, o *models.SynthOptions, kind string) error {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "rope-scaling" })
+	get := func(name string) float64 {
+		v := fs.Lookup(name).Value.(flag.Getter).Get()
+		if i, ok := v.(int); ok {
+			return float64(i)
+		}
+		return v.(float64)
+	}
+	switch strings.ToLower(kind) {
+	case "":
+		if set {
+			o.RopeScaling = nil
+		}
+	case "llama3":
+		o.RopeScaling = &models.RopeScaling{Type: "llama3", Factor: get("rope-factor"), LowFreqFactor: get("rope-low"),
+			HighFreqFactor: get("rope-high"), OriginalMaxPositionEmbeddings: int(get("rope-original"))}
+	default:
+		return badInputf("--rope-scaling %q: use llama3 or leave it empty", kind)
+	}
+	return nil
+}

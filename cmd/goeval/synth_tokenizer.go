@@ -1,0 +1,31 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/goeval/goeval/models/synthtok"
+)
+
+// runSynthTokenizer writes a small deterministic byte-level BPE tokenizer.
+func runSynthTokenizer(args []string) error {
+	fs := flag.NewFlagSet("synth tokenizer", flag.ContinueOnError)
+	vocab := fs.Int("vocab", 512, "vocabulary size: 256 byte tokens + learned merges + 3 ChatML special tokens")
+	out := fs.String("out", "", "output directory for tokenizer.json and tokenizer_config.json (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: goeval synth tokenizer --out DIR [--vocab N]\n\nWrites a deterministic byte-level BPE tokenizer (Hugging Face tokenizer.json layout, ChatML chat template).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if *out == "" {
+		return badInputf("--out is required")
+	}
+	ids, err := synthtok.Write(*out, *vocab)
+	if err != nil {
+		return badInput(err)
+	}
+	fmt.Printf("wrote %s (vocab %d, eos %d)\n", *out, *vocab, ids["<|endoftext|>"])
+	return nil
+}

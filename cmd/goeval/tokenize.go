@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/goeval/goeval/models/tokenizer"
+)
+
+func init() {
+	register("tokenize", "encode texts (JSON lines) with a Hugging Face tokenizer", runTokenize)
+}
+
+// tokenizeIn and tokenizeOut are the JSON lines of goeval tokenize.
+type tokenizeIn struct {
+	Text *string `json:"text"`
+}
+
+type tokenizeOut struct {
+	IDs     []int32 `json:"ids"`
+	Decoded string  `json:"decoded"`
+}
+
+func runTokenize(args []string) error {
+	fs := flag.NewFlagSet("tokenize", flag.ContinueOnError)
+	tokPath := fs.String("tokenizer", "", "tokenizer directory (with tokenizer.json and optionally tokenizer_config.json) or a tokenizer.json file")
+	addSpecial := fs.Bool("add-special-tokens", false, "add the post-processor's special tokens (BOS etc.), like Hugging Face add_special_tokens=True")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: goeval tokenize --tokenizer DIR|FILE [--add-special-tokens] < texts.jsonl")
+		fmt.Fprintln(fs.Output(), "Reads {\"text\": str} lines on stdin; writes {\"ids\": [int], \"decoded\": str} lines on stdout.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil
+		}
+		return badInput(err)
+	}
+	if *tokPath == "" {
+		return badInputf("--tokenizer is required")
+	}
+	tok, err := tokenizer.Load(*tokPath)
+	if err != nil {
+		return err
+	}
+	return tokenizeStream(tok, *addSpecial, os.Stdin, os.Stdout)
+}
+
+// tokenizeStream encodes every input line and writes one output line each.
+func tokenizeStream(tok *tokenizer.Tokenizer, addSpecial bool, r io.Reader, w io.Writer) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<28)
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for line := 1; sc.Scan(); line++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var in tokenizeIn
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+			return badInputf("stdin line %d: invalid JSON: %v", line, err)
+		}
+		if in.Text == nil {
+			return badInputf("stdin line %d: missing \"text\" field", line)
+		}
+		ids := tok.Encode(*in.Text, addSpecial)
+		if ids == nil {
+			ids = []int32{}
+		}
+		if err := enc.Encode(tokenizeOut{IDs: ids, Decoded: tok.Decode(ids, false)}); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return badInputf("reading stdin: %v", err)
+	}
+	return bw.Flush()
+}

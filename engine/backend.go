@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/simplego"
+
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// Backend choice. This file is the only one that names GoMLX backends; it
+// never blank-imports backends/default (which would try to download PJRT
+// plugins when offline).
+//
+// Resolution: Options.Backend (a GOMLX_BACKEND-style spec) wins; otherwise
+// Device: "" → $GOMLX_BACKEND or "go"; "cpu" → "go" (keeping the options of
+// a "go:…" $GOMLX_BACKEND, e.g. "go:dotgeneral_small"); "xla-cpu" and
+// "cuda" → "xla:<absolute plugin path>" found by findPlugin.
+
+// backendSpec turns Options into a GoMLX backend spec ("go[:opts]" or
+// "xla:<plugin>").
+func backendSpec(o Options) (string, error) {
+	if o.Backend != "" {
+		return o.Backend, nil
+	}
+	env := os.Getenv("GOMLX_BACKEND")
+	switch o.Device {
+	case "":
+		if env != "" {
+			return env, nil
+		}
+		return "go", nil
+	case "cpu":
+		if env == "go" || strings.HasPrefix(env, "go:") {
+			return env, nil
+		}
+		return "go", nil
+	case "xla-cpu", "cuda":
+		kind := "cpu"
+		if o.Device == "cuda" {
+			kind = "cuda"
+		}
+		path, searched := findPlugin(kind)
+		if path == "" {
+			return "", errs.BadInputf("--device %s: no PJRT %s plugin found; looked in %s. %s",
+				o.Device, kind, strings.Join(searched, ", "), pluginHints[kind])
+		}
+		return "xla:" + path, nil
+	}
+	return "", errs.BadInputf("device %q is not supported (use cpu, xla-cpu or cuda)", o.Device)
+}
+
+// newBackend creates the backend for spec.
+func newBackend(spec string) (backends.Backend, error) {
+	name, config, _ := strings.Cut(spec, ":")
+	switch name {
+	case "go":
+		b, err := simplego.New(config)
+		if err != nil {
+			return nil, errs.BadInputf("backend %q: %w", spec, err)
+		}
+		return b, nil
+	case "xla", "stablehlo":
+		if os.Getenv("GOPJRT_CUDA_CHECKS") == "" {
+			// go-xla v0.1.4 would otherwise point XLA_FLAGS at a developer's home.
+			_ = os.Setenv("GOPJRT_CUDA_CHECKS", "0")
+		}
+		return newXLABackend(config)
+	}
+	return nil, errs.BadInputf("backend %q: unknown backend (use go[:options] or xla:<plugin path>)", spec)
+}
+
+// pluginHints says how to install a plugin of each kind.
+var pluginHints = map[string]string{
+	"cuda": "Install one with `pip install -U \"jax[cuda12]\"` (goeval finds jax_plugins/xla_cuda12/xla_cuda_plugin.so in that Python's site-packages), or set PJRT_PLUGIN_LIBRARY_PATH to a directory holding pjrt_c_api_cuda_plugin.so, or pass the plugin as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
+	"cpu":  "Install a PJRT CPU plugin (pjrt_c_api_cpu_plugin.so, e.g. from github.com/gomlx/pjrt-cpu-binaries) into ~/.local/lib/go-xla or a directory named by PJRT_PLUGIN_LIBRARY_PATH, or pass it as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
+}
+
+// PluginLocators lists, per plugin kind ("cpu", "cuda"), functions that
+// return candidate plugin files in preference order. Append to extend the
+// search (e.g. a PyPI wheel that ships a CPU plugin).
+var PluginLocators = map[string][]func() []string{
+	"cpu":  {goXLAPlugins("cpu")},
+	"cuda": {goXLAPlugins("cuda"), jaxCUDAPlugins},
+}
+
+// findPlugin returns the first existing candidate for kind, and every
+// candidate it looked at (for the error message).
+func findPlugin(kind string) (found string, searched []string) {
+	for _, locate := range PluginLocators[kind] {
+		for _, p := range locate() {
+			searched = append(searched, p)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				if abs, err := filepath.Abs(p); err == nil {
+					return abs, searched
+				}
+				return p, searched
+			}
+		}
+	}
+	return "", searched
+}
+
+// goXLAPlugins lists pjrt_c_api_<kind>_plugin.so in PJRT_PLUGIN_LIBRARY_PATH
+// and go-xla's (and gopjrt's) install directories.
+func goXLAPlugins(kind string) func() []string {
+	return func() []string {
+		var dirs []string
+		if env := os.Getenv("PJRT_PLUGIN_LIBRARY_PATH"); env != "" {
+			dirs = append(dirs, filepath.SplitList(env)...)
+		}
+		if home, err := os.UserHomeDir(); err == nil {
+			dirs = append(dirs, filepath.Join(home, ".local/lib/go-xla"), filepath.Join(home, ".local/lib/gomlx/pjrt"))
+		}
+		dirs = append(dirs, "/usr/local/lib/go-xla", "/usr/local/lib/gomlx/pjrt")
+		var out []string
+		for _, d := range dirs {
+			if d != "" {
+				out = append(out, filepath.Join(d, fmt.Sprintf("pjrt_c_api_%s_plugin.so", kind)))
+			}
+		}
+		return out
+	}
+}
+
+// jaxCUDAPlugins lists JAX's pip-installed CUDA plugins
+// (jax_plugins/xla_cuda{13,12}/xla_cuda_plugin.so) in the site-packages of
+// $VIRTUAL_ENV, ./.venv, ~/.local and the system Pythons.
+func jaxCUDAPlugins() []string {
+	var roots []string
+	if v := os.Getenv("VIRTUAL_ENV"); v != "" {
+		roots = append(roots, v)
+	}
+	roots = append(roots, ".venv")
+	if home, err := os.UserHomeDir(); err == nil {
+		roots = append(roots, filepath.Join(home, ".local"))
+	}
+	roots = append(roots, "/usr/local", "/usr", "/opt/conda")
+	var out []string
+	for _, r := range roots {
+		for _, sp := range []string{"site-packages", "dist-packages"} {
+			matches, _ := filepath.Glob(filepath.Join(r, "lib", "python3*", sp))
+			for _, m := range matches {
+				for _, v := range []string{"xla_cuda13", "xla_cuda12"} {
+					out = append(out, filepath.Join(m, "jax_plugins", v, "xla_cuda_plugin.so"))
+				}
+			}
+		}
+	}
+	return out
+}

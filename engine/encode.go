@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// isPySpace matches Python's str.isspace closely enough for rstrip: Go's
+// unicode.IsSpace plus the ASCII separators \x1c–\x1f that Python counts.
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+
+// tokEncode is lm-eval's tok_encode with the tokenizer's default special
+// tokens, except that a string already starting with the BOS text gets none
+// (no double BOS after a chat template).
+func tokEncode(tok Tokenizer, s string) []int32 {
+	add := true
+	if bos := tok.BOS(); bos >= 0 {
+		if t := tok.Decode([]int32{bos}); t != "" && strings.HasPrefix(s, t) {
+			add = false
+		}
+	}
+	return tok.Encode(s, add)
+}
+
+// encodePair is lm-eval's _encode_pair for causal models (spec §8.1):
+// trailing context whitespace moves to the continuation, ctx+cont is
+// encoded as a whole and split at len(encode(ctx)); an empty context
+// becomes [prefix] (or the continuation's first token when that is the
+// prefix).
+func encodePair(tok Tokenizer, context, continuation string, prefix int32) (ctxIDs, contIDs []int32) {
+	if context == "" {
+		return splitEmptyContext(prefix, tok.Encode(continuation, false))
+	}
+	trimmed := strings.TrimRightFunc(context, isPySpace)
+	if n := len(context) - len(trimmed); n > 0 {
+		continuation = context[len(trimmed):] + continuation
+		context = trimmed
+	}
+	whole := tokEncode(tok, context+continuation)
+	ctxIDs = tokEncode(tok, context)
+	if len(ctxIDs) > len(whole) {
+		ctxIDs = whole // degenerate tokenizer; score nothing rather than panic
+	}
+	return whole[:len(ctxIDs)], whole[len(ctxIDs):]
+}
+
+// splitEmptyContext applies lm-eval's empty-context rule to encoded ids.
+func splitEmptyContext(prefix int32, cont []int32) (ctxIDs, contIDs []int32) {
+	if len(cont) > 0 && cont[0] == prefix {
+		return cont[:1], cont[1:]
+	}
+	return []int32{prefix}, cont
+}
+
+// item is one scoring row before batching: the model input and the
+// targets of its last len(targets) positions.
+type item struct {
+	inp     []int32 // input tokens, at most maxLen
+	targets []int32 // the continuation: targets of inp's last len(targets) positions
+}
+
+// makeItem is lm-eval's `(ctx + cont)[-(max_length+1):][:-1]`, scoring the
+// last len(cont) positions.
+func makeItem(ctxIDs, contIDs []int32, maxLen int) (item, error) {
+	full := make([]int32, 0, len(ctxIDs)+len(contIDs))
+	full = append(append(full, ctxIDs...), contIDs...)
+	if len(full) > maxLen+1 {
+		full = full[len(full)-(maxLen+1):]
+	}
+	if len(contIDs) == 0 {
+		return item{}, nil
+	}
+	inp := full[:len(full)-1]
+	if len(contIDs) > len(inp) {
+		return item{}, errs.BadInputf("continuation has %d tokens but only %d positions fit in max_length %d (or the context is empty)",
+			len(contIDs), len(inp), maxLen)
+	}
+	return item{inp: inp, targets: full[len(full)-len(contIDs):]}, nil
+}
+
+// checkIDs rejects token ids outside the vocabulary.
+func checkIDs(ids []int32, vocab int, field string) error {
+	for i, id := range ids {
+		if id < 0 || int(id) >= vocab {
+			return errs.BadInputf("%s[%d] = %d is outside the vocabulary [0, %d)", field, i, id, vocab)
+		}
+	}
+	return nil
+}
+
+// requestError prefixes a request index to err, keeping bad-input marks.
+func requestError(i int, err error) error {
+	if errs.IsBadInput(err) {
+		return errs.BadInputf("request %d: %w", i, err)
+	}
+	return fmt.Errorf("request %d: %w", i, err)
+}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// Tokenizer is what the engine needs from a tokenizer (models/tokenizer
+// satisfies it). Without one, the engine scores token-id requests only.
+type Tokenizer interface {
+	// Encode tokenizes text; addSpecial applies the tokenizer's default
+	// special tokens (e.g. Llama's BOS), as Hugging Face's
+	// add_special_tokens=True.
+	Encode(text string, addSpecial bool) []int32
+	// Decode turns ids back into text.
+	Decode(ids []int32) string
+	// BOS and EOS return the special token ids, or -1 when there is none.
+	BOS() int32
+	EOS() int32
+}
+
+// Options configure Open. The zero value is the pure-Go CPU backend, f32,
+// batch 8 and the model's max_position_embeddings.
+type Options struct {
+	// Device is "cpu" (pure-Go simplego backend, the default), "xla-cpu"
+	// or "cuda" (XLA with a PJRT plugin found on this machine).
+	Device string
+	// Backend, when set, is a GoMLX backend spec that overrides Device:
+	// "go", "go:dotgeneral_small", "xla:/abs/path/pjrt_plugin.so".
+	Backend string
+	// DType is the compute dtype: "float32" (default, also "f32") or
+	// "bfloat16" ("bf16"). Log-softmax is always float64 on top of it.
+	DType string
+	// BatchSize is the number of rows per forward pass (default 8).
+	BatchSize int
+	// MaxLength is lm-eval's max_length: inputs are left-truncated to it and
+	// rolling windows have this size. 0: config max_position_embeddings,
+	// else 2048.
+	MaxLength int
+	// Tokenizer is needed for string requests (optional).
+	Tokenizer Tokenizer
+	// PrefixToken overrides the token used as context for an empty context
+	// and as the first rolling window's prefix (lm-eval prefix_token_id).
+	// nil: BOS (tokenizer, then config.json), else EOS.
+	PrefixToken *int32
+	// Logf receives progress and compile messages; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// defaultBatchSize is the batch when Options.BatchSize is 0.
+const defaultBatchSize = 8
+
+// computeDType parses Options.DType.
+func (o Options) computeDType() (dtypes.DType, error) {
+	switch strings.ToLower(o.DType) {
+	case "", "float32", "f32", "fp32":
+		return dtypes.Float32, nil
+	case "bfloat16", "bf16":
+		return dtypes.BFloat16, nil
+	}
+	return dtypes.InvalidDType, errs.BadInputf("dtype %q is not supported (use float32 or bfloat16)", o.DType)
+}
+
+// logf forwards to Options.Logf when set.
+func (o Options) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+// validate checks the numeric options.
+func (o Options) validate() error {
+	if o.BatchSize < 0 {
+		return errs.BadInputf("batch size %d must be ≥ 1", o.BatchSize)
+	}
+	if o.MaxLength < 0 {
+		return errs.BadInputf("max length %d must be ≥ 1", o.MaxLength)
+	}
+	if _, err := o.computeDType(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// String summarizes the options for logs.
+func (o Options) String() string {
+	return fmt.Sprintf("device=%q backend=%q dtype=%q batch=%d max_length=%d", o.Device, o.Backend, o.DType, o.BatchSize, o.MaxLength)
+}

@@ -1,0 +1,98 @@
+// Package goeval evaluates language models on lm-evaluation-harness tasks:
+// Evaluate builds every task's requests, runs them through an engine.LM
+// (once per request kind), scores them with the tasks' metrics and
+// aggregates per task and group exactly as lm-eval v0.4.x does. It keeps no
+// global state, so a Go training loop can call it with its own LM.
+package goeval
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/tasks"
+)
+
+// Options configure one evaluation.
+type Options struct {
+	Tasks []string      // task and group names (groups expand to their subtasks)
+	Task  tasks.Options // data dir, few-shot, limit, seed, chat template, gen kwargs
+
+	// BootstrapIters is lm-eval's bootstrap_iters: 0 means the default
+	// (100000); a negative value disables stderrs ("N/A").
+	BootstrapIters int
+	// LogSamples keeps the per-sample rows (Results.Samples).
+	LogSamples bool
+	// Progress, when set, receives progress reports. Requests are then sent
+	// to the LM in chunks of ProgressChunk (default 256) so that progress
+	// moves; by the engine.LM contract this does not change any result.
+	Progress      func(Progress)
+	ProgressChunk int
+}
+
+// Progress is one progress report.
+type Progress struct {
+	Stage         string // "build", "loglikelihood", "loglikelihood_rolling", "generate_until", "score"
+	Docs          int    // documents built
+	RequestsDone  int    // requests answered so far (all kinds)
+	RequestsTotal int
+	Tokens        int // tokens scored or generated so far (as the LM reports them)
+	Elapsed       time.Duration
+	TokensPerSec  float64
+	ETA           time.Duration // estimated time left for the requests; 0 when unknown
+}
+
+// taskRun is one task's state through an evaluation.
+type taskRun struct {
+	task  tasks.Task
+	insts []tasks.Instance
+	resps [][]tasks.Response // per instance, per request
+}
+
+// Evaluate runs the tasks of opts.Tasks on lm and returns typed results.
+// It respects ctx cancellation between and within LM calls (the LM sees
+// ctx). Results do not depend on request order or chunking.
+func Evaluate(ctx context.Context, lm engine.LM, opts Options) (*Results, error) {
+	start := time.Now()
+	if opts.BootstrapIters == 0 {
+		opts.BootstrapIters = metrics.DefaultBootstrapIters
+	}
+	ts, groups, err := tasks.Expand(opts.Tasks)
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("evaluate: no tasks given")
+	}
+	runs := make([]*taskRun, len(ts))
+	pr := newProgress(opts.Progress, start)
+	for i, t := range ts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		insts, err := t.Build(opts.Task)
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.Name(), err)
+		}
+		runs[i] = &taskRun{task: t, insts: insts}
+		pr.docs += len(insts)
+		pr.report("build")
+	}
+	if err := runRequests(ctx, lm, runs, opts, pr); err != nil {
+		return nil, err
+	}
+	res := &Results{Groups: nil, Start: start}
+	for _, r := range runs {
+		tr, err := scoreTask(r, opts)
+		if err != nil {
+			return nil, err
+		}
+		res.Tasks = append(res.Tasks, tr)
+	}
+	pr.report("score")
+	res.Groups = aggregateGroups(groups, res.Tasks)
+	res.Duration = time.Since(start)
+	return res, nil
+}

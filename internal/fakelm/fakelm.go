@@ -1,0 +1,101 @@
+// Package fakelm is a deterministic engine.LM for tests (lm-eval's DummyLM
+// analogue): every answer is a pure function of its own request, so results
+// never depend on batching or request order.
+package fakelm
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goeval/goeval/engine"
+)
+
+// LM is the fake model. Calls counts the method calls and Requests the
+// requests seen, so tests can check the evaluator's call pattern.
+type LM struct {
+	Calls    map[string]int
+	Requests int
+}
+
+// New returns a fake LM.
+func New() *LM { return &LM{Calls: map[string]int{}} }
+
+func hash(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// Loglikelihood returns -(len(cont) code points)·0.1 - (hash mod 1000)/250
+// and IsGreedy on the hash's top bit.
+func (l *LM) Loglikelihood(ctx context.Context, reqs []engine.LoglikelihoodRequest) ([]engine.LoglikelihoodResult, error) {
+	l.Calls["loglikelihood"]++
+	l.Requests += len(reqs)
+	out := make([]engine.LoglikelihoodResult, len(reqs))
+	for i, r := range reqs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h := hash(r.Context, r.Continuation)
+		n := utf8.RuneCountInString(r.Continuation)
+		out[i] = engine.LoglikelihoodResult{
+			LogProb:   -float64(n)*0.1 - float64(h%1000)/250,
+			IsGreedy:  h>>63 == 1,
+			NumTokens: max(1, len(strings.Fields(r.Continuation))),
+		}
+	}
+	return out, nil
+}
+
+// LoglikelihoodRolling returns -0.5 per byte minus a hash term.
+func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []engine.RollingRequest) ([]engine.RollingResult, error) {
+	l.Calls["rolling"]++
+	l.Requests += len(reqs)
+	out := make([]engine.RollingResult, len(reqs))
+	for i, r := range reqs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out[i] = engine.RollingResult{LogProb: -0.5*float64(len(r.Text)) - float64(hash(r.Text)%100)/10,
+			NumTokens: len(strings.Fields(r.Text)) + 1}
+	}
+	return out, nil
+}
+
+// GenerateUntil answers with a short deterministic text that sometimes
+// contains a "#### N" answer line and sometimes a bare number, cut at the
+// first stop string like a real engine.
+func (l *LM) GenerateUntil(ctx context.Context, reqs []engine.GenerateRequest) ([]engine.GenerateResult, error) {
+	l.Calls["generate"]++
+	l.Requests += len(reqs)
+	out := make([]engine.GenerateResult, len(reqs))
+	for i, r := range reqs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h := hash(r.Context)
+		var text string
+		switch h % 3 {
+		case 0:
+			text = fmt.Sprintf(" The result is %d.\n#### %d", h%20, h%20)
+		case 1:
+			text = fmt.Sprintf(" I think %d", h%50)
+		default:
+			text = " no idea. Question: next"
+		}
+		reason := "eos"
+		for _, u := range r.Until {
+			if j := strings.Index(text, u); u != "" && j >= 0 {
+				text, reason = text[:j], "until"
+			}
+		}
+		out[i] = engine.GenerateResult{Text: text, StopReason: reason, IDs: make([]int32, len(strings.Fields(text)))}
+	}
+	return out, nil
+}

@@ -1,0 +1,191 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Aggregation names lm-eval registers (api/metrics.py) that Aggregate knows.
+const (
+	AggMean               = "mean"
+	AggMedian             = "median"
+	AggPerplexity         = "perplexity"
+	AggWeightedPerplexity = "weighted_perplexity"
+	AggBitsPerByte        = "bits_per_byte"
+	AggF1                 = "f1"
+	AggMCC                = "matthews_corrcoef"
+	AggNanMean            = "nanmean"
+	AggBypass             = "bypass"
+)
+
+// Aggregate applies lm-eval's aggregation `name` to per-sample values.
+// Scalars may be float64, float32, int, int64 or bool; weighted aggregations
+// (weighted_perplexity, bits_per_byte) take [2]float64{ll, weight} (or
+// [2]int / []float64 of length 2); f1 and matthews_corrcoef take
+// (gold, pred) pairs as [2]int or [2]float64.
+func Aggregate(name string, values []any) (float64, error) {
+	if len(values) == 0 {
+		return 0, fmt.Errorf("aggregate %s: no values", name)
+	}
+	switch name {
+	case AggMean, AggMedian, AggPerplexity, AggNanMean:
+		xs, err := Scalars(values)
+		if err != nil {
+			return 0, fmt.Errorf("aggregate %s: %w", name, err)
+		}
+		return aggregateScalars(name, xs), nil
+	case AggWeightedPerplexity, AggBitsPerByte:
+		ps, err := Pairs(values)
+		if err != nil {
+			return 0, fmt.Errorf("aggregate %s: %w", name, err)
+		}
+		if name == AggBitsPerByte {
+			return BitsPerByte(ps), nil
+		}
+		return WeightedPerplexity(ps), nil
+	case AggF1, AggMCC:
+		ps, err := Pairs(values)
+		if err != nil {
+			return 0, fmt.Errorf("aggregate %s: %w", name, err)
+		}
+		if name == AggF1 {
+			return F1Score(ps)
+		}
+		return MatthewsCorrcoef(ps), nil
+	case AggBypass:
+		return 999, nil
+	}
+	return 0, fmt.Errorf("aggregate: unknown aggregation %q (known: mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bypass)", name)
+}
+
+// aggregateScalars is the scalar aggregations over float64s.
+func aggregateScalars(name string, xs []float64) float64 {
+	switch name {
+	case AggMedian:
+		return Median(xs)
+	case AggPerplexity:
+		return Perplexity(xs)
+	case AggNanMean:
+		return NanMean(xs)
+	}
+	return Mean(xs)
+}
+
+// Mean is lm-eval's mean: sum(arr)/len(arr) with Python 3.11's plain
+// left-to-right float sum (3.12+ compensates; results can differ in the
+// last ulp, see spec §7.5).
+func Mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// Median is lm-eval's median: sorted(arr)[len(arr)//2] (the upper median for
+// an even count, not the average of the middle two).
+func Median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// Perplexity is exp(-mean(lls)) over per-document log-likelihoods.
+func Perplexity(lls []float64) float64 { return math.Exp(-Mean(lls)) }
+
+// NanMean is numpy.nanmean (NaN when every value is NaN).
+func NanMean(xs []float64) float64 {
+	var keep []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) == 0 {
+		return math.NaN()
+	}
+	return npMean(keep)
+}
+
+// WeightedMean is lm-eval's weighted_mean: Σa / Σb over (a, b) pairs.
+func WeightedMean(ps [][2]float64) float64 {
+	a, b := 0.0, 0.0
+	for _, p := range ps {
+		a += p[0]
+	}
+	for _, p := range ps {
+		b += p[1]
+	}
+	return a / b
+}
+
+// WeightedPerplexity is exp(-Σll/Σweight) (word_perplexity, byte_perplexity).
+func WeightedPerplexity(ps [][2]float64) float64 { return math.Exp(-WeightedMean(ps)) }
+
+// BitsPerByte is -(Σll/Σbytes)/ln 2.
+func BitsPerByte(ps [][2]float64) float64 { return -WeightedMean(ps) / math.Log(2) }
+
+// Scalars converts per-sample values to float64s.
+func Scalars(values []any) ([]float64, error) {
+	xs := make([]float64, len(values))
+	for i, v := range values {
+		x, ok := toFloat(v)
+		if !ok {
+			return nil, fmt.Errorf("value %d is %T, want a number", i, v)
+		}
+		xs[i] = x
+	}
+	return xs, nil
+}
+
+// Pairs converts per-sample pair values ((ll, weight) or (gold, pred)).
+func Pairs(values []any) ([][2]float64, error) {
+	ps := make([][2]float64, len(values))
+	for i, v := range values {
+		p, ok := toPair(v)
+		if !ok {
+			return nil, fmt.Errorf("value %d is %T, want a pair", i, v)
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case bool:
+		return b2f(x), true
+	}
+	return 0, false
+}
+
+func toPair(v any) ([2]float64, bool) {
+	switch x := v.(type) {
+	case [2]float64:
+		return x, true
+	case [2]int:
+		return [2]float64{float64(x[0]), float64(x[1])}, true
+	case []float64:
+		if len(x) == 2 {
+			return [2]float64{x[0], x[1]}, true
+		}
+	case []any:
+		if len(x) == 2 {
+			a, ok1 := toFloat(x[0])
+			b, ok2 := toFloat(x[1])
+			return [2]float64{a, b}, ok1 && ok2
+		}
+	}
+	return [2]float64{}, false
+}

@@ -1,0 +1,222 @@
+package metrics
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// golden is testdata/golden.json, written by parity/metrics/golden.py from
+// lm-eval's own functions (exact_match_hf_evaluate, RegexFilter, drop/utils,
+// api/metrics aggregations and bootstrap_stderr) and CPython str methods.
+type golden struct {
+	ExactMatch []struct {
+		Pred, Ref string
+		Regexes   []string
+		Ic, Ip    bool
+		Inum      bool
+		Score     float64
+	} `json:"exact_match"`
+	RegexFilter []struct {
+		Pattern     string
+		GroupSelect int `json:"group_select"`
+		Resp, Out   string
+	} `json:"regex_filter"`
+	Drop []struct {
+		Pred  string
+		Golds [][]string
+		Em    float64
+		F1    float64
+	}
+	DropMulti []struct {
+		Pred, Gold []string
+		Em, F1     float64
+	} `json:"drop_multi"`
+	DropNormalize []struct{ S, Out string } `json:"drop_normalize"`
+	PyFloat       []struct {
+		S    string
+		Repr *string
+	} `json:"pyfloat"`
+	Repr []struct {
+		F    float64
+		Repr string
+	}
+	Agg    map[string]float64
+	Inputs struct {
+		Xs, Lls []float64
+		Pairs   [][2]float64
+		Wpairs  [][2]float64
+	}
+	PyStr []struct {
+		S, Strip, Lower, Upper, Capitalize string
+		Split                              []string
+	} `json:"pystr"`
+}
+
+func loadGolden(t *testing.T) *golden {
+	t.Helper()
+	b, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g golden
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	return &g
+}
+
+func TestGoldenExactMatch(t *testing.T) {
+	for _, c := range loadGolden(t).ExactMatch {
+		got, err := ExactMatch(c.Pred, c.Ref, ExactMatchOptions{RegexesToIgnore: c.Regexes, IgnoreCase: c.Ic, IgnorePunctuation: c.Ip, IgnoreNumbers: c.Inum})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.Score {
+			t.Errorf("exact_match(%q, %q, %v ic=%v ip=%v in=%v) = %v, lm-eval %v", c.Pred, c.Ref, c.Regexes, c.Ic, c.Ip, c.Inum, got, c.Score)
+		}
+	}
+}
+
+func TestGoldenRegexFilter(t *testing.T) {
+	for _, c := range loadGolden(t).RegexFilter {
+		f, err := NewRegexFilter(c.Pattern, c.GroupSelect, DefaultRegexFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Apply(c.Resp); got != c.Out {
+			t.Errorf("regex %q group %d on %q = %q, lm-eval %q", c.Pattern, c.GroupSelect, c.Resp, got, c.Out)
+		}
+	}
+}
+
+func TestGoldenDrop(t *testing.T) {
+	g := loadGolden(t)
+	for _, c := range g.Drop {
+		em, f1 := DropEMF1(c.Pred, c.Golds)
+		if em != c.Em || f1 != c.F1 {
+			t.Errorf("drop(%q, %q) = em %v f1 %v, lm-eval %v %v", c.Pred, c.Golds, em, f1, c.Em, c.F1)
+		}
+	}
+	for _, c := range g.DropMulti {
+		em, f1 := DropMetrics(c.Pred, c.Gold)
+		if em != c.Em || f1 != c.F1 {
+			t.Errorf("get_metrics(%q, %q) = em %v f1 %v, lm-eval %v %v", c.Pred, c.Gold, em, f1, c.Em, c.F1)
+		}
+	}
+	for _, c := range g.DropNormalize {
+		if got := DropNormalize(c.S); got != c.Out {
+			t.Errorf("_normalize(%q) = %q, lm-eval %q", c.S, got, c.Out)
+		}
+	}
+}
+
+func TestGoldenPyFloat(t *testing.T) {
+	g := loadGolden(t)
+	for _, c := range g.PyFloat {
+		v, ok := ParsePyFloat(c.S)
+		if ok != (c.Repr != nil) {
+			t.Errorf("float(%q) ok=%v, Python ok=%v", c.S, ok, c.Repr != nil)
+			continue
+		}
+		if ok && PyFloatRepr(v) != *c.Repr {
+			t.Errorf("repr(float(%q)) = %q, Python %q", c.S, PyFloatRepr(v), *c.Repr)
+		}
+	}
+	for _, c := range g.Repr {
+		if got := PyFloatRepr(c.F); got != c.Repr {
+			t.Errorf("repr(%v) = %q, Python %q", c.F, got, c.Repr)
+		}
+	}
+}
+
+func TestGoldenPyStr(t *testing.T) {
+	for _, c := range loadGolden(t).PyStr {
+		split := PySplit(c.S)
+		if split == nil {
+			split = []string{}
+		}
+		if PyStrip(c.S) != c.Strip || PyLower(c.S) != c.Lower || PyUpper(c.S) != c.Upper ||
+			PyCapitalize(c.S) != c.Capitalize || !reflect.DeepEqual(split, c.Split) {
+			t.Errorf("%q: strip %q lower %q upper %q capitalize %q split %q; Python %q %q %q %q %q",
+				c.S, PyStrip(c.S), PyLower(c.S), PyUpper(c.S), PyCapitalize(c.S), split,
+				c.Strip, c.Lower, c.Upper, c.Capitalize, c.Split)
+		}
+	}
+}
+
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// close12 compares to 1e-12 relative (spec §7.5: summation order may differ
+// in the last ulp); most values below match exactly.
+func close12(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-12*math.Abs(b) }
+
+func TestGoldenAggregations(t *testing.T) {
+	g := loadGolden(t)
+	in := g.Inputs
+	check := func(name string, got float64, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !close12(got, g.Agg[name]) {
+			t.Errorf("%s = %.17g, lm-eval %.17g", name, got, g.Agg[name])
+		}
+	}
+	v, err := Aggregate(AggMean, anys(in.Xs))
+	check("mean", v, err)
+	v, err = Aggregate(AggMedian, anys(in.Xs))
+	check("median", v, err)
+	v, err = Aggregate(AggPerplexity, anys(in.Lls))
+	check("perplexity", v, err)
+	v, err = Aggregate(AggWeightedPerplexity, anys(in.Wpairs))
+	check("weighted_perplexity", v, err)
+	v, err = Aggregate(AggBitsPerByte, anys(in.Wpairs))
+	check("bits_per_byte", v, err)
+	v, err = Aggregate(AggF1, anys(in.Pairs))
+	check("f1", v, err)
+	v, err = Aggregate(AggMCC, anys(in.Pairs))
+	check("mcc", v, err)
+	check("mcc3", MatthewsCorrcoef([][2]float64{{0, 0}, {1, 2}, {2, 2}, {2, 1}, {1, 1}, {0, 2}}), nil)
+	check("pooled", PooledSampleStderr([]float64{0.05, 0.02, 0.1}, []int{100, 400, 19}), nil)
+	check("unweighted", UnweightedMeanStderr([]float64{0.05, 0.02, 0.1}), nil)
+	stats := []SubtaskStat{{0.3, 0.05, true, 100}, {0.6, 0.02, true, 400}, {0.45, 0.1, true, 19}}
+	val, _, _ := GroupAggregate(stats, true)
+	check("subtask_weighted", val, nil)
+	val, _, _ = GroupAggregate(stats, false)
+	check("subtask_macro", val, nil)
+}
+
+func TestGoldenStderr(t *testing.T) {
+	g := loadGolden(t)
+	in := g.Inputs
+	cases := []struct {
+		key, agg string
+		vals     []any
+		iters    int
+	}{
+		{"mean_stderr", AggMean, anys(in.Xs), 100000},
+		{"boot_perplexity_100000", AggPerplexity, anys(in.Lls), 100000},
+		{"boot_median_1500", AggMedian, anys(in.Xs), 1500},
+		{"boot_median_250", AggMedian, anys(in.Xs), 250},
+		{"boot_f1_3000", AggF1, anys(in.Pairs), 3000},
+		{"boot_mcc_2000", AggMCC, anys(in.Pairs), 2000},
+	}
+	for _, c := range cases {
+		se, ok, err := Stderr(c.agg, c.vals, c.iters)
+		if err != nil || !ok {
+			t.Fatalf("%s: ok=%v err=%v", c.key, ok, err)
+		}
+		if !close12(se, g.Agg[c.key]) {
+			t.Errorf("%s = %.17g, lm-eval %.17g", c.key, se, g.Agg[c.key])
+		}
+	}
+}

@@ -1,0 +1,354 @@
+// Package models loads Hugging Face checkpoints (config.json, safetensors)
+// and builds their GoMLX graphs.
+package models
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// ConfigFile is the name of the Hugging Face model configuration.
+const ConfigFile = "config.json"
+
+// SupportedArchitectures lists the config.json "architectures"[0] values
+// this package can load. Files adding an architecture append to it in init.
+var SupportedArchitectures = []string{"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM"}
+
+// RopeScaling is config.json's rope_scaling. Type is "llama3" or "linear"
+// ("default" means no scaling and is dropped at load).
+type RopeScaling struct {
+	Type                          string  `json:"rope_type"`
+	Factor                        float64 `json:"factor"`
+	LowFreqFactor                 float64 `json:"low_freq_factor,omitempty"`
+	HighFreqFactor                float64 `json:"high_freq_factor,omitempty"`
+	OriginalMaxPositionEmbeddings int     `json:"original_max_position_embeddings,omitempty"`
+}
+
+// UnmarshalJSON accepts the older key "type" for "rope_type".
+func (r *RopeScaling) UnmarshalJSON(b []byte) error {
+	type plain RopeScaling
+	var aux struct {
+		plain
+		OldType string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*r = RopeScaling(aux.plain)
+	if r.Type == "" {
+		r.Type = aux.OldType
+	}
+	return nil
+}
+
+// Config is the part of a Hugging Face config.json that the decoder-only
+// architectures here need, with defaults filled in the way transformers
+// fills them. Raw keeps the whole file.
+type Config struct {
+	Architectures         []string     `json:"architectures"`
+	ModelType             string       `json:"model_type"`
+	HiddenSize            int          `json:"hidden_size"`
+	IntermediateSize      int          `json:"intermediate_size"`
+	NumHiddenLayers       int          `json:"num_hidden_layers"`
+	NumAttentionHeads     int          `json:"num_attention_heads"`
+	NumKeyValueHeads      int          `json:"num_key_value_heads"`
+	HeadDim               int          `json:"head_dim"`
+	VocabSize             int          `json:"vocab_size"`
+	MaxPositionEmbeddings int          `json:"max_position_embeddings"`
+	HiddenAct             string       `json:"hidden_act"`
+	RMSNormEps            float64      `json:"rms_norm_eps"`
+	RopeTheta             float64      `json:"rope_theta"`
+	RopeScaling           *RopeScaling `json:"rope_scaling"`
+	TieWordEmbeddings     bool         `json:"tie_word_embeddings"`
+	// AttentionBias: q_proj, k_proj and v_proj have biases (always for
+	// qwen2; attention_bias for llama and qwen3; never for mistral).
+	AttentionBias bool `json:"attention_bias"`
+	// AttentionOutputBias: o_proj has a bias (llama and qwen3 with
+	// attention_bias; qwen2 never has one).
+	AttentionOutputBias bool `json:"-"`
+	// QKNorm: per-head RMSNorm on queries and keys (qwen3).
+	QKNorm bool `json:"-"`
+	// SlidingWindow is the attention window in tokens, 0 = full attention.
+	// Mistral's sliding_window; for qwen2/qwen3 only when use_sliding_window,
+	// and then only on layers >= MaxWindowLayers (transformers' layer_types).
+	SlidingWindow   int `json:"-"`
+	MaxWindowLayers int `json:"-"`
+	// TorchDType is torch_dtype (or transformers 5's "dtype"), e.g. "bfloat16".
+	TorchDType string `json:"-"`
+	// BOSTokenID is -1 when config.json has none.
+	BOSTokenID int `json:"-"`
+	// EOSTokenIDs: eos_token_id may be one id or a list.
+	EOSTokenIDs []int `json:"-"`
+	// Raw is the whole config.json.
+	Raw map[string]any `json:"-"`
+	// Path is the file the config was read from (for messages).
+	Path string `json:"-"`
+}
+
+// Arch returns architectures[0], the name that selects the graph builder.
+func (c *Config) Arch() string {
+	if len(c.Architectures) == 0 {
+		return ""
+	}
+	return c.Architectures[0]
+}
+
+// LoadConfig reads dir/config.json, fills defaults and validates it.
+func LoadConfig(dir string) (*Config, error) {
+	path := filepath.Join(dir, ConfigFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, errs.BadInputf("%s: no such file; --model must be a Hugging Face checkpoint directory", path)
+		}
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig decodes config.json bytes (path names the file in errors),
+// fills defaults and validates.
+func ParseConfig(path string, data []byte) (*Config, error) {
+	c := &Config{Path: path}
+	if err := json.Unmarshal(data, &c.Raw); err != nil {
+		return nil, jsonError(path, data, err)
+	}
+	if err := json.Unmarshal(data, c); err != nil {
+		return nil, jsonError(path, data, err)
+	}
+	if err := c.fillFromRaw(); err != nil {
+		return nil, err
+	}
+	c.fillDefaults()
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// jsonError turns a decoding error into one line naming the file, the line
+// and column, and the field when there is one.
+func jsonError(path string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := lineCol(data, syn.Offset)
+		return errs.BadInputf("%s:%d:%d: malformed JSON: %v", path, line, col, syn)
+	case errors.As(err, &typ):
+		line, col := lineCol(data, typ.Offset)
+		return errs.BadInputf("%s:%d:%d: field %s must be %s, not a JSON %s", path, line, col, typ.Field, typ.Type, typ.Value)
+	}
+	return errs.BadInputf("%s: malformed JSON: %v", path, err)
+}
+
+// lineCol converts a byte offset to 1-based line and column.
+func lineCol(data []byte, off int64) (int, int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// fillFromRaw reads the fields whose JSON form varies: token ids (null, int
+// or list), torch_dtype/dtype, sliding windows, and transformers 5's
+// rope_parameters.
+func (c *Config) fillFromRaw() error {
+	c.BOSTokenID = -1
+	if v, ok := c.Raw["bos_token_id"].(float64); ok {
+		c.BOSTokenID = int(v)
+	}
+	switch v := c.Raw["eos_token_id"].(type) {
+	case float64:
+		c.EOSTokenIDs = []int{int(v)}
+	case []any:
+		for _, x := range v {
+			f, ok := x.(float64)
+			if !ok {
+				return errs.BadInputf("%s: eos_token_id must be an integer or a list of integers, got %v", c.Path, v)
+			}
+			c.EOSTokenIDs = append(c.EOSTokenIDs, int(f))
+		}
+	case nil:
+	default:
+		return errs.BadInputf("%s: eos_token_id must be an integer or a list of integers, got %v", c.Path, v)
+	}
+	for _, k := range []string{"torch_dtype", "dtype"} {
+		if s, ok := c.Raw[k].(string); ok && c.TorchDType == "" {
+			c.TorchDType = s
+		}
+	}
+	sw, _ := c.Raw["sliding_window"].(float64)
+	useSW, _ := c.Raw["use_sliding_window"].(bool)
+	switch c.Arch() {
+	case "MistralForCausalLM":
+		c.SlidingWindow = int(sw)
+	case "Qwen2ForCausalLM", "Qwen3ForCausalLM":
+		if useSW {
+			c.SlidingWindow = int(sw)
+			mwl, _ := c.Raw["max_window_layers"].(float64)
+			c.MaxWindowLayers = int(mwl)
+		}
+	}
+	return c.fillRopeParameters()
+}
+
+// fillRopeParameters maps transformers 5's "rope_parameters" onto
+// rope_theta and rope_scaling when the older keys are absent.
+func (c *Config) fillRopeParameters() error {
+	rp, ok := c.Raw["rope_parameters"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	if th, ok := rp["rope_theta"].(float64); ok && c.Raw["rope_theta"] == nil {
+		c.RopeTheta = th
+	}
+	if c.RopeScaling != nil {
+		return nil
+	}
+	b, _ := json.Marshal(rp)
+	var rs RopeScaling
+	if err := json.Unmarshal(b, &rs); err != nil {
+		return errs.BadInputf("%s: rope_parameters: %v", c.Path, err)
+	}
+	if rs.Type != "" && rs.Type != "default" {
+		c.RopeScaling = &rs
+	}
+	return nil
+}
+
+// fillDefaults applies transformers' defaults for keys config.json omits.
+func (c *Config) fillDefaults() {
+	has := func(k string) bool { return c.Raw[k] != nil }
+	if !has("num_key_value_heads") {
+		c.NumKeyValueHeads = c.NumAttentionHeads
+	}
+	if !has("head_dim") {
+		if c.Arch() == "Qwen3ForCausalLM" {
+			c.HeadDim = 128 // Qwen3Config's default, not hidden/heads
+		} else if c.NumAttentionHeads > 0 {
+			c.HeadDim = c.HiddenSize / c.NumAttentionHeads
+		}
+	}
+	if !has("rms_norm_eps") {
+		c.RMSNormEps = 1e-6
+	}
+	if c.RopeTheta == 0 && !has("rope_theta") {
+		c.RopeTheta = 10000
+	}
+	if !has("hidden_act") {
+		c.HiddenAct = "silu"
+	}
+	if !has("max_position_embeddings") {
+		c.MaxPositionEmbeddings = map[string]int{"LlamaForCausalLM": 2048, "MistralForCausalLM": 131072}[c.Arch()]
+		if c.MaxPositionEmbeddings == 0 {
+			c.MaxPositionEmbeddings = 32768
+		}
+	}
+	if c.RopeScaling != nil && c.RopeScaling.Type == "default" {
+		c.RopeScaling = nil
+	}
+	switch c.Arch() {
+	case "Qwen2ForCausalLM":
+		c.AttentionBias, c.AttentionOutputBias = true, false
+	case "MistralForCausalLM":
+		c.AttentionBias, c.AttentionOutputBias = false, false
+	case "Qwen3ForCausalLM":
+		c.AttentionOutputBias, c.QKNorm = c.AttentionBias, true
+	default:
+		c.AttentionOutputBias = c.AttentionBias
+	}
+}
+
+// Validate checks that the configuration describes a model this package
+// can build; every message names config.json and the field.
+func (c *Config) Validate() error {
+	if err := c.validateArch(); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"hidden_size", c.HiddenSize}, {"intermediate_size", c.IntermediateSize},
+		{"num_hidden_layers", c.NumHiddenLayers}, {"num_attention_heads", c.NumAttentionHeads},
+		{"num_key_value_heads", c.NumKeyValueHeads}, {"vocab_size", c.VocabSize},
+		{"max_position_embeddings", c.MaxPositionEmbeddings},
+	} {
+		if f.v <= 0 {
+			return errs.BadInputf("%s: %s is missing or not a positive integer (got %d)", c.Path, f.name, f.v)
+		}
+	}
+	if c.NumAttentionHeads%c.NumKeyValueHeads != 0 {
+		return errs.BadInputf("%s: num_attention_heads (%d) must be a multiple of num_key_value_heads (%d)", c.Path, c.NumAttentionHeads, c.NumKeyValueHeads)
+	}
+	if c.Raw["head_dim"] == nil && c.Arch() != "Qwen3ForCausalLM" && c.HiddenSize%c.NumAttentionHeads != 0 {
+		return errs.BadInputf("%s: hidden_size (%d) must be divisible by num_attention_heads (%d), or head_dim must be given", c.Path, c.HiddenSize, c.NumAttentionHeads)
+	}
+	if c.HeadDim <= 0 || c.HeadDim%2 != 0 {
+		return errs.BadInputf("%s: head_dim must be a positive even integer for rotary embeddings (got %d)", c.Path, c.HeadDim)
+	}
+	if !(c.RMSNormEps > 0) || !(c.RopeTheta > 0) {
+		return errs.BadInputf("%s: rms_norm_eps (%g) and rope_theta (%g) must be positive", c.Path, c.RMSNormEps, c.RopeTheta)
+	}
+	if c.HiddenAct != "silu" && c.HiddenAct != "swish" {
+		return errs.BadInputf("%s: hidden_act %q is not supported for %s (only silu)", c.Path, c.HiddenAct, c.Arch())
+	}
+	if b, _ := c.Raw["mlp_bias"].(bool); b {
+		return errs.BadInputf("%s: mlp_bias true is not supported", c.Path)
+	}
+	if c.SlidingWindow < 0 {
+		return errs.BadInputf("%s: sliding_window must not be negative (got %d)", c.Path, c.SlidingWindow)
+	}
+	return c.validateRopeScaling()
+}
+
+func (c *Config) validateArch() error {
+	arch := c.Arch()
+	if arch == "" {
+		return errs.BadInputf("%s: architectures is missing or empty; expected one of %v", c.Path, SupportedArchitectures)
+	}
+	for _, a := range SupportedArchitectures {
+		if a == arch {
+			return nil
+		}
+	}
+	return errs.BadInputf("%s: architecture %q is not supported; supported: %v", c.Path, arch, SupportedArchitectures)
+}
+
+// validateRopeScaling accepts no scaling, "linear" and "llama3" (with the
+// checks transformers' rope_config_validation makes).
+func (c *Config) validateRopeScaling() error {
+	r := c.RopeScaling
+	if r == nil {
+		return nil
+	}
+	switch r.Type {
+	case "linear":
+		if !(r.Factor >= 1) {
+			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for linear scaling (got %g)", c.Path, r.Factor)
+		}
+	case "llama3":
+		if !(r.Factor >= 1) {
+			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for llama3 scaling (got %g)", c.Path, r.Factor)
+		}
+		if !(r.LowFreqFactor > 0) || !(r.HighFreqFactor > r.LowFreqFactor) {
+			return errs.BadInputf("%s: rope_scaling needs 0 < low_freq_factor < high_freq_factor (got %g, %g)", c.Path, r.LowFreqFactor, r.HighFreqFactor)
+		}
+		if r.OriginalMaxPositionEmbeddings <= 0 {
+			return errs.BadInputf("%s: rope_scaling.original_max_position_embeddings must be a positive integer for llama3 scaling", c.Path)
+		}
+	default:
+		return errs.BadInputf("%s: rope_scaling type %q is not supported (supported: linear, llama3)", c.Path, r.Type)
+	}
+	return nil
+}

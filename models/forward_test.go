@@ -1,0 +1,153 @@
+package models
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/models/safetensors"
+)
+
+// This file is a minimal scorer for model tests that need no engine: one
+// request per graph, full logits, log-softmax on the device, sums on the
+// host in float64.
+
+// scoreReq is one {"context_ids", "continuation_ids"} request.
+type scoreReq struct {
+	Context      []int32 `json:"context_ids"`
+	Continuation []int32 `json:"continuation_ids"`
+}
+
+// goldenLine is one line of a reference file.
+type goldenLine struct {
+	LogProbSum    float64   `json:"logprob_sum"`
+	IsGreedy      bool      `json:"is_greedy"`
+	TokenLogProbs []float64 `json:"token_logprobs"`
+}
+
+// readJSONL decodes every line of path into a T.
+func readJSONL[T any](t *testing.T, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// testModel is a model loaded on the pure-Go backend.
+type testModel struct {
+	backend backends.Backend
+	ctx     *context.Context
+	model   Model
+}
+
+// loadTestModel loads dir with optional merged-adapter transform.
+func loadTestModel(t *testing.T, dir string, tf WeightTransform) *testModel {
+	t.Helper()
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := safetensors.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	backend, err := simplego.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.New()
+	if err := LoadWeightsWith(ctx, backend, cfg, set, dtypes.Float32, tf); err != nil {
+		t.Fatal(err)
+	}
+	return &testModel{backend: backend, ctx: ctx, model: m}
+}
+
+// score returns per-token continuation log-probs of each request with
+// separate-mode adapter index (-1: none).
+func (tm *testModel) score(t *testing.T, reqs []scoreReq, adapter int) [][]float64 {
+	t.Helper()
+	exec, err := context.NewExec(tm.backend, tm.ctx.Reuse(), func(ctx *context.Context, tokens, cont *Node) *Node {
+		// cont [C] only carries the number of scored positions (in the shape).
+		g := tokens.Graph()
+		SetActiveAdapter(ctx, g, adapter)
+		n, c := tokens.Shape().Dim(1), cont.Shape().Dim(0)
+		pos := Iota(g, tokens.Shape(), 1)
+		h := tm.model.Hidden(ctx, tokens, pos, nil)
+		h = Slice(h, AxisRange(), AxisRange(n-c, n), AxisRange())
+		logits := ConvertDType(tm.model.Logits(ctx, h), dtypes.Float32)
+		logits.AssertDims(1, c, tm.model.Config().VocabSize)
+		return LogSoftmax(logits)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec.SetMaxCache(-1)
+	out := make([][]float64, len(reqs))
+	for i, r := range reqs {
+		all := append(append([]int32{}, r.Context...), r.Continuation...)
+		in := all[:len(all)-1]
+		res, err := exec.Exec1([][]int32{in}, r.Continuation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp := res.Value().([][][]float32)[0]
+		for j, tok := range r.Continuation {
+			out[i] = append(out[i], float64(lp[j][tok]))
+		}
+	}
+	return out
+}
+
+// maxDiff compares summed log-probs with a golden file's logprob_sum.
+func maxDiff(got [][]float64, want []goldenLine) float64 {
+	d := 0.0
+	for i, g := range got {
+		s := 0.0
+		for _, x := range g {
+			s += x
+		}
+		d = math.Max(d, math.Abs(s-want[i].LogProbSum))
+	}
+	return d
+}
+
+// maxDiffRuns is the largest per-token difference between two runs.
+func maxDiffRuns(a, b [][]float64) float64 {
+	d := 0.0
+	for i := range a {
+		for j := range a[i] {
+			d = math.Max(d, math.Abs(a[i][j]-b[i][j]))
+		}
+	}
+	return d
+}
+
+// testdata is this package's golden folder.
+var testdata = filepath.Join("testdata")

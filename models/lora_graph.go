@@ -1,0 +1,168 @@
+package models
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models/nn"
+)
+
+// Separate (unmerged) LoRA: adapter i's factors live in the context under
+// /lora/<i>/<module scope> as variables "A" [r, in] and "B" [out, r] (B
+// already multiplied by the scale), plus "bias_delta" [out] when lora_B has a
+// bias, and full replacement tensors (modules_to_save) under their own
+// names. The base weights are shared by every adapter; a graph picks its
+// adapter with SetActiveAdapter, so one loaded model serves base, A, B, ….
+
+// loraParam is the graph parameter (root scope) holding the active adapter.
+const loraParam = "goeval_lora_adapter"
+
+// AdapterScope is the context scope of adapter index's tensor for base
+// tensor name: ("/lora/0/model/layers/0/self_attn/q_proj", "weight").
+func AdapterScope(index int, name string) (scope, varName string) {
+	s, v := VariablePath(name)
+	return "/lora/" + strconv.Itoa(index) + s, v
+}
+
+// LoadAdapterVariables stores adapter a as adapter number index in ctx for
+// separate mode. Embedding LoRA (lora_embedding_A/B) is merged-mode only.
+func LoadAdapterVariables(ctx *context.Context, backend backends.Backend, a *Adapter, index int, dtype dtypes.DType) error {
+	put := func(name, v string, data []float32, dims ...int) error {
+		scope, _ := AdapterScope(index, name)
+		t, err := deviceTensor(backend, data, dtype, dims)
+		if err != nil {
+			return fmt.Errorf("adapter %s: %s: %w", a.Dir, name, err)
+		}
+		ctx.InAbsPath(scope).VariableWithValue(v, t).Trainable = false
+		return nil
+	}
+	for _, w := range a.Targets() {
+		if r, ok := a.Replace[w]; ok {
+			scope, v := AdapterScope(index, w)
+			t, err := deviceTensor(backend, r, dtype, a.shapes[w])
+			if err != nil {
+				return fmt.Errorf("adapter %s: %s: %w", a.Dir, w, err)
+			}
+			ctx.InAbsPath(scope).VariableWithValue(v, t).Trainable = false
+			continue
+		}
+		l := a.Layers[w]
+		if l == nil {
+			continue // a lora_B bias target, stored with its layer
+		}
+		if l.Embedding {
+			return errs.BadInputf("adapter %s: %s has embedding LoRA, which --adapter-mode separate does not support; use merged mode", a.Dir, l.Module)
+		}
+		sb := make([]float32, len(l.B))
+		for i, b := range l.B {
+			sb[i] = float32(l.Scale * float64(b))
+		}
+		if err := put(w, "A", l.A, l.Rank, l.In); err != nil {
+			return err
+		}
+		if err := put(w, "B", sb, l.Out, l.Rank); err != nil {
+			return err
+		}
+		if l.BiasDelta != nil {
+			if err := put(w, "bias_delta", l.BiasDelta, l.Out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// deviceTensor copies f32 data into a tensor of dtype on device 0.
+func deviceTensor(backend backends.Backend, data []float32, dtype dtypes.DType, dims []int) (*tensors.Tensor, error) {
+	var t *tensors.Tensor
+	if dtype == dtypes.BFloat16 {
+		bf := make([]bfloat16.BFloat16, len(data))
+		for i, f := range data {
+			bf[i] = bfloat16.FromFloat32(f)
+		}
+		t = tensors.FromFlatDataAndDimensions(bf, dims...)
+	} else {
+		t = tensors.FromFlatDataAndDimensions(append([]float32(nil), data...), dims...)
+	}
+	if err := t.MaterializeOnDevice(backend, false, 0); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// SetActiveAdapter makes graph g apply separate-mode adapter index (-1:
+// none, the base model). Call it before building the model on g.
+func SetActiveAdapter(ctx *context.Context, g *Graph, index int) {
+	ctx.InAbsPath("/").SetGraphParam(g, loraParam, index)
+}
+
+// ActiveAdapter is the adapter index set on g, or -1.
+func ActiveAdapter(ctx *context.Context, g *Graph) int {
+	return context.GetGraphParamOr(ctx.InAbsPath("/"), g, loraParam, -1)
+}
+
+// adapterVar returns the active adapter's variable for base tensor name
+// (v overrides the variable name when not empty), or nil.
+func adapterVar(ctx *context.Context, g *Graph, name, v string) *Node {
+	i := ActiveAdapter(ctx, g)
+	if i < 0 {
+		return nil
+	}
+	scope, base := AdapterScope(i, name)
+	if v == "" {
+		v = base
+	}
+	if variable := ctx.GetVariableByScopeAndName(scope, v); variable != nil {
+		return variable.ValueGraph(g)
+	}
+	return nil
+}
+
+// Linear is x·Wᵀ (+ bias) for checkpoint weight name, plus, when g has an
+// active separate-mode adapter that adapts name, (x·Aᵀ)·(scale·B)ᵀ (+ the
+// lora_B bias). Architectures call it for every projection an adapter may
+// target.
+//
+//	x [..., in], W [out, in], bias [out] or nil → [..., out]
+func Linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
+	g := x.Graph()
+	y := nn.Linear(x, Param(ctx, g, name), bias)
+	a := adapterVar(ctx, g, name, "A")
+	if a == nil {
+		return y
+	}
+	b := adapterVar(ctx, g, name, "B")
+	y = Add(y, nn.Linear(nn.Linear(x, a, nil), b, nil))
+	if d := adapterVar(ctx, g, name, "bias_delta"); d != nil {
+		y = Add(y, Reshape(ConvertDType(d, y.DType()), append(onesDims(y.Rank()-1), d.Shape().Dim(0))...))
+	}
+	return y
+}
+
+// onesDims is n ones.
+func onesDims(n int) []int {
+	d := make([]int, n)
+	for i := range d {
+		d[i] = 1
+	}
+	return d
+}
+
+// SwiGLU is the Llama MLP on the checkpoint weights under prefix ("….mlp."):
+// down(silu(gate(x)) ⊙ up(x)), each projection through Linear so that
+// separate-mode adapters apply.
+//
+//	x [..., H] → [..., H]
+func SwiGLU(ctx *context.Context, x *Node, prefix string) *Node {
+	gate := Linear(ctx, x, prefix+"gate_proj.weight", nil)
+	up := Linear(ctx, x, prefix+"up_proj.weight", nil)
+	return Linear(ctx, Mul(Mul(gate, Logistic(gate)), up), prefix+"down_proj.weight", nil)
+}

@@ -1,0 +1,59 @@
+package nn
+
+import (
+	"math"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+)
+
+// AttentionMask builds the boolean mask of which keys each query may see:
+// causal (key position ≤ query position), within a sliding window when
+// window > 0 (query − key < window, Mistral/HF semantics), and only valid
+// keys when keyValid is not nil (left padding, or unused KV-cache slots).
+//
+//	qPos [B, T] int32, kPos [B, S] int32, keyValid [B, S] bool or nil → [B, T, S] bool
+func AttentionMask(qPos, kPos, keyValid *Node, window int) *Node {
+	b, t, s := qPos.Shape().Dim(0), qPos.Shape().Dim(1), kPos.Shape().Dim(1)
+	q := BroadcastToDims(Reshape(qPos, b, t, 1), b, t, s)
+	k := BroadcastToDims(Reshape(kPos, b, 1, s), b, t, s)
+	mask := LessOrEqual(k, q)
+	if window > 0 {
+		mask = LogicalAnd(mask, LessThan(Sub(q, k), Scalar(q.Graph(), q.DType(), window)))
+	}
+	if keyValid != nil {
+		mask = LogicalAnd(mask, BroadcastToDims(Reshape(keyValid, b, 1, s), b, t, s))
+	}
+	return mask
+}
+
+// Attention is scaled dot-product attention with grouped-query heads, taking
+// K and V explicitly (so a KV cache can supply them) and never repeating
+// them per query head: q is viewed as [B, T, K, G, D] and contracted against
+// each KV head. Scores and softmax are in float32; masked keys get −∞, so
+// they contribute exact zeros (padding never changes the result bits).
+//
+//	q [B, T, N, D], k, v [B, S, K, D], mask [B, T, S] bool → [B, T, N·D]
+func Attention(q, k, v, mask *Node) *Node {
+	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
+	s, kv := k.Shape().Dim(1), k.Shape().Dim(2)
+	if n%kv != 0 || k.Shape().Dim(3) != d || !v.Shape().Equal(k.Shape()) {
+		panicf("Attention: q %s incompatible with k %s / v %s", q.Shape(), k.Shape(), v.Shape())
+	}
+	g := n / kv
+	dtype := q.DType()
+	q5 := Reshape(q, b, t, kv, g, d)
+	// scores [B, K, T, G, S]: batch (B, K), contract D.
+	scores := DotGeneral(q5, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2})
+	scores = MulScalar(ConvertDType(scores, dtypes.Float32), 1/math.Sqrt(float64(d)))
+	m := BroadcastToDims(Reshape(mask, b, 1, t, 1, s), b, kv, t, g, s)
+	scores = Where(m, scores, BroadcastToDims(Infinity(q.Graph(), dtypes.Float32, -1), b, kv, t, g, s))
+	maxS := ReduceAndKeep(scores, ReduceMax, -1)
+	e := Exp(Sub(scores, maxS))
+	probs := Div(e, ReduceAndKeep(e, ReduceSum, -1))
+	probs = ConvertDType(probs, dtype)
+	// out [B, K, T, G, D]: batch (B, K), contract S.
+	out := DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2})
+	out = TransposeAllDims(out, 0, 2, 1, 3, 4) // [B, T, K, G, D]
+	return Reshape(out, b, t, n*d)
+}

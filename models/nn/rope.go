@@ -1,0 +1,104 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+)
+
+// RopeScaling mirrors config.json's rope_scaling for the types supported:
+// "" or "default" (none), "linear" and "llama3".
+type RopeScaling struct {
+	Type                          string
+	Factor                        float64
+	LowFreqFactor, HighFreqFactor float64
+	OriginalMaxPositionEmbeddings int
+}
+
+// InvFreq returns the rotary inverse frequencies θ_i = base^(-2i/D),
+// i < D/2, with the scaling of Hugging Face's ROPE_INIT_FUNCTIONS applied
+// ("linear": divided by factor; "llama3": _compute_llama3_parameters).
+func InvFreq(headDim int, base float64, s *RopeScaling) ([]float64, error) {
+	if headDim <= 0 || headDim%2 != 0 {
+		return nil, fmt.Errorf("rope: head_dim %d must be a positive even number", headDim)
+	}
+	inv := make([]float64, headDim/2)
+	for i := range inv {
+		// HF computes this in float32: 1 / base^(2i/D).
+		inv[i] = float64(float32(1.0 / math.Pow(base, float64(2*i)/float64(headDim))))
+	}
+	if s == nil {
+		return inv, nil
+	}
+	switch s.Type {
+	case "", "default":
+	case "linear":
+		if s.Factor <= 0 {
+			return nil, fmt.Errorf("rope_scaling linear: factor %g must be > 0", s.Factor)
+		}
+		for i := range inv {
+			inv[i] /= s.Factor
+		}
+	case "llama3":
+		if err := llama3Scale(inv, s); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("rope_scaling type %q is not supported (supported: linear, llama3)", s.Type)
+	}
+	return inv, nil
+}
+
+// llama3Scale applies Llama 3.1's frequency-dependent scaling in place
+// (transformers modeling_rope_utils._compute_llama3_parameters).
+func llama3Scale(inv []float64, s *RopeScaling) error {
+	if s.Factor <= 0 || s.OriginalMaxPositionEmbeddings <= 0 || s.HighFreqFactor <= s.LowFreqFactor {
+		return fmt.Errorf("rope_scaling llama3: need factor > 0, original_max_position_embeddings > 0 and high_freq_factor > low_freq_factor (got %+v)", *s)
+	}
+	old := float64(s.OriginalMaxPositionEmbeddings)
+	lowWave, highWave := old/s.LowFreqFactor, old/s.HighFreqFactor
+	for i, f := range inv {
+		wave := 2 * math.Pi / f
+		scaled := f
+		if wave > lowWave {
+			scaled = f / s.Factor
+		}
+		if !(wave < highWave) && !(wave > lowWave) {
+			smooth := (old/wave - s.LowFreqFactor) / (s.HighFreqFactor - s.LowFreqFactor)
+			scaled = (1-smooth)*scaled/s.Factor + smooth*scaled
+		}
+		inv[i] = float64(float32(scaled))
+	}
+	return nil
+}
+
+// ApplyRoPE rotates x by its positions with Hugging Face's rotate_half
+// convention: the first and second halves of D form the (re, im) pairs.
+// Angles, cos and sin are computed in float32.
+//
+//	x [B, T, N, D], positions [B, T] int32, invFreq [D/2] → [B, T, N, D]
+func ApplyRoPE(x, positions *Node, invFreq []float64) *Node {
+	b, t, d := x.Shape().Dim(0), x.Shape().Dim(1), x.Shape().Dim(3)
+	if len(invFreq)*2 != d {
+		panicf("ApplyRoPE: %d inverse frequencies for head dim %d", len(invFreq), d)
+	}
+	g := x.Graph()
+	inv := make([]float32, len(invFreq))
+	for i, f := range invFreq {
+		inv[i] = float32(f)
+	}
+	invNode := Reshape(Const(g, inv), 1, 1, d/2)                                        // [1, 1, D/2]
+	pos := Reshape(ConvertDType(positions, dtypes.Float32), b, t, 1)                    // [B, T, 1]
+	angles := Mul(BroadcastToDims(pos, b, t, d/2), BroadcastToDims(invNode, b, t, d/2)) // [B, T, D/2]
+	angles = Concatenate([]*Node{angles, angles}, -1)                                   // [B, T, D]
+	cos := ConvertDType(Reshape(Cos(angles), b, t, 1, d), x.DType())
+	sin := ConvertDType(Reshape(Sin(angles), b, t, 1, d), x.DType())
+	n := x.Shape().Dim(2)
+	cos, sin = BroadcastToDims(cos, b, t, n, d), BroadcastToDims(sin, b, t, n, d)
+	x1 := Slice(x, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, d/2))
+	x2 := Slice(x, AxisRange(), AxisRange(), AxisRange(), AxisRange(d/2, d))
+	rotated := Concatenate([]*Node{Neg(x2), x1}, -1)
+	return Add(Mul(x, cos), Mul(rotated, sin))
+}

@@ -1,0 +1,362 @@
+package models
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models/safetensors"
+	"github.com/x448/float16"
+)
+
+// SynthOptions describes a random-weight checkpoint for Synth. Zero values
+// of optional fields mean: HeadDim = Hidden/Heads, KVHeads = Heads,
+// RopeTheta 10000, MaxPositions 2048, RMSNormEps 1e-6, DType "f32", one
+// file. BOS and EOS are used as given (the command line defaults to 1, 2).
+type SynthOptions struct {
+	Arch                                                         string // llama | mistral | qwen2 | qwen3
+	Hidden, Layers, Heads, KVHeads, Intermediate, Vocab, HeadDim int
+	Tie                                                          bool
+	RopeTheta, RMSNormEps                                        float64
+	RopeScaling                                                  *RopeScaling // nil, or llama3/linear
+	MaxPositions                                                 int
+	SlidingWindow                                                int // mistral only; 0 = none
+	Seed                                                         uint64
+	DType                                                        string // f32 | bf16 | f16
+	Shards                                                       int    // >1: model-0000k-of-0000N.safetensors + index
+	// TokenizerDir, if set, supplies tokenizer.json/tokenizer_config.json
+	// (copied), the vocabulary size (raised to cover every token id) and the
+	// bos/eos ids.
+	TokenizerDir string
+	BOS, EOS     int
+	Out          string
+}
+
+var synthArchs = map[string][2]string{
+	"llama":   {"LlamaForCausalLM", "llama"},
+	"mistral": {"MistralForCausalLM", "mistral"},
+	"qwen2":   {"Qwen2ForCausalLM", "qwen2"},
+	"qwen3":   {"Qwen3ForCausalLM", "qwen3"},
+}
+
+var synthDTypes = map[string][2]string{"f32": {"F32", "float32"}, "bf16": {"BF16", "bfloat16"}, "f16": {"F16", "float16"}}
+
+// Synth writes a deterministic random-weight checkpoint in the Hugging Face
+// layout to o.Out: config.json, generation_config.json, model.safetensors
+// (or shards + index) and, with TokenizerDir, the tokenizer files. The same
+// options give byte-identical files on every machine: each tensor has its
+// own PCG stream seeded by (Seed, FNV-1a of its name) and only exactly
+// rounded float operations turn its bits into values. Tensors are generated
+// and written one at a time.
+func Synth(o SynthOptions) error {
+	if err := o.resolve(); err != nil {
+		return err
+	}
+	cfgJSON, err := o.configJSON()
+	if err != nil {
+		return err
+	}
+	cfg, err := ParseConfig(filepath.Join(o.Out, ConfigFile), cfgJSON)
+	if err != nil {
+		return fmt.Errorf("synth produced an invalid config (a bug): %w", err)
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	if err := writeFileAtomic(filepath.Join(o.Out, ConfigFile), cfgJSON); err != nil {
+		return err
+	}
+	gen, _ := json.MarshalIndent(map[string]any{"bos_token_id": o.BOS, "eos_token_id": o.EOS, "do_sample": false}, "", "  ")
+	if err := writeFileAtomic(filepath.Join(o.Out, "generation_config.json"), append(gen, '\n')); err != nil {
+		return err
+	}
+	if err := o.copyTokenizer(); err != nil {
+		return err
+	}
+	return o.writeWeights(cfg)
+}
+
+// resolve fills defaults, applies the tokenizer and checks the options.
+func (o *SynthOptions) resolve() error {
+	if _, ok := synthArchs[o.Arch]; !ok {
+		return errs.BadInputf("--arch %q: use llama, mistral, qwen2 or qwen3", o.Arch)
+	}
+	if o.DType == "" {
+		o.DType = "f32"
+	}
+	if _, ok := synthDTypes[o.DType]; !ok {
+		return errs.BadInputf("--dtype %q: use f32, bf16 or f16", o.DType)
+	}
+	if o.Out == "" {
+		return errs.BadInputf("--out is required")
+	}
+	if o.Hidden <= 0 || o.Layers <= 0 || o.Heads <= 0 || o.Intermediate <= 0 || o.Vocab <= 0 {
+		return errs.BadInputf("--hidden, --layers, --heads, --intermediate and --vocab must be positive")
+	}
+	if o.KVHeads == 0 {
+		o.KVHeads = o.Heads
+	}
+	if o.HeadDim == 0 {
+		if o.Hidden%o.Heads != 0 {
+			return errs.BadInputf("--hidden %d is not divisible by --heads %d; give --head-dim", o.Hidden, o.Heads)
+		}
+		o.HeadDim = o.Hidden / o.Heads
+	}
+	if o.RopeTheta == 0 {
+		o.RopeTheta = 10000
+	}
+	if o.RMSNormEps == 0 {
+		o.RMSNormEps = 1e-6
+	}
+	if o.MaxPositions == 0 {
+		o.MaxPositions = 2048
+	}
+	if o.TokenizerDir != "" {
+		if err := o.applyTokenizer(); err != nil {
+			return err
+		}
+	}
+	if o.BOS < 0 || o.BOS >= o.Vocab || o.EOS < 0 || o.EOS >= o.Vocab {
+		return errs.BadInputf("bos id %d / eos id %d must be below --vocab %d", o.BOS, o.EOS, o.Vocab)
+	}
+	if o.Shards < 0 {
+		return errs.BadInputf("--shards must not be negative")
+	}
+	return nil
+}
+
+// applyTokenizer sets the vocabulary size and bos/eos ids from the
+// tokenizer. Without a bos_token (Qwen) it uses pad_token, then eos.
+func (o *SynthOptions) applyTokenizer() error {
+	ti, err := ReadTokenizerInfo(o.TokenizerDir)
+	if err != nil {
+		return err
+	}
+	o.Vocab = max(o.Vocab, ti.VocabSize)
+	o.EOS = ti.EOSID
+	if o.EOS < 0 {
+		return errs.BadInputf("%s: tokenizer_config.json names no eos_token", o.TokenizerDir)
+	}
+	o.BOS = ti.BOSID
+	if o.BOS < 0 {
+		o.BOS = ti.PadID
+	}
+	if o.BOS < 0 {
+		o.BOS = o.EOS
+	}
+	return nil
+}
+
+// configJSON renders config.json with the keys transformers writes for the
+// architecture (sorted, two-space indent, like save_pretrained).
+func (o *SynthOptions) configJSON() ([]byte, error) {
+	names := synthArchs[o.Arch]
+	m := map[string]any{
+		"architectures": []string{names[0]}, "model_type": names[1],
+		"hidden_size": o.Hidden, "intermediate_size": o.Intermediate, "num_hidden_layers": o.Layers,
+		"num_attention_heads": o.Heads, "num_key_value_heads": o.KVHeads, "head_dim": o.HeadDim,
+		"vocab_size": o.Vocab, "max_position_embeddings": o.MaxPositions, "hidden_act": "silu",
+		"rms_norm_eps": o.RMSNormEps, "rope_theta": o.RopeTheta, "rope_scaling": nil,
+		"tie_word_embeddings": o.Tie, "bos_token_id": o.BOS, "eos_token_id": o.EOS,
+		"torch_dtype": synthDTypes[o.DType][1], "initializer_range": 0.02,
+		"attention_dropout": 0.0, "use_cache": true,
+	}
+	if o.RopeScaling != nil {
+		m["rope_scaling"] = o.RopeScaling
+	}
+	switch o.Arch {
+	case "llama":
+		m["attention_bias"], m["mlp_bias"], m["pretraining_tp"] = false, false, 1
+	case "mistral":
+		m["sliding_window"] = nil
+		if o.SlidingWindow > 0 {
+			m["sliding_window"] = o.SlidingWindow
+		}
+	case "qwen2", "qwen3":
+		m["use_sliding_window"], m["sliding_window"], m["max_window_layers"] = false, nil, o.Layers
+		if o.Arch == "qwen3" {
+			m["attention_bias"] = false
+		}
+	}
+	if o.SlidingWindow > 0 && o.Arch != "mistral" {
+		return nil, errs.BadInputf("--sliding-window is only supported for mistral")
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("synth config: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// copyTokenizer copies the tokenizer files that exist in TokenizerDir.
+func (o *SynthOptions) copyTokenizer() error {
+	if o.TokenizerDir == "" {
+		return nil
+	}
+	for _, f := range []string{"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"} {
+		data, err := os.ReadFile(filepath.Join(o.TokenizerDir, f))
+		if os.IsNotExist(err) && f != "tokenizer.json" {
+			continue
+		} else if err != nil {
+			return errs.BadInputf("--tokenizer: %v", err)
+		}
+		if err := writeFileAtomic(filepath.Join(o.Out, f), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// synthTensor is one tensor to generate: std of its noise around mean.
+type synthTensor struct {
+	name      string
+	shape     []int
+	mean, std float64
+}
+
+// synthPlan lists the checkpoint's tensors in name order with their
+// initialisation: Linear and embedding weights N(0, σ²) with σ =
+// clamp(1/√hidden, 0.02, 0.1) so tiny models give spread-out log-probs,
+// biases N(0, 0.02²), norm weights 1 + N(0, 0.05²).
+func synthPlan(c *Config) []synthTensor {
+	std := math.Min(0.1, math.Max(0.02, 1/math.Sqrt(float64(c.HiddenSize))))
+	var plan []synthTensor
+	for name, shape := range ExpectedTensors(c) {
+		t := synthTensor{name: name, shape: shape, std: std}
+		switch {
+		case strings.HasSuffix(name, "norm.weight"):
+			t.mean, t.std = 1, 0.05
+		case strings.HasSuffix(name, ".bias"):
+			t.std = 0.02
+		}
+		plan = append(plan, t)
+	}
+	sort.Slice(plan, func(i, j int) bool { return plan[i].name < plan[j].name })
+	return plan
+}
+
+// writeWeights streams the tensors into one file or o.Shards shards of
+// about equal size, removing a stale checkpoint of the other layout.
+func (o *SynthOptions) writeWeights(c *Config) error {
+	plan := synthPlan(c)
+	dt := synthDTypes[o.DType][0]
+	meta := map[string]string{"format": "pt", "generator": "goeval synth model", "seed": strconv.FormatUint(o.Seed, 10)}
+	single := filepath.Join(o.Out, safetensors.SingleFile)
+	index := filepath.Join(o.Out, safetensors.IndexFile)
+	if o.Shards <= 1 {
+		os.Remove(index)
+		return safetensors.WriteStream(single, o.streams(plan, dt), meta)
+	}
+	os.Remove(single)
+	groups, total := splitShards(plan, o.Shards, safetensors.DTypeSize(dt))
+	wm := map[string]string{}
+	for i, g := range groups {
+		name := safetensors.ShardName(i+1, len(groups))
+		if err := safetensors.WriteStream(filepath.Join(o.Out, name), o.streams(g, dt), meta); err != nil {
+			return err
+		}
+		for _, t := range g {
+			wm[t.name] = name
+		}
+	}
+	return safetensors.WriteIndex(index, wm, total)
+}
+
+// splitShards cuts plan (in order) into n groups of about equal bytes.
+func splitShards(plan []synthTensor, n int, width int64) ([][]synthTensor, int64) {
+	n = min(n, len(plan))
+	var total int64
+	sizes := make([]int64, len(plan))
+	for i, t := range plan {
+		sizes[i] = numel(t.shape) * width
+		total += sizes[i]
+	}
+	groups := make([][]synthTensor, 0, n)
+	var acc int64
+	start := 0
+	for i := range plan {
+		acc += sizes[i]
+		left := len(plan) - i - 1   // tensors not yet placed
+		need := n - len(groups) - 1 // groups still to fill after this one
+		if need > 0 && left >= need && (acc*int64(n) >= total*int64(len(groups)+1) || left == need) {
+			groups = append(groups, plan[start:i+1])
+			start = i + 1
+		}
+	}
+	return append(groups, plan[start:]), total
+}
+
+func numel(shape []int) int64 {
+	n := int64(1)
+	for _, d := range shape {
+		n *= int64(d)
+	}
+	return n
+}
+
+func (o *SynthOptions) streams(plan []synthTensor, dt string) []safetensors.StreamTensor {
+	out := make([]safetensors.StreamTensor, len(plan))
+	for i, t := range plan {
+		out[i] = safetensors.StreamTensor{Name: t.name, DType: dt, Shape: t.shape,
+			Fill: func(w io.Writer) error { return fillTensor(w, t, dt, o.Seed) }}
+	}
+	return out
+}
+
+// fillTensor writes t's values in chunks. The normal deviate is the
+// Irwin-Hall sum of four uniforms (mean 2, variance 1/3), rescaled; the
+// explicit float64 conversions forbid fused multiply-adds, so every
+// platform rounds identically.
+func fillTensor(w io.Writer, t synthTensor, dt string, seed uint64) error {
+	h := fnv.New64a()
+	h.Write([]byte(t.name))
+	rng := rand.NewPCG(seed, h.Sum64())
+	const chunk = 1 << 16
+	width := int(safetensors.DTypeSize(dt))
+	buf := make([]byte, chunk*width)
+	for left := numel(t.shape); left > 0; {
+		k := int(min(left, chunk))
+		for i := 0; i < k; i++ {
+			var sum float64
+			for j := 0; j < 4; j++ {
+				sum += float64(rng.Uint64()>>11) * 0x1p-53
+			}
+			z := float64((sum - 2) * math.Sqrt(3))
+			v := float32(t.mean + float64(t.std*z))
+			switch dt {
+			case "F32":
+				binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
+			case "BF16":
+				binary.LittleEndian.PutUint16(buf[2*i:], safetensors.Float32ToBF16(v))
+			case "F16":
+				binary.LittleEndian.PutUint16(buf[2*i:], float16.Fromfloat32(v).Bits())
+			}
+		}
+		if _, err := w.Write(buf[:k*width]); err != nil {
+			return err
+		}
+		left -= int64(k)
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package tokenizer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/nikolalohinski/gonja/v2/builtins"
+	jcfg "github.com/nikolalohinski/gonja/v2/config"
+	"github.com/nikolalohinski/gonja/v2/exec"
+	"github.com/nikolalohinski/gonja/v2/loaders"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// errNoTemplate is returned when the tokenizer has no chat template.
+var errNoTemplate = errors.New("tokenizer has no chat_template")
+
+// ApplyChatTemplate renders the tokenizer's chat template like
+// transformers' apply_chat_template(tokenize=False): bos_token, eos_token
+// and the other special tokens of the config are available to the template.
+func (t *Tokenizer) ApplyChatTemplate(msgs []Message, addGenerationPrompt bool) (string, error) {
+	if t.cfg.chatTemplate == "" {
+		return "", errNoTemplate
+	}
+	vars := map[string]any{}
+	if t.cfg.hasBOS {
+		vars["bos_token"] = t.cfg.bos
+	}
+	if t.cfg.hasEOS {
+		vars["eos_token"] = t.cfg.eos
+	}
+	return RenderChatTemplate(t.cfg.chatTemplate, msgs, addGenerationPrompt, vars)
+}
+
+// templateCache holds compiled templates by source.
+var templateCache sync.Map // [32]byte -> *exec.Template
+
+// RenderChatTemplate renders a Hugging Face Jinja chat template with the
+// environment transformers uses (trim_blocks, lstrip_blocks,
+// raise_exception). vars adds template variables such as bos_token.
+func RenderChatTemplate(src string, msgs []Message, addGenerationPrompt bool, vars map[string]any) (string, error) {
+	tpl, err := compileTemplate(src)
+	if err != nil {
+		return "", err
+	}
+	list := make([]any, len(msgs))
+	for i, m := range msgs {
+		list[i] = map[string]any{"role": m.Role, "content": m.Content}
+	}
+	data := map[string]any{"messages": list, "add_generation_prompt": addGenerationPrompt}
+	for k, v := range vars {
+		data[k] = v
+	}
+	var raised error
+	data["raise_exception"] = func(msg string) (string, error) {
+		raised = fmt.Errorf("chat template: %s", msg)
+		return "", raised
+	}
+	out, err := tpl.ExecuteToString(exec.NewContext(data))
+	if raised != nil {
+		return "", raised
+	}
+	if err != nil {
+		return "", fmt.Errorf("chat template: %w", err)
+	}
+	return out, nil
+}
+
+func compileTemplate(src string) (*exec.Template, error) {
+	key := sha256.Sum256([]byte(src))
+	if t, ok := templateCache.Load(key); ok {
+		return t.(*exec.Template), nil
+	}
+	cfg := jcfg.New()
+	cfg.TrimBlocks, cfg.LeftStripBlocks = true, true
+	env := &exec.Environment{
+		Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
+		Filters:           builtins.Filters,
+		Tests:             builtins.Tests,
+		ControlStructures: builtins.ControlStructures,
+		Methods:           builtins.Methods,
+	}
+	id := fmt.Sprintf("chat-%x", key[:8])
+	base, err := loaders.NewFileSystemLoader("")
+	if err != nil {
+		return nil, fmt.Errorf("chat template: %w", err)
+	}
+	ld, err := loaders.NewShiftedLoader(id, bytes.NewReader([]byte(src)), base)
+	if err != nil {
+		return nil, fmt.Errorf("chat template: %w", err)
+	}
+	tpl, err := exec.NewTemplate(id, cfg, ld, env)
+	if err != nil {
+		return nil, fmt.Errorf("chat template: %w", err)
+	}
+	templateCache.Store(key, tpl)
+	return tpl, nil
+}

@@ -1,0 +1,90 @@
+package tokenizer
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type chatCase struct {
+	Template            string    `json:"template"`
+	Tokenizer           string    `json:"tokenizer"`
+	Messages            []Message `json:"messages"`
+	AddGenerationPrompt bool      `json:"add_generation_prompt"`
+	Rendered            string    `json:"rendered"`
+}
+
+// gonjaUnsupported are templates gonja cannot parse: gemma3 uses a
+// parenthesised conditional expression, (x if c else y).
+var gonjaUnsupported = map[string]bool{"gemma3": true}
+
+// TestChatTemplates renders every golden conversation (transformers'
+// jinja2 renders, cross-checked with @lenml/tokenizers) and compares.
+func TestChatTemplates(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "chat_golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []chatCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	toks := map[string]*Tokenizer{}
+	same := map[string]int{}
+	for i, c := range cases {
+		tok := toks[c.Tokenizer]
+		if tok == nil {
+			if tok, err = Load(filepath.Join("testdata", c.Tokenizer)); err != nil {
+				t.Fatal(err)
+			}
+			toks[c.Tokenizer] = tok
+		}
+		got, err := renderCase(tok, c)
+		if gonjaUnsupported[c.Template] {
+			if err == nil {
+				t.Errorf("case %d (%s): rendered, but the template is listed as unsupported; update gonjaUnsupported", i, c.Template)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("case %d (%s): %v", i, c.Template, err)
+			continue
+		}
+		if got != c.Rendered {
+			t.Errorf("case %d (%s):\n got %q\nwant %q", i, c.Template, got, c.Rendered)
+			continue
+		}
+		same[c.Template]++
+	}
+	for _, name := range []string{"qwen3", "llama3", "qwen2.5", "smollm2"} {
+		if same[name] < 20 {
+			t.Errorf("%s: %d identical renders, want >= 20", name, same[name])
+		}
+	}
+	t.Logf("identical renders: %v", same)
+}
+
+func renderCase(tok *Tokenizer, c chatCase) (string, error) {
+	if !strings.Contains(c.Template, ".") && c.Template != "smollm2" {
+		return tok.ApplyChatTemplate(c.Messages, c.AddGenerationPrompt)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "templates", c.Template+".jinja"))
+	if err != nil {
+		return "", err
+	}
+	vars := map[string]any{"eos_token": tok.cfg.eos}
+	return RenderChatTemplate(string(src), c.Messages, c.AddGenerationPrompt, vars)
+}
+
+func TestChatTemplateRaise(t *testing.T) {
+	_, err := RenderChatTemplate(`{{ raise_exception("roles must alternate") }}`, nil, false, nil)
+	if err == nil || !strings.Contains(err.Error(), "roles must alternate") {
+		t.Fatalf("err = %v, want the raised message", err)
+	}
+	var tok Tokenizer
+	if _, err := tok.ApplyChatTemplate(nil, true); err == nil {
+		t.Fatal("no template: want an error")
+	}
+}

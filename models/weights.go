@@ -1,0 +1,136 @@
+package models
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
+	"github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/models/safetensors"
+)
+
+// VariablePath maps a checkpoint tensor name to its context scope and
+// variable name: "model.layers.3.mlp.up_proj.weight" →
+// ("/model/layers/3/mlp/up_proj", "weight"). No other renaming exists.
+func VariablePath(name string) (scope, varName string) {
+	i := strings.LastIndexByte(name, '.')
+	return "/" + strings.ReplaceAll(name[:i], ".", "/"), name[i+1:]
+}
+
+// Param returns the graph node of checkpoint tensor name. It panics if the
+// tensor was not loaded (LoadWeights checks coverage before any graph is
+// built, so this means a bug in a graph builder).
+func Param(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
+	if r := adapterVar(ctx, g, name, ""); r != nil {
+		return r // separate-mode adapter's replacement (modules_to_save), lora_graph.go
+	}
+	scope, v := VariablePath(name)
+	variable := ctx.GetVariableByScopeAndName(scope, v)
+	if variable == nil {
+		panic(fmt.Errorf("models: weight %q was not loaded", name))
+	}
+	return variable.ValueGraph(g)
+}
+
+// LoadWeights checks s against cfg strictly (CheckTensors: missing,
+// unexpected or misshapen tensors are errors naming tensor and file) and
+// stores every tensor in ctx as a variable in dtype (Float32 or BFloat16) on
+// the backend's device 0.
+//
+// Memory: F32 data is read straight from the read-only mapping into the
+// device buffer (the one copy), and the mapped pages are then dropped from
+// the page cache mapping (madvise DONTNEED), so peak RSS stays near the size
+// of the weights held by the backend.
+func LoadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType) error {
+	return LoadWeightsWith(ctx, backend, cfg, s, dtype, nil)
+}
+
+// WeightTransform rewrites one checkpoint tensor before it is stored (a
+// merged LoRA adapter: Adapter.MergeInto). It must not write into data
+// (a read-only mapping) and returns data itself when it changes nothing.
+type WeightTransform func(name string, data []float32, shape []int) ([]float32, error)
+
+// LoadWeightsWith is LoadWeights with every tensor passed through tf
+// (nil: none) after conversion to float32.
+func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType, tf WeightTransform) error {
+	if dtype != dtypes.Float32 && dtype != dtypes.BFloat16 {
+		return fmt.Errorf("load weights: compute dtype %s not supported (use float32 or bfloat16)", dtype)
+	}
+	if err := CheckTensors(cfg, s); err != nil {
+		return err
+	}
+	for _, name := range s.Names() {
+		if IgnoredTensor(name) {
+			continue
+		}
+		info, _ := s.Info(name)
+		t, err := loadTensor(backend, s, name, info, dtype, tf)
+		if err != nil {
+			return fmt.Errorf("load %s from %s: %w", name, info.File, err)
+		}
+		scope, v := VariablePath(name)
+		ctx.InAbsPath(scope).VariableWithValue(v, t).Trainable = false
+	}
+	return nil
+}
+
+// loadTensor converts one checkpoint tensor into a device tensor of dtype.
+func loadTensor(backend backends.Backend, s *safetensors.Set, name string, info safetensors.TensorInfo, dtype dtypes.DType, tf WeightTransform) (*tensors.Tensor, error) {
+	data, err := s.Float32(name)
+	if err != nil {
+		return nil, err
+	}
+	mapped := data
+	if tf != nil {
+		if data, err = tf(name, data, info.Shape); err != nil {
+			return nil, err
+		}
+	}
+	shape := shapes.Make(dtype, info.Shape...)
+	if shape.Size() != len(data) {
+		return nil, fmt.Errorf("shape %v holds %d values, file has %d", info.Shape, shape.Size(), len(data))
+	}
+	var flat any = data
+	if dtype == dtypes.BFloat16 {
+		bf := make([]bfloat16.BFloat16, len(data))
+		for i, f := range data {
+			bf[i] = bfloat16.FromFloat32(f)
+		}
+		flat = bf
+	}
+	var buf backends.Buffer
+	if backend.HasSharedBuffers() {
+		var dst any
+		buf, dst, err = backend.NewSharedBuffer(0, shape)
+		if err == nil {
+			copyFlat(dst, flat)
+		}
+	} else {
+		buf, err = backend.BufferFromFlatData(0, flat, shape)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if info.DType == "F32" {
+		releasePages(mapped)
+	}
+	return tensors.FromBuffer(backend, buf)
+}
+
+// copyFlat copies a []float32 or []bfloat16.BFloat16 into dst of the same type.
+func copyFlat(dst, src any) {
+	switch d := dst.(type) {
+	case []float32:
+		copy(d, src.([]float32))
+	case []bfloat16.BFloat16:
+		copy(d, src.([]bfloat16.BFloat16))
+	default:
+		panic(fmt.Sprintf("models: unexpected buffer type %T", dst))
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package models
+
+// releasePages is a no-op where madvise is not wired up.
+func releasePages([]float32) {}

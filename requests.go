@@ -1,0 +1,164 @@
+package goeval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/tasks"
+)
+
+// reqRef locates one request: task run, instance, request index.
+type reqRef struct{ run, inst, req int }
+
+// runRequests groups every request by kind, calls the LM once per kind (or
+// per chunk when progress is reported) and stores the responses in place.
+func runRequests(ctx context.Context, lm engine.LM, runs []*taskRun, opts Options, pr *progress) error {
+	byKind := map[tasks.RequestKind][]reqRef{}
+	for ri, r := range runs {
+		r.resps = make([][]tasks.Response, len(r.insts))
+		for ii, inst := range r.insts {
+			r.resps[ii] = make([]tasks.Response, len(inst.Requests))
+			for qi, q := range inst.Requests {
+				byKind[q.Kind] = append(byKind[q.Kind], reqRef{ri, ii, qi})
+			}
+		}
+	}
+	for _, refs := range byKind {
+		pr.total += len(refs)
+	}
+	chunk := 0 // 0: everything in one call
+	if opts.Progress != nil {
+		chunk = opts.ProgressChunk
+		if chunk <= 0 {
+			chunk = 256
+		}
+	}
+	for _, kind := range []tasks.RequestKind{tasks.ReqLoglikelihood, tasks.ReqRolling, tasks.ReqGenerate} {
+		refs := byKind[kind]
+		for lo := 0; lo < len(refs); {
+			hi := len(refs)
+			if chunk > 0 {
+				hi = min(lo+chunk, len(refs))
+			}
+			if err := callLM(ctx, lm, kind, runs, refs[lo:hi], pr); err != nil {
+				return err
+			}
+			lo = hi
+		}
+	}
+	return nil
+}
+
+func request(runs []*taskRun, ref reqRef) tasks.Request {
+	return runs[ref.run].insts[ref.inst].Requests[ref.req]
+}
+
+func setResp(runs []*taskRun, ref reqRef, r tasks.Response) {
+	runs[ref.run].resps[ref.inst][ref.req] = r
+}
+
+// callLM answers one batch of requests of one kind.
+func callLM(ctx context.Context, lm engine.LM, kind tasks.RequestKind, runs []*taskRun, refs []reqRef, pr *progress) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	tokens := 0
+	switch kind {
+	case tasks.ReqLoglikelihood:
+		reqs := make([]engine.LoglikelihoodRequest, len(refs))
+		for i, ref := range refs {
+			q := request(runs, ref)
+			reqs[i] = engine.LoglikelihoodRequest{Context: q.Context, Continuation: q.Continuation}
+		}
+		out, err := lm.Loglikelihood(ctx, reqs)
+		if err := checkLen("loglikelihood", out, reqs, err); err != nil {
+			return err
+		}
+		for i, ref := range refs {
+			setResp(runs, ref, tasks.Response{LogProb: out[i].LogProb, IsGreedy: out[i].IsGreedy, NumTokens: out[i].NumTokens})
+			tokens += out[i].NumTokens
+		}
+	case tasks.ReqRolling:
+		reqs := make([]engine.RollingRequest, len(refs))
+		for i, ref := range refs {
+			reqs[i] = engine.RollingRequest{Text: request(runs, ref).Text}
+		}
+		out, err := lm.LoglikelihoodRolling(ctx, reqs)
+		if err := checkLen("loglikelihood_rolling", out, reqs, err); err != nil {
+			return err
+		}
+		for i, ref := range refs {
+			setResp(runs, ref, tasks.Response{LogProb: out[i].LogProb, NumTokens: out[i].NumTokens})
+			tokens += out[i].NumTokens
+		}
+	case tasks.ReqGenerate:
+		reqs := make([]engine.GenerateRequest, len(refs))
+		for i, ref := range refs {
+			reqs[i] = generateRequest(request(runs, ref))
+		}
+		out, err := lm.GenerateUntil(ctx, reqs)
+		if err := checkLen("generate_until", out, reqs, err); err != nil {
+			return err
+		}
+		for i, ref := range refs {
+			setResp(runs, ref, tasks.Response{Text: out[i].Text, NumTokens: len(out[i].IDs)})
+			tokens += len(out[i].IDs)
+		}
+	}
+	pr.done += len(refs)
+	pr.tokens += tokens
+	pr.report(kindStage(kind))
+	return nil
+}
+
+func kindStage(k tasks.RequestKind) string {
+	switch k {
+	case tasks.ReqRolling:
+		return "loglikelihood_rolling"
+	case tasks.ReqGenerate:
+		return "generate_until"
+	}
+	return "loglikelihood"
+}
+
+func checkLen[R, Q any](kind string, out []R, in []Q, err error) error {
+	if err != nil {
+		return fmt.Errorf("%s: %w", kind, err)
+	}
+	if len(out) != len(in) {
+		return fmt.Errorf("%s: the model returned %d results for %d requests", kind, len(out), len(in))
+	}
+	return nil
+}
+
+// generateRequest maps a task's generate request (lm-eval generation_kwargs)
+// onto the engine's: do_sample false or temperature 0 → greedy.
+func generateRequest(q tasks.Request) engine.GenerateRequest {
+	g := engine.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens}
+	doSample, _ := q.GenKwargs["do_sample"].(bool)
+	if t, ok := number(q.GenKwargs["temperature"]); ok && doSample {
+		g.Temperature = float32(t)
+	}
+	if p, ok := number(q.GenKwargs["top_p"]); ok && doSample {
+		g.TopP = float32(p)
+	}
+	if k, ok := number(q.GenKwargs["top_k"]); ok && doSample {
+		g.TopK = int(k)
+	}
+	return g
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
+}

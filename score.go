@@ -1,0 +1,89 @@
+package goeval
+
+import (
+	"fmt"
+
+	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/tasks"
+)
+
+// originalCounter is implemented by tasks that know their split size before
+// --limit (n-samples "original").
+type originalCounter interface{ NumEvalDocs(opts tasks.Options) int }
+
+// scoreTask runs Process on every instance and aggregates each
+// (metric, filter) as lm-eval's _compute_task_aggregations does.
+func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
+	t := r.task
+	tr := &TaskResult{Name: t.Name(), Alias: t.Alias(), OutputType: t.OutputType(), Version: t.Version(),
+		NumFewshot: t.NumFewshot(opts.Task), Config: t.Config()}
+	filters := t.Filters()
+	raw := map[string][]any{} // "metric,filter" → values in doc order
+	perDoc := make([]map[string]tasks.SampleResult, len(r.insts))
+	for i := range r.insts {
+		res, err := t.Process(&r.insts[i], r.resps[i])
+		if err != nil {
+			return nil, fmt.Errorf("task %s doc %d: %w", t.Name(), r.insts[i].DocID, err)
+		}
+		perDoc[i] = res
+	}
+	for _, f := range filters {
+		for i, inst := range r.insts {
+			sr, ok := perDoc[i][f]
+			if !ok {
+				continue
+			}
+			var names []string
+			for _, ms := range t.Metrics() {
+				if v, ok := sr.Metrics[ms.Name]; ok {
+					raw[ms.Name+","+f] = append(raw[ms.Name+","+f], v)
+					names = append(names, ms.Name)
+				}
+			}
+			if opts.LogSamples {
+				tr.Samples = append(tr.Samples, Sample{DocID: inst.DocID, Doc: inst.Doc, Target: inst.Target,
+					Requests: inst.Requests, Responses: r.resps[i], OutputType: t.OutputType(), Filter: f,
+					FilteredResps: sr.FilteredResps, MetricNames: names, Values: sr.Metrics})
+			}
+		}
+	}
+	for _, f := range filters {
+		for _, ms := range t.Metrics() {
+			vals, ok := raw[ms.Name+","+f]
+			if !ok {
+				continue
+			}
+			m, err := aggregateMetric(ms, f, vals, opts.BootstrapIters)
+			if err != nil {
+				return nil, fmt.Errorf("task %s: %w", t.Name(), err)
+			}
+			tr.Metrics = append(tr.Metrics, m)
+			tr.SampleLen = max(tr.SampleLen, len(vals))
+		}
+	}
+	tr.Original = tr.SampleLen
+	if oc, ok := t.(originalCounter); ok {
+		tr.Original = oc.NumEvalDocs(opts.Task)
+	}
+	if tr.Config != nil {
+		tr.Config["num_fewshot"] = tr.NumFewshot
+	}
+	return tr, nil
+}
+
+func aggregateMetric(ms tasks.MetricSpec, filter string, vals []any, iters int) (Metric, error) {
+	agg := ms.Aggregation
+	if agg == "" {
+		agg = metrics.AggMean
+	}
+	v, err := metrics.Aggregate(agg, vals)
+	if err != nil {
+		return Metric{}, fmt.Errorf("metric %s,%s: %w", ms.Name, filter, err)
+	}
+	se, ok, err := metrics.Stderr(agg, vals, iters)
+	if err != nil {
+		return Metric{}, fmt.Errorf("metric %s,%s stderr: %w", ms.Name, filter, err)
+	}
+	return Metric{Name: ms.Name, Filter: filter, Value: v, Stderr: se, StderrOK: ok,
+		HigherIsBetter: ms.HigherIsBetter, N: len(vals)}, nil
+}

@@ -1,0 +1,165 @@
+package tasks
+
+import "maps"
+
+// fewshotMessages renders the system prompt and k few-shot turns for doc.
+func (s *spec) fewshotMessages(opts Options, fs *sampler, k int, doc Doc) ([]message, error) {
+	var msgs []message
+	desc := ""
+	if s.description != nil {
+		desc = s.description(doc)
+	}
+	if sys := maybeDelimit(opts.SystemInstruction, desc, s.fewDelim); sys != "" {
+		msgs = append(msgs, message{"system", sys, ""})
+	}
+	var evalDoc Doc
+	if fs.withEval {
+		evalDoc = doc
+	}
+	shots, err := fs.sample(k, evalDoc)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range shots {
+		q, c, a, err := s.qca(d)
+		if err != nil {
+			return nil, err
+		}
+		turn, err := qaTurn(q, c, a, s.targetDelim, s.fewDelim)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, turn...)
+	}
+	return msgs, nil
+}
+
+// qca resolves a few-shot doc's question, choices and answer; for
+// multiple-input tasks the question is the gold context and no choices.
+func (s *spec) qca(d Doc) (string, []string, any, error) {
+	var c []string
+	var err error
+	if s.choices != nil {
+		if c, err = s.choices(d); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	a, err := s.target(d)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if s.multiInput {
+		g, err := s.goldIdx(d)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		return c[g], nil, a, nil
+	}
+	q, err := s.text(d)
+	return q, c, a, err
+}
+
+// instance builds doc's prompt(s) and requests.
+func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance, error) {
+	inst := Instance{DocID: id, Doc: doc}
+	msgs, err := s.fewshotMessages(opts, fs, k, doc)
+	if err != nil {
+		return inst, err
+	}
+	tgt, err := s.target(doc)
+	if err != nil {
+		return inst, err
+	}
+	inst.Target = tgt
+	var choices []string
+	if s.choices != nil {
+		if choices, err = s.choices(doc); err != nil {
+			return inst, err
+		}
+	}
+	delim := s.targetDelim
+	if opts.ApplyChatTemplate {
+		delim = "" // no built-in task has a gen_prefix
+	}
+	if s.multiInput {
+		g, err := s.goldIdx(doc)
+		if err != nil {
+			return inst, err
+		}
+		_ = g // validated here; the gold index is doc_to_text, scored in Process
+		for _, c := range choices {
+			ctx, err := render(opts, append(append([]message{}, msgs...), message{"user", c, ""}))
+			if err != nil {
+				return inst, err
+			}
+			inst.Requests = append(inst.Requests, Request{Kind: ReqLoglikelihood, Context: ctx, Continuation: delim + tgt.(string)})
+		}
+		return inst, nil
+	}
+	q, err := s.text(doc)
+	if err != nil {
+		return inst, err
+	}
+	ctx, err := render(opts, append(msgs, message{"user", q, ""}))
+	if err != nil {
+		return inst, err
+	}
+	switch s.output {
+	case MultipleChoice:
+		for _, c := range choices {
+			inst.Requests = append(inst.Requests, Request{Kind: ReqLoglikelihood, Context: ctx, Continuation: delim + c})
+		}
+	case Loglikelihood:
+		inst.Requests = []Request{{Kind: ReqLoglikelihood, Context: ctx, Continuation: tgt.(string)}}
+	case LoglikelihoodRolling:
+		inst.Requests = []Request{{Kind: ReqRolling, Text: tgt.(string)}}
+	case GenerateUntil:
+		inst.Requests = []Request{s.genRequest(opts, ctx)}
+	}
+	return inst, nil
+}
+
+// genRequest applies --gen-kwargs (dict.update) to the task's
+// generation_kwargs.
+func (s *spec) genRequest(opts Options, ctx string) Request {
+	kw := maps.Clone(s.genKwargs)
+	keys := append([]string{}, s.genKeys...)
+	for k, v := range opts.GenKwargs {
+		if _, ok := kw[k]; !ok {
+			keys = append(keys, k)
+		}
+		kw[k] = v
+	}
+	r := Request{Kind: ReqGenerate, Context: ctx, GenKwargs: kw, GenKeys: keys, MaxTokens: 256}
+	switch u := kw["until"].(type) {
+	case []string:
+		r.Until = u
+	case string:
+		r.Until = []string{u}
+	case []any:
+		for _, x := range u {
+			if str, ok := x.(string); ok {
+				r.Until = append(r.Until, str)
+			}
+		}
+	}
+	for _, key := range []string{"max_gen_toks", "max_new_tokens", "max_tokens", "max_completion_tokens"} {
+		if v, ok := toInt(kw[key]); ok {
+			r.MaxTokens = v
+			break
+		}
+	}
+	return r
+}
+
+func toInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case float64:
+		return int(x), true
+	}
+	return 0, false
+}

@@ -1,0 +1,118 @@
+package tasks
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// readParquet reads every row of a parquet file as a generic Doc: nested
+// lists become []any, structs map[string]any, integers int64, floats float64.
+func readParquet(path string) (t *table, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errs.BadInputf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, errs.BadInputf("stat %s: %w", path, err)
+	}
+	defer func() { // parquet-go may panic on corrupt input
+		if r := recover(); r != nil {
+			t, err = nil, errs.BadInputf("%s: malformed parquet: %v", path, r)
+		}
+	}()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return nil, errs.BadInputf("%s: not a readable parquet file: %v", path, err)
+	}
+	t = &table{Keys: map[string][]string{}}
+	schemaKeys(pf.Schema(), "", t.Keys)
+	r := parquet.NewReader(pf)
+	defer r.Close()
+	for i := 0; ; i++ {
+		row := map[string]any{}
+		if err := r.Read(&row); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return nil, errs.BadInputf("%s row %d: malformed parquet row: %v", path, i, err)
+		}
+		t.Rows = append(t.Rows, normalizeValue(row).(map[string]any))
+	}
+	return t, nil
+}
+
+// schemaKeys records the field order of every struct in the schema, by
+// dotted path; LIST wrappers (list/element) are looked through.
+func schemaKeys(n parquet.Node, path string, out map[string][]string) {
+	if n.Leaf() {
+		return
+	}
+	if isListNode(n) {
+		elem := n.Fields()[0]
+		if !elem.Leaf() && len(elem.Fields()) == 1 {
+			elem = elem.Fields()[0]
+		}
+		schemaKeys(elem, path, out)
+		return
+	}
+	for _, f := range n.Fields() {
+		out[path] = append(out[path], f.Name())
+		schemaKeys(f, joinPath(path, f.Name()), out)
+	}
+}
+
+func isListNode(n parquet.Node) bool {
+	lt := n.Type().LogicalType()
+	if lt == nil || lt.Value == nil || len(n.Fields()) != 1 {
+		return false
+	}
+	_, ok := lt.Value.(*format.ListType)
+	return ok
+}
+
+// normalizeValue maps parquet-go's decoded values onto Doc's value types.
+func normalizeValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeValue(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeValue(e)
+		}
+		return x
+	case int:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	case float32:
+		return float64(x)
+	case []byte:
+		return string(x)
+	case nil, string, bool, int64, float64:
+		return x
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,166 @@
+package tasks
+
+import (
+	"fmt"
+	"maps"
+	"math"
+
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// spec is a built-in task: the typed form of an lm-eval task YAML.
+type spec struct {
+	name, alias string
+	tags        []string
+	version     float64
+	ds          dataset
+	// splits as in the YAML; "" = None
+	trainSplit, valSplit, testSplit, fewshotSplit string
+	output                                        OutputType
+	// process is process_docs for one doc (nil = identity); added lists the
+	// keys it appends after the dataset's columns.
+	process func(Doc) (Doc, error)
+	added   []string
+	text    func(Doc) (string, error) // doc_to_text
+	target  func(Doc) (any, error)    // doc_to_target: int index or string
+	// choices is doc_to_choice (nil = none). For multiple-input tasks
+	// (winogrande) it returns the contexts and goldIdx the doc_to_text int.
+	choices          func(Doc) ([]string, error)
+	multiInput       bool
+	goldIdx          func(Doc) (int, error)
+	description      func(Doc) string
+	targetDelim      string
+	emptyTargetDelim bool // target_delimiter: "" (drop)
+	fewDelim         string
+	numFewshot       int  // YAML num_fewshot (0 when unset)
+	fixedZero        bool // YAML sets num_fewshot: 0 explicitly: --num-fewshot is ignored
+	firstN           bool // fewshot_config.sampler: first_n
+	samples          []Doc
+	genKwargs        map[string]any
+	genKeys          []string // generation_kwargs key order, as lm-eval logs it
+	filters          []string
+	metrics          []MetricSpec
+	score            func(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error)
+	config           map[string]any
+}
+
+func (s *spec) Name() string           { return s.name }
+func (s *spec) OutputType() OutputType { return s.output }
+func (s *spec) Version() any           { return s.version }
+func (s *spec) Metrics() []MetricSpec  { return s.metrics }
+func (s *spec) Filters() []string {
+	if len(s.filters) == 0 {
+		return []string{"none"}
+	}
+	return s.filters
+}
+
+// Alias is task_alias, else the task name.
+func (s *spec) Alias() string {
+	if s.alias != "" {
+		return s.alias
+	}
+	return s.name
+}
+
+// NumFewshot is the effective shot count: the --num-fewshot override unless
+// the task fixes 0, else the task default.
+func (s *spec) NumFewshot(opts Options) int {
+	if opts.NumFewshot >= 0 && !s.fixedZero {
+		return opts.NumFewshot
+	}
+	return s.numFewshot
+}
+
+// Config returns the lm-eval "configs" entry (a copy).
+func (s *spec) Config() map[string]any {
+	c := maps.Clone(s.config)
+	if c == nil {
+		c = map[string]any{"task": s.name}
+	}
+	return c
+}
+
+// Process scores one instance.
+func (s *spec) Process(inst *Instance, resps []Response) (map[string]SampleResult, error) {
+	if len(resps) != len(inst.Requests) {
+		return nil, fmt.Errorf("%s doc %d: %d responses for %d requests", s.name, inst.DocID, len(resps), len(inst.Requests))
+	}
+	return s.score(s, inst, resps)
+}
+
+// evalSplit is test_split if set, else validation_split.
+func (s *spec) evalSplit() string {
+	if s.testSplit != "" {
+		return s.testSplit
+	}
+	return s.valSplit
+}
+
+// docs loads and processes one split.
+func (s *spec) docs(dataDir, split string) (*table, error) {
+	t, err := loadSplit(dataDir, s.ds, split)
+	if err != nil {
+		return nil, err
+	}
+	if s.process == nil {
+		return t, nil
+	}
+	for i, d := range t.Rows {
+		p, err := s.process(d)
+		if err != nil {
+			return nil, errs.BadInputf("%s: %s: %w", s.name, t.Src[i], err)
+		}
+		t.Rows[i] = p
+	}
+	for _, k := range s.added {
+		if !contains(t.Keys[""], k) {
+			t.Keys[""] = append(t.Keys[""], k)
+		}
+	}
+	return t, nil
+}
+
+// limitDocs is lm-eval's limit: a fraction below 1 → ceil(n*limit), else
+// int(limit); 0 = all.
+func limitDocs(n int, limit float64) (int, error) {
+	switch {
+	case limit == 0:
+		return n, nil
+	case limit < 0 || math.IsNaN(limit) || math.IsInf(limit, 0):
+		return 0, errs.BadInputf("--limit %v out of range: use a fraction in (0,1) or a document count >= 1", limit)
+	case limit < 1:
+		return min(n, int(math.Ceil(float64(n)*limit))), nil
+	}
+	return min(n, int(limit)), nil
+}
+
+// LimitCount is the number of documents --limit selects out of n.
+func LimitCount(n int, limit float64) (int, error) { return limitDocs(n, limit) }
+
+// Build loads the eval docs, applies the limit and renders every instance.
+func (s *spec) Build(opts Options) ([]Instance, error) {
+	evalT, err := s.docs(opts.DataDir, s.evalSplit())
+	if err != nil {
+		return nil, err
+	}
+	n, err := limitDocs(len(evalT.Rows), opts.Limit)
+	if err != nil {
+		return nil, err
+	}
+	k := s.NumFewshot(opts)
+	fs, err := s.newSampler(opts, k)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Instance, 0, n)
+	for i := 0; i < n; i++ {
+		inst, err := s.instance(opts, fs, k, i, evalT.Rows[i])
+		if err != nil {
+			return nil, errs.BadInputf("%s: %s: %w", s.name, evalT.Src[i], err)
+		}
+		inst.DocKeys = evalT.Keys
+		out = append(out, inst)
+	}
+	return out, nil
+}
