@@ -7,7 +7,7 @@ VENV      := .venv
 PY        := $(VENV)/bin/python
 DEMO_DIR  := demo
 
-.PHONY: all build test test-short demo bench parity venv vet fmt clean
+.PHONY: all build test test-browser demo bench parity venv vet fmt clean
 
 all: build
 
@@ -25,6 +25,11 @@ fmt:
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+
+# The HTML report rendered by headless Chromium (installs Debian's chromium).
+test-browser:
+	./scripts/install-chromium.sh
+	GOEVAL_BROWSER_TEST=1 $(GO) test -count=1 -run TestHTMLInChromium ./report
 
 # The embedded default: a generated tiny model, synthetic datasets, the
 # pure-Go backend, several tasks, a summary table.

@@ -21,7 +21,7 @@ func OpenModel(dir string, o engine.Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", dir, err)
 	}
-	o.Tokenizer = engineTokenizer{tok}
+	o.Tokenizer = tok
 	e, err := engine.Open(dir, o)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", dir, err)
@@ -41,20 +41,3 @@ func (m *Model) ChatTemplate() func([]tasks.ChatMessage, bool) (string, error) {
 	}
 }
 
-// engineTokenizer adapts models/tokenizer to engine.Tokenizer.
-type engineTokenizer struct{ t *tokenizer.Tokenizer }
-
-func (a engineTokenizer) Encode(s string, special bool) []int32 { return a.t.Encode(s, special) }
-func (a engineTokenizer) Decode(ids []int32) string             { return a.t.Decode(ids, true) }
-func (a engineTokenizer) BOS() int32 {
-	if id, ok := a.t.BOS(); ok {
-		return id
-	}
-	return -1
-}
-func (a engineTokenizer) EOS() int32 {
-	if id, ok := a.t.EOS(); ok {
-		return id
-	}
-	return -1
-}

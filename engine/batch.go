@@ -11,7 +11,7 @@ import (
 // shape is compiled once:
 //
 //	T: 8, 16, 24, 32, 48, 64, 96, 128, 192, … (multiples of 8, ≈1.5× apart)
-//	K: scored positions per row, a power of two ≤ T
+//	K: scored positions of the whole batch, packed, a power of two
 //	B: a power of two ≤ BatchSize (or BatchSize itself)
 //
 // Rows are right-padded: causality already hides the padding from every
@@ -20,7 +20,7 @@ import (
 
 // batch is one forward pass: rows index the deduplicated items.
 type batch struct {
-	B, T, K int
+	B, T, K int // rows, sequence bucket, scored slots
 	rows    []int
 }
 
@@ -73,10 +73,9 @@ func planBatches(items []item, batchSize, maxLen int) []batch {
 		rows := order[start:min(start+batchSize, len(order))]
 		t, k := 0, 0
 		for _, r := range rows {
-			t, k = max(t, len(items[r].inp)), max(k, len(items[r].targets))
+			t, k = max(t, len(items[r].inp)), k+len(items[r].targets)
 		}
-		tb := bucketT(t, maxLen)
-		out = append(out, batch{B: bucketB(len(rows), batchSize), T: tb, K: min(bucketPow2(k), tb), rows: rows})
+		out = append(out, batch{B: bucketB(len(rows), batchSize), T: bucketT(t, maxLen), K: bucketPow2(k), rows: rows})
 	}
 	return out
 }

@@ -17,8 +17,8 @@ func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x
 // (no double BOS after a chat template).
 func tokEncode(tok Tokenizer, s string) []int32 {
 	add := true
-	if bos := tok.BOS(); bos >= 0 {
-		if t := tok.Decode([]int32{bos}); t != "" && strings.HasPrefix(s, t) {
+	if bos, ok := tok.BOS(); ok {
+		if t := tok.Decode([]int32{bos}, false); t != "" && strings.HasPrefix(s, t) {
 			add = false
 		}
 	}
@@ -91,10 +91,18 @@ func checkIDs(ids []int32, vocab int, field string) error {
 	return nil
 }
 
-// requestError prefixes a request index to err, keeping bad-input marks.
-func requestError(i int, err error) error {
-	if errs.IsBadInput(err) {
-		return errs.BadInputf("request %d: %w", i, err)
-	}
-	return fmt.Errorf("request %d: %w", i, err)
+// RequestError is an error about one request of a call; Index is its
+// position in the call's slice (callers map it back to their input).
+type RequestError struct {
+	Index int
+	Err   error
 }
+
+func (e *RequestError) Error() string { return fmt.Sprintf("request %d: %v", e.Index, e.Err) }
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// BadInput keeps the bad-input mark of the wrapped error.
+func (e *RequestError) BadInput() bool { return errs.IsBadInput(e.Err) }
+
+// requestError wraps err as a RequestError for request i.
+func requestError(i int, err error) error { return &RequestError{Index: i, Err: err} }

@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -32,6 +29,13 @@ type Engine struct {
 	execs map[bool]*mlctx.Exec // keyed by withTokens
 	seen  map[string]bool      // compiled shapes
 	stats Stats
+	gen   *genState // generation graphs (generate.go), created on first use
+
+	// Adapters (adapter.go): the separate-mode adapter applied (-1: none),
+	// how many the context holds, and whether this Engine is a WithAdapter
+	// view that shares (and must not free) the weights.
+	adapter, numAdapters int
+	view                 bool
 }
 
 // Stats are cumulative counters for logs and benchmarks.
@@ -70,7 +74,7 @@ func Open(modelDir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{opts: opts, cfg: cfg, model: model, spec: spec, ctx: mlctx.New(),
-		execs: map[bool]*mlctx.Exec{}, seen: map[string]bool{}}
+		execs: map[bool]*mlctx.Exec{}, seen: map[string]bool{}, adapter: -1}
 	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
 		return nil, err
 	}
@@ -80,7 +84,14 @@ func Open(modelDir string, opts Options) (*Engine, error) {
 	}
 	defer set.Close()
 	start := time.Now()
-	if err := tryCatch("load weights", func() error { return models.LoadWeights(e.ctx, e.backend, cfg, set, dtype) }); err != nil {
+	tf, separate, err := e.loadAdapters(set)
+	if err != nil {
+		return nil, err
+	}
+	if err := tryCatch("load weights", func() error { return models.LoadWeightsWith(e.ctx, e.backend, cfg, set, dtype, tf) }); err != nil {
+		return nil, err
+	}
+	if err := tryCatch("load adapters", func() error { return e.storeAdapters(separate, dtype) }); err != nil {
 		return nil, err
 	}
 	e.setLimits()
@@ -110,14 +121,18 @@ func (e *Engine) prefixToken() int32 {
 	if p := e.opts.PrefixToken; p != nil {
 		return *p
 	}
-	if tok := e.opts.Tokenizer; tok != nil && tok.BOS() >= 0 {
-		return tok.BOS()
+	if tok := e.opts.Tokenizer; tok != nil {
+		if id, ok := tok.BOS(); ok {
+			return id
+		}
 	}
 	if e.cfg.BOSTokenID >= 0 {
 		return int32(e.cfg.BOSTokenID)
 	}
-	if tok := e.opts.Tokenizer; tok != nil && tok.EOS() >= 0 {
-		return tok.EOS()
+	if tok := e.opts.Tokenizer; tok != nil {
+		if id, ok := tok.EOS(); ok {
+			return id
+		}
 	}
 	if len(e.cfg.EOSTokenIDs) > 0 {
 		return int32(e.cfg.EOSTokenIDs[0])
@@ -149,17 +164,21 @@ func (e *Engine) Close() error {
 		x.Finalize()
 	}
 	e.execs = nil
-	if e.ctx != nil {
+	e.gen.finalize()
+	e.gen = nil
+	if e.ctx != nil && !e.view {
 		e.ctx.Finalize()
 		e.ctx = nil
 	}
 	return nil
 }
 
-// ErrNotImplemented is returned by GenerateUntil until generation lands.
-var ErrNotImplemented = errors.New("not implemented yet")
-
-// GenerateUntil is not implemented yet (generation is a separate issue).
-func (e *Engine) GenerateUntil(_ context.Context, _ []GenerateRequest) ([]GenerateResult, error) {
-	return nil, fmt.Errorf("engine: GenerateUntil: %w", ErrNotImplemented)
+// NumParameters is the number of weight values loaded.
+func (e *Engine) NumParameters() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ctx == nil {
+		return 0
+	}
+	return e.ctx.NumParameters()
 }

@@ -152,25 +152,27 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 // use) and stores the rows' scores in results.
 func (e *Engine) runBatch(items []item, b batch, tokens bool, results []Score) error {
 	tok := make([]int32, b.B*b.T)
-	pos := make([]int32, b.B*b.K)
-	tgt := make([]int32, b.B*b.K)
-	mask := make([]bool, b.B*b.K)
-	nReal := 0
+	row := make([]int32, b.K)
+	pos := make([]int32, b.K)
+	tgt := make([]int32, b.K)
+	mask := make([]bool, b.K)
+	nReal, slot := 0, 0
 	for r, idx := range b.rows {
 		it := items[idx]
 		copy(tok[r*b.T:], it.inp)
 		n, c := len(it.inp), len(it.targets)
 		for j := range c {
-			slot := r*b.K + b.K - c + j
-			pos[slot], tgt[slot], mask[slot] = int32(n-c+j), it.targets[j], true
+			row[slot], pos[slot], tgt[slot], mask[slot] = int32(r), int32(n-c+j), it.targets[j], true
+			slot++
 		}
 		nReal += n
 	}
 	args := []any{
 		tensors.FromFlatDataAndDimensions(tok, b.B, b.T),
-		tensors.FromFlatDataAndDimensions(pos, b.B, b.K),
-		tensors.FromFlatDataAndDimensions(tgt, b.B, b.K),
-		tensors.FromFlatDataAndDimensions(mask, b.B, b.K),
+		tensors.FromFlatDataAndDimensions(row, b.K),
+		tensors.FromFlatDataAndDimensions(pos, b.K),
+		tensors.FromFlatDataAndDimensions(tgt, b.K),
+		tensors.FromFlatDataAndDimensions(mask, b.K),
 	}
 	exec, err := e.exec(tokens)
 	if err != nil {
@@ -215,6 +217,7 @@ func collect(outs []*tensors.Tensor, b batch, items []item, results []Score) err
 	if len(outs) > 3 {
 		toks = tensors.MustCopyFlatData[float64](outs[3])
 	}
+	slot := 0
 	for r, idx := range b.rows {
 		c := len(items[idx].targets)
 		if int(counts[r]) != c {
@@ -222,8 +225,9 @@ func collect(outs []*tensors.Tensor, b batch, items []item, results []Score) err
 		}
 		s := Score{LogProb: sums[r], IsGreedy: misses[r] == 0, NumTokens: c}
 		if toks != nil {
-			s.TokenLogProbs = append([]float64(nil), toks[r*b.K+b.K-c:(r+1)*b.K]...)
+			s.TokenLogProbs = append([]float64(nil), toks[slot:slot+c]...)
 		}
+		slot += c
 		results[idx] = s
 	}
 	return nil

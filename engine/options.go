@@ -16,11 +16,12 @@ type Tokenizer interface {
 	// special tokens (e.g. Llama's BOS), as Hugging Face's
 	// add_special_tokens=True.
 	Encode(text string, addSpecial bool) []int32
-	// Decode turns ids back into text.
-	Decode(ids []int32) string
-	// BOS and EOS return the special token ids, or -1 when there is none.
-	BOS() int32
-	EOS() int32
+	// Decode turns ids back into text, optionally without special tokens.
+	Decode(ids []int32, skipSpecial bool) string
+	// BOS and EOS return the special token ids; ok is false when the
+	// tokenizer has none.
+	BOS() (id int32, ok bool)
+	EOS() (id int32, ok bool)
 }
 
 // Options configure Open. The zero value is the pure-Go CPU backend, f32,
@@ -47,6 +48,12 @@ type Options struct {
 	// and as the first rolling window's prefix (lm-eval prefix_token_id).
 	// nil: BOS (tokenizer, then config.json), else EOS.
 	PrefixToken *int32
+	// Adapters are PEFT LoRA adapter directories (adapter.go). AdapterMode
+	// is "merged" (default: added into the weights at load, one adapter) or
+	// "separate" (applied in the graph; several adapters share the base
+	// weights, the Engine applies the first, WithAdapter(i) the others).
+	Adapters    []string
+	AdapterMode string
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -81,6 +88,9 @@ func (o Options) validate() error {
 		return errs.BadInputf("max length %d must be ≥ 1", o.MaxLength)
 	}
 	if _, err := o.computeDType(); err != nil {
+		return err
+	}
+	if _, err := o.adapterMode(); err != nil {
 		return err
 	}
 	return nil

@@ -9,33 +9,43 @@ import (
 	"github.com/goeval/goeval/models"
 )
 
-// scoreGraph builds the log-likelihood graph (llm.c EvalLoader style):
+// scoreGraph builds the log-likelihood graph (llm.c EvalLoader style). The
+// scored positions of all rows are packed into K slots (K = a power of two
+// ≥ the batch's total continuation length), so only K hidden states go
+// through the LM head: [B, T, V] logits are never formed.
 //
-//	inputs:  tokens [B, T] int32 (right-padded), gatherPos [B, K] int32 (the
-//	         positions whose next token is scored, right-aligned in K),
-//	         targets [B, K] int32, mask [B, K] bool (false on unused slots)
+//	inputs:  tokens [B, T] int32 (right-padded)
+//	         slotRow, slotPos [K] int32: row and position whose next token a slot scores
+//	         targets [K] int32, mask [K] bool (false on unused slots)
 //	outputs: logprob sum [B] f64, greedy misses [B] int32, scored count [B]
-//	         int32, and with withTokens also per-slot logprobs [B, K] f64.
+//	         int32; with withTokens also per-slot logprobs [K] f64.
 //
-// Only the K gathered hidden states go through the LM head, so [B, T, V]
-// logits are never formed. Log-softmax runs in float64 on the f32 logits.
+// Per-row sums run over the K slots in order with exact zeros for other
+// rows' slots, so a row's sum does not depend on its neighbours.
 func scoreGraph(m models.Model, withTokens bool) func(ctx *context.Context, in []*Node) []*Node {
 	return func(ctx *context.Context, in []*Node) []*Node {
-		tokens, gatherPos, targets, mask := in[0], in[1], in[2], in[3]
+		tokens, slotRow, slotPos, targets, mask := in[0], in[1], in[2], in[3], in[4]
 		g := tokens.Graph()
-		b, t, k := tokens.Shape().Dim(0), tokens.Shape().Dim(1), gatherPos.Shape().Dim(1)
+		b, t, k := tokens.Shape().Dim(0), tokens.Shape().Dim(1), slotRow.Shape().Dim(0)
 		positions := Iota(g, shapes.Make(dtypes.Int32, b, t), 1)
-		hidden := m.Hidden(ctx, tokens, positions, nil) // [B, T, H]
-		rowIdx := Iota(g, shapes.Make(dtypes.Int32, b, k), 0)
-		h := Gather(hidden, Stack([]*Node{rowIdx, gatherPos}, -1)) // [B, K, H]
-		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32)   // [B, K, V]
+		hidden := m.Hidden(ctx, tokens, positions, nil)           // [B, T, H]
+		h := Gather(hidden, Stack([]*Node{slotRow, slotPos}, -1)) // [K, H]
+		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32)  // [K, V]
 		miss := LogicalAnd(mask, NotEqual(ArgMax(logits, -1, dtypes.Int32), targets))
-		lp := targetLogProbs(logits, targets) // [B, K] f64
+		lp := targetLogProbs(logits, targets) // [K] f64
 		lp = Where(mask, lp, ZerosLike(lp))
+		// owner [B, K]: slot k belongs to row b (and is used).
+		owner := LogicalAnd(
+			Equal(Iota(g, shapes.Make(dtypes.Int32, b, k), 0), BroadcastToDims(Reshape(slotRow, 1, k), b, k)),
+			BroadcastToDims(Reshape(mask, 1, k), b, k))
+		perRow := func(x *Node) *Node {
+			x = BroadcastToDims(Reshape(x, 1, k), b, k)
+			return ReduceSum(Where(owner, x, ZerosLike(x)), -1)
+		}
 		out := []*Node{
-			ReduceSum(lp, -1),
-			ReduceSum(ConvertDType(miss, dtypes.Int32), -1),
-			ReduceSum(ConvertDType(mask, dtypes.Int32), -1),
+			perRow(lp),
+			perRow(ConvertDType(miss, dtypes.Int32)),
+			perRow(OnesLike(slotRow)),
 		}
 		if withTokens {
 			out = append(out, lp)
@@ -44,18 +54,15 @@ func scoreGraph(m models.Model, withTokens bool) func(ctx *context.Context, in [
 	}
 }
 
-// targetLogProbs is log_softmax(logits)[target] computed in float64:
-// logit[target] − max − log Σ exp(logit − max).
+// targetLogProbs is log_softmax(logits)[target], in float64:
+// logit[target] − log Σ exp(logit). Without the usual max subtraction:
+// float64 exp overflows only above 709, far beyond any model's logits, and
+// this skips a broadcast pass over [K, V].
 //
-//	logits [B, K, V] f32, targets [B, K] int32 → [B, K] f64
+//	logits [K, V] f32, targets [K] int32 → [K] f64
 func targetLogProbs(logits, targets *Node) *Node {
-	g := logits.Graph()
-	b, k := logits.Shape().Dim(0), logits.Shape().Dim(1)
 	lf := ConvertDType(logits, dtypes.Float64)
-	maxL := ReduceAndKeep(lf, ReduceMax, -1) // [B, K, 1]
-	sumExp := ReduceSum(Exp(Sub(lf, maxL)), -1)
-	rowIdx := Iota(g, shapes.Make(dtypes.Int32, b, k), 0)
-	slotIdx := Iota(g, shapes.Make(dtypes.Int32, b, k), 1)
-	picked := Gather(lf, Stack([]*Node{rowIdx, slotIdx, targets}, -1)) // [B, K]
-	return Sub(Sub(picked, Reshape(maxL, b, k)), Log(sumExp))
+	lse := Log(ReduceSum(Exp(lf), -1))
+	picked := Gather(lf, Stack([]*Node{Iota(logits.Graph(), targets.Shape(), 0), targets}, -1)) // [K]
+	return Sub(picked, lse)
 }

@@ -78,7 +78,7 @@ func loadTestModel(t *testing.T, dir string, tf WeightTransform) *testModel {
 		t.Fatal(err)
 	}
 	defer set.Close()
-	backend, err := simplego.New("")
+	backend, err := simplego.New("ops_sequential") // v0.26 parallel ops can deadlock its worker pool
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,10 +99,20 @@ func (m *Llama) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) 
 //
 //	x [B, T, H], positions [B, T], mask [B, T, T] bool → [B, T, H]
 func (m *Llama) Layer(ctx *context.Context, i int, x, positions, mask *Node) *Node {
+	return m.layer(ctx, i, x, positions, mask, nil)
+}
+
+// layer is Layer with an optional KV hook (see llama_cache.go): when not
+// nil it receives the layer's new keys and values and returns the ones to
+// attend to (a KV cache's), which mask [B, T, S] must match.
+func (m *Llama) layer(ctx *context.Context, i int, x, positions, mask *Node, hook kvHook) *Node {
 	p := fmt.Sprintf("model.layers.%d.", i)
 	g := x.Graph()
 	h := nn.RMSNorm(x, Param(ctx, g, p+"input_layernorm.weight"), m.cfg.RMSNormEps)
 	q, k, v := m.QKV(ctx, i, h, positions)
+	if hook != nil {
+		k, v = hook(k, v)
+	}
 	x = Add(x, m.AttentionOut(ctx, i, nn.Attention(q, k, v, mask)))
 	h = nn.RMSNorm(x, Param(ctx, g, p+"post_attention_layernorm.weight"), m.cfg.RMSNormEps)
 	mp := p + "mlp."

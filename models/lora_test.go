@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/safetensors"
 )
@@ -234,5 +236,35 @@ func TestLoRAQwen2FixtureMerged(t *testing.T) {
 	t.Logf("tiny-qwen2-lora merged vs llama.cpp: max |Δ logprob_sum| = %.3g over %d requests", d, len(reqs))
 	if d > 1e-4 {
 		t.Errorf("max |Δ| = %g > 1e-4", d)
+	}
+}
+
+// TestLoRAQwen2MergedSeparatePreMerged checks merged ≡ separate ≡ the
+// checkpoint merged by PEFT on the shared tiny-qwen2 fixture, per token.
+func TestLoRAQwen2MergedSeparatePreMerged(t *testing.T) {
+	base := openFixture(t, "tiny-qwen2")
+	loraDir := filepath.Join(fixtures, "tiny-qwen2-lora")
+	a, err := LoadAdapter(loraDir, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := readJSONL[scoreReq](t, filepath.Join(loraDir, "requests.jsonl"))[:8]
+	pre := loadTestModel(t, filepath.Join(fixtures, "tiny-qwen2-merged"), nil).score(t, reqs, -1)
+	merged := loadTestModel(t, filepath.Join(fixtures, "tiny-qwen2"), a.MergeInto).score(t, reqs, -1)
+	sep := loadTestModel(t, filepath.Join(fixtures, "tiny-qwen2"), nil)
+	if err := LoadAdapterVariables(sep.ctx, sep.backend, a, 0, dtypes.Float32); err != nil {
+		t.Fatal(err)
+	}
+	separate := sep.score(t, reqs, 0)
+	baseRun := sep.score(t, reqs, -1)
+	t.Logf("per-token max |Δ logprob|: merged vs pre-merged %.3g, separate vs pre-merged %.3g, merged vs separate %.3g; base vs adapter %.3g",
+		maxDiffRuns(merged, pre), maxDiffRuns(separate, pre), maxDiffRuns(merged, separate), maxDiffRuns(baseRun, pre))
+	for _, d := range []float64{maxDiffRuns(merged, pre), maxDiffRuns(separate, pre), maxDiffRuns(merged, separate)} {
+		if d > 1e-5 {
+			t.Errorf("Δ = %g > 1e-5", d)
+		}
+	}
+	if maxDiffRuns(baseRun, pre) < 1e-3 {
+		t.Error("the adapter does not change the fixture model; the test proves nothing")
 	}
 }

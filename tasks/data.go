@@ -110,10 +110,9 @@ type table struct {
 
 // loadSplit finds and reads one split of d.
 func loadSplit(dataDir string, d dataset, split string) (*table, error) {
-	var searched []string
-	for _, root := range d.roots(dataDir) {
+	roots := d.roots(dataDir)
+	for _, root := range roots {
 		for _, pat := range d.patterns(root, split) {
-			searched = append(searched, pat)
 			files, _ := filepath.Glob(pat)
 			if len(files) == 0 {
 				continue
@@ -122,11 +121,12 @@ func loadSplit(dataDir string, d dataset, split string) (*table, error) {
 			return readFiles(files)
 		}
 	}
-	if len(searched) > 12 {
-		searched = append(searched[:12], fmt.Sprintf("... (%d more)", len(searched)-12))
+	var rel []string
+	for _, p := range d.patterns("", split) {
+		rel = append(rel, filepath.ToSlash(p))
 	}
-	return nil, errs.BadInputf("dataset %s (config %s) split %q not found; set --data-dir to a folder holding %s/ (write one with 'goeval synth data'); searched: %s",
-		d.Path, d.config(), split, d.Path, strings.Join(searched, ", "))
+	return nil, errs.BadInputf("dataset %s (config %s) split %q not found; set --data-dir to a folder holding %s/ (write one with 'goeval synth data'); searched %s under each of: %s",
+		d.Path, d.config(), split, d.Path, strings.Join(rel, ", "), strings.Join(roots, ", "))
 }
 
 func readFiles(files []string) (*table, error) {

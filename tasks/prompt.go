@@ -5,12 +5,14 @@ import (
 	"reflect"
 	"strings"
 	"unicode"
+
+	"github.com/goeval/goeval/internal/pyrand"
 )
 
 // sampler draws few-shot docs as lm-eval's ContextSampler / FirstNSampler.
 type sampler struct {
 	pool     []Doc
-	rnd      *pyRandom
+	rnd      *pyrand.Rand
 	firstN   bool
 	withEval bool // fewshot split == test split: the eval doc is passed (k+1 draws)
 }
@@ -18,7 +20,7 @@ type sampler struct {
 // newSampler builds the few-shot pool (fewshot_split, else fixed samples,
 // else train, validation, test) when k > 0.
 func (s *spec) newSampler(opts Options, k int) (*sampler, error) {
-	fs := &sampler{rnd: newPyRandom(opts.Seed), firstN: s.firstN, withEval: s.fewshotSplit == s.testSplit}
+	fs := &sampler{rnd: pyrand.New(opts.Seed), firstN: s.firstN, withEval: s.fewshotSplit == s.testSplit}
 	if k == 0 {
 		return fs, nil
 	}
@@ -66,7 +68,7 @@ func (fs *sampler) sample(k int, evalDoc Doc) ([]Doc, error) {
 	if draw > len(fs.pool) {
 		return nil, fmt.Errorf("%d few-shot examples requested (+1 when the eval doc may be drawn) but the pool holds %d", k, len(fs.pool))
 	}
-	res := pick(fs.pool, fs.rnd.sample(len(fs.pool), draw))
+	res := pick(fs.pool, fs.rnd.SampleIndex(len(fs.pool), draw))
 	if fs.withEval {
 		res = without(res, evalDoc)
 		if len(res) > k {
@@ -77,7 +79,7 @@ func (fs *sampler) sample(k int, evalDoc Doc) ([]Doc, error) {
 			if k > len(pool) {
 				return nil, fmt.Errorf("%d few-shot examples requested but only %d differ from the eval doc", k, len(pool))
 			}
-			res = pick(pool, fs.rnd.sample(len(pool), k))
+			res = pick(pool, fs.rnd.SampleIndex(len(pool), k))
 		}
 	}
 	return res, nil

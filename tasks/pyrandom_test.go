@@ -5,9 +5,12 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/goeval/goeval/internal/pyrand"
 )
 
-// TestPyRandomGolden checks MT19937 seeding, getrandbits and sample against
+// TestPyRandomGolden checks the few-shot sampler's random source
+// (internal/pyrand): MT19937 seeding, getrandbits and sample against
 // CPython (testdata/pyrandom.json, from parity/lmeval/pyrandom_golden.py).
 func TestPyRandomGolden(t *testing.T) {
 	raw, err := os.ReadFile("testdata/pyrandom.json")
@@ -29,14 +32,14 @@ func TestPyRandomGolden(t *testing.T) {
 		t.Fatal("empty golden")
 	}
 	for _, c := range cases {
-		r := newPyRandom(c.Seed)
+		r := pyrand.New(c.Seed)
 		for i, want := range c.Bits {
-			if got := r.getrandbits(32); got != want {
+			if got := uint32(r.GetRandBits(32)); got != want {
 				t.Fatalf("seed %d bits[%d] = %d, want %d", c.Seed, i, got, want)
 			}
 		}
 		for _, d := range c.Draws {
-			if got := r.sample(d.N, d.K); !slices.Equal(got, d.Sample) {
+			if got := r.SampleIndex(d.N, d.K); !slices.Equal(got, d.Sample) {
 				t.Fatalf("seed %d sample(%d,%d) = %v, want %v", c.Seed, d.N, d.K, got, d.Sample)
 			}
 		}

@@ -52,7 +52,7 @@ def base_config():
 @torch.no_grad()
 def randomize(model, gen, skip=()):
     """Replaces every parameter with N(0, 1/fan_in) (norm weights 1 ± 0.2,
-    lm_head ×3) so log-probs are far from uniform and a wrong op shows."""
+    lm_head ×2) so log-probs are far from uniform and a wrong op shows."""
     for name, p in model.named_parameters():
         if any(s in name for s in skip):
             continue
@@ -61,7 +61,7 @@ def randomize(model, gen, skip=()):
         elif "embed" in name:
             p.copy_(torch.randn(p.shape, generator=gen))
         else:
-            std = 1 / math.sqrt(p.shape[1]) * (3 if "lm_head" in name else 1)
+            std = 1 / math.sqrt(p.shape[1]) * (2 if "lm_head" in name else 1)
             p.copy_(std * torch.randn(p.shape, generator=gen))
 
 
@@ -86,7 +86,7 @@ def create(out):
         with torch.no_grad():
             for pname, p in pm.named_parameters():
                 if "lora_A" in pname or "lora_B" in pname:
-                    p.copy_(0.3 * torch.randn(p.shape, generator=gen))
+                    p.copy_(0.15 * torch.randn(p.shape, generator=gen))
                 elif "modules_to_save" in pname:
                     p.add_(0.5 * torch.randn(p.shape, generator=gen))
         pm.save_pretrained(os.path.join(out, name))

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/goeval/goeval/report"
+)
+
+func init() {
+	register("report", "write a self-contained HTML report of one or more runs (RUN… -o report.html)", runReport)
+}
+
+// runReport renders the runs (the first is the baseline) into one HTML file.
+func runReport(args []string) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	out := fs.String("o", "report.html", "output HTML file")
+	title := fs.String("title", "goeval report", "page title")
+	iters := fs.Int("bootstrap-iters", 10000, "paired bootstrap resamples for metrics that are not 0/1 per doc")
+	seed := fs.Uint64("seed", 1234, "bootstrap seed")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), `Usage: goeval report [flags] RUN [RUN…]
+Writes one self-contained HTML page (inline CSS and SVG charts, no scripts, no network needed):
+the runs, a summary, the per-task table with significance (see 'goeval compare --help'), score
+charts with 95 % error bars, a score-vs-checkpoint chart for three runs or more, and the largest
+significant regressions with example docs. RUN is a results_*.json file or a run folder.
+Flags may come before the runs.
+Flags:`)
+		fs.PrintDefaults()
+	}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() < 1 {
+		return badInputf("report needs at least one run (results file or folder); see 'goeval report --help'")
+	}
+	runs, err := report.LoadAll(fs.Args())
+	if err != nil {
+		return err
+	}
+	c, err := report.Compare(runs, report.CompareOptions{BootstrapIters: max(*iters, 1), Seed: *seed})
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := report.WriteHTML(&b, runs, c, report.HTMLOptions{Title: *title}); err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		return badInputf("write -o %s: %w", *out, err)
+	}
+	fmt.Fprintf(os.Stderr, "goeval report: wrote %s (%d runs, %d rows)\n", *out, len(runs), len(c.Rows))
+	return nil
+}

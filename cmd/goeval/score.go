@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models/tokenizer"
+)
+
+func init() {
+	register("score", "log-likelihoods of JSON-lines requests (context/continuation ids or strings, or rolling text)", runScore)
+}
+
+// scoreIn is one request line of goeval score.
+type scoreIn struct {
+	Context         *string `json:"context"`
+	Continuation    *string `json:"continuation"`
+	ContextIDs      []int32 `json:"context_ids"`
+	ContinuationIDs []int32 `json:"continuation_ids"`
+	Text            *string `json:"text"`
+	line            int     // stdin line number, for messages
+}
+
+// scoreOut is one result line. Rolling requests report is_greedy false.
+type scoreOut struct {
+	LogProb       float64   `json:"logprob"`
+	IsGreedy      bool      `json:"is_greedy"`
+	NTokens       int       `json:"n_tokens"`
+	TokenLogProbs []float64 `json:"token_logprobs,omitempty"`
+}
+
+// scoreFlags are the engine flags shared by score and bench score.
+type scoreFlags struct {
+	model, device, dtype, tokenizer string
+	batch, maxLen                   int
+	verbose                         bool
+}
+
+func (f *scoreFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.model, "model", "", "Hugging Face model directory (config.json + *.safetensors) (required)")
+	fs.StringVar(&f.device, "device", "cpu", "cpu (pure-Go backend), xla-cpu or cuda (XLA with a PJRT plugin); $GOMLX_BACKEND=go:<options> tunes the cpu backend")
+	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
+	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
+	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
+	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer directory or tokenizer.json for string requests (default: the model directory's, when present)")
+	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
+}
+
+// open loads the engine (and the tokenizer when there is one).
+func (f *scoreFlags) open() (*engine.Engine, error) {
+	if f.model == "" {
+		return nil, badInputf("--model is required")
+	}
+	if f.batch < 1 {
+		return nil, badInputf("--batch-size %d must be ≥ 1", f.batch)
+	}
+	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen}
+	if f.verbose {
+		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
+	}
+	tokPath := f.tokenizer
+	if tokPath == "" {
+		if _, err := os.Stat(filepath.Join(f.model, "tokenizer.json")); err == nil {
+			tokPath = f.model
+		}
+	}
+	if tokPath != "" {
+		tok, err := tokenizer.Load(tokPath)
+		if err != nil {
+			return nil, err
+		}
+		o.Tokenizer = tok
+	}
+	return engine.Open(f.model, o)
+}
+
+func runScore(args []string) error {
+	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	var f scoreFlags
+	f.register(fs)
+	tokens := fs.Bool("token-logprobs", false, "also print per-token log-probs (token-id requests only; for debugging)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: goeval score --model DIR [flags] < requests.jsonl")
+		fmt.Fprintln(fs.Output(), "Reads one request per line: {\"context_ids\": [int], \"continuation_ids\": [int]}, {\"context\": str, \"continuation\": str} or {\"text\": str} (rolling log-likelihood).")
+		fmt.Fprintln(fs.Output(), "Writes one line per request: {\"logprob\": float, \"is_greedy\": bool, \"n_tokens\": int}.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil
+		}
+		return badInput(err)
+	}
+	reqs, err := readScoreRequests(os.Stdin)
+	if err != nil {
+		return err
+	}
+	e, err := f.open()
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	out, err := scoreAll(e, reqs, *tokens)
+	if err != nil {
+		return err
+	}
+	return writeJSONLines(os.Stdout, out)
+}
+
+// readScoreRequests parses and validates every line; errors name the line.
+func readScoreRequests(r io.Reader) ([]scoreIn, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<28)
+	var reqs []scoreIn
+	for line := 1; sc.Scan(); line++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var in scoreIn
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+			return nil, badInputf("stdin line %d: invalid JSON: %v", line, err)
+		}
+		ids := in.ContextIDs != nil || in.ContinuationIDs != nil
+		strs := in.Context != nil || in.Continuation != nil
+		switch {
+		case in.Text != nil && !ids && !strs:
+		case ids && !strs && in.Text == nil:
+			if len(in.ContinuationIDs) == 0 {
+				return nil, badInputf("stdin line %d: \"continuation_ids\" must be a non-empty list of token ids", line)
+			}
+		case strs && !ids && in.Text == nil:
+			if in.Context == nil || in.Continuation == nil {
+				return nil, badInputf("stdin line %d: give both \"context\" and \"continuation\"", line)
+			}
+		default:
+			return nil, badInputf("stdin line %d: want exactly one of {context_ids, continuation_ids}, {context, continuation} or {text}", line)
+		}
+		in.line = line
+		reqs = append(reqs, in)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, badInputf("reading stdin: %v", err)
+	}
+	return reqs, nil
+}
+
+// scoreAll runs the log-likelihood and rolling requests (each kind in one
+// engine call, so the engine batches them) and returns results in order.
+func scoreAll(e *engine.Engine, reqs []scoreIn, tokens bool) ([]scoreOut, error) {
+	ctx := context.Background()
+	var ll []engine.LoglikelihoodRequest
+	var roll []engine.RollingRequest
+	var llAt, rollAt []int
+	for i, r := range reqs {
+		if r.Text != nil {
+			roll, rollAt = append(roll, engine.RollingRequest{Text: *r.Text}), append(rollAt, i)
+			continue
+		}
+		q := engine.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
+		if r.Context != nil {
+			q.Context, q.Continuation = *r.Context, *r.Continuation
+		}
+		ll, llAt = append(ll, q), append(llAt, i)
+	}
+	out := make([]scoreOut, len(reqs))
+	if tokens {
+		return out, scoreTokens(ctx, e, ll, reqs, llAt, out)
+	}
+	res, err := e.Loglikelihood(ctx, ll)
+	if err != nil {
+		return nil, requestLine(err, reqs, llAt)
+	}
+	for j, r := range res {
+		out[llAt[j]] = scoreOut{LogProb: r.LogProb, IsGreedy: r.IsGreedy, NTokens: r.NumTokens}
+	}
+	rr, err := e.LoglikelihoodRolling(ctx, roll)
+	if err != nil {
+		return nil, requestLine(err, reqs, rollAt)
+	}
+	for j, r := range rr {
+		out[rollAt[j]] = scoreOut{LogProb: r.LogProb, NTokens: r.NumTokens}
+	}
+	return out, nil
+}
+
+// scoreTokens serves --token-logprobs (token-id requests only).
+func scoreTokens(ctx context.Context, e *engine.Engine, ll []engine.LoglikelihoodRequest, reqs []scoreIn, at []int, out []scoreOut) error {
+	if len(ll) != len(out) {
+		return badInputf("--token-logprobs works with context_ids/continuation_ids requests only")
+	}
+	c, k := make([][]int32, len(ll)), make([][]int32, len(ll))
+	for i, r := range ll {
+		if r.ContinuationIDs == nil {
+			return badInputf("stdin line %d: --token-logprobs needs token-id requests", reqs[at[i]].line)
+		}
+		c[i], k[i] = r.ContextIDs, r.ContinuationIDs
+	}
+	res, err := e.ScoreIDs(ctx, c, k, true)
+	if err != nil {
+		return requestLine(err, reqs, at)
+	}
+	for i, r := range res {
+		out[at[i]] = scoreOut{LogProb: r.LogProb, IsGreedy: r.IsGreedy, NTokens: r.NumTokens, TokenLogProbs: r.TokenLogProbs}
+	}
+	return nil
+}
+
+// requestLine rewrites an engine error about request k of a call (at maps
+// call positions to requests) as an error naming the stdin line.
+func requestLine(err error, reqs []scoreIn, at []int) error {
+	var re *engine.RequestError
+	if errors.As(err, &re) && re.Index >= 0 && re.Index < len(at) {
+		err = fmt.Errorf("stdin line %d: %w", reqs[at[re.Index]].line, re.Err)
+		if errs.IsBadInput(re.Err) {
+			return badInput(err)
+		}
+	}
+	return err
+}
+
+// writeJSONLines writes one JSON object per line.
+func writeJSONLines[T any](w io.Writer, rows []T) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/goeval/goeval/report"
+)
+
+func init() {
+	register("show", "show a run's samples: prompt, choices with gold and pick, right/wrong, task statistics", runShow)
+}
+
+type showOpts struct {
+	task, filter, changedVs string
+	n                       int
+	wrong, stats            bool
+}
+
+// runShow prints samples of one task of one run.
+func runShow(args []string) error {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	var o showOpts
+	fs.StringVar(&o.task, "task", "", "task whose samples to show (required)")
+	fs.StringVar(&o.filter, "filter", "", "filter of the samples lines (default: the first in the file)")
+	fs.IntVar(&o.n, "n", 5, "show at most N docs (0: all)")
+	fs.BoolVar(&o.wrong, "wrong", false, "only docs the model got wrong")
+	fs.StringVar(&o.changedVs, "changed-vs", "", "only docs whose right/wrong differs in this other run (results file or folder)")
+	fs.BoolVar(&o.stats, "stats", false, "print per-task statistics before the docs")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), `Usage: goeval show RUN --task T [-n N] [--wrong] [--changed-vs OTHER] [--stats]
+Shows samples from a run's samples_<task>_*.jsonl (goeval or lm-eval, written with --log-samples):
+the prompt, the choices with the gold answer (*) and the model's pick (>), or the generated and
+filtered answer, and whether the doc scored 1. RUN is a results_*.json file or a run folder.
+Flags:`)
+		fs.PrintDefaults()
+	}
+	// Allow flags after RUN: parse, then parse the rest again.
+	var pos []string
+	for rest := args; ; {
+		if help, err := parseFlags(fs, rest); help || err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(pos) != 1 || o.task == "" {
+		return badInputf("show needs one RUN and --task; see 'goeval show --help'")
+	}
+	return show(os.Stdout, pos[0], o)
+}
+
+func loadOne(path string) (*report.Run, error) {
+	runs, err := report.LoadRuns(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) != 1 {
+		return nil, badInputf("%s holds %d runs; name one results_*.json file or model folder", path, len(runs))
+	}
+	return runs[0], nil
+}
+
+func loadViews(run *report.Run, task, filter string) ([]report.SampleView, error) {
+	samples, err := run.Samples(task)
+	if err != nil {
+		return nil, err
+	}
+	if samples == nil {
+		return nil, badInputf("%s: no samples file for task %q (tasks with samples: %s); run with --log-samples",
+			run.ResultsPath, task, strings.Join(keys(run.SamplesPath), ", "))
+	}
+	if filter == "" {
+		filter = samples[0].Filter
+	}
+	var out []report.SampleView
+	for _, s := range samples {
+		if s.Filter == filter {
+			out = append(out, report.ViewSample(s))
+		}
+	}
+	if len(out) == 0 {
+		return nil, badInputf("task %q has no samples with filter %q", task, filter)
+	}
+	return out, nil
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func show(w io.Writer, path string, o showOpts) error {
+	run, err := loadOne(path)
+	if err != nil {
+		return err
+	}
+	views, err := loadViews(run, o.task, o.filter)
+	if err != nil {
+		return err
+	}
+	var other map[int]report.SampleView
+	if o.changedVs != "" {
+		orun, err := loadOne(o.changedVs)
+		if err != nil {
+			return err
+		}
+		ov, err := loadViews(orun, o.task, views[0].Filter)
+		if err != nil {
+			return err
+		}
+		other = map[int]report.SampleView{}
+		for _, v := range ov {
+			other[v.DocID] = v
+		}
+	}
+	if o.stats {
+		printStats(w, run, o.task, views)
+	}
+	shown := 0
+	for _, v := range views {
+		if o.wrong && v.Correct() {
+			continue
+		}
+		ov, ok := other[v.DocID]
+		if other != nil && (!ok || ov.Correct() == v.Correct()) {
+			continue
+		}
+		if o.n > 0 && shown >= o.n {
+			break
+		}
+		printView(w, v, ov, other != nil)
+		shown++
+	}
+	fmt.Fprintf(w, "%d of %d docs shown (task %s, filter %s)\n", shown, len(views), o.task, views[0].Filter)
+	return nil
+}

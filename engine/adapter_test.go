@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// loraLogProbs scores the tiny-qwen2-lora requests with e.
+func loraLogProbs(t *testing.T, e *Engine, reqs []fixtureRequest) []float64 {
+	t.Helper()
+	var c, k [][]int32
+	for _, r := range reqs {
+		c, k = append(c, r.ContextIDs), append(k, r.ContinuationIDs)
+	}
+	res, err := e.ScoreIDs(context.Background(), c, k, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, len(res))
+	for i, r := range res {
+		out[i] = r.LogProb
+	}
+	return out
+}
+
+// maxAbsDiff is max |a[i] − b[i]|.
+func maxAbsDiff(a, b []float64) float64 {
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d
+}
+
+// TestAdapterModes: the tiny-qwen2 LoRA fixture through the engine, merged
+// at load and separate in the graph, against llama.cpp's reference (1e-4),
+// against each other and the PEFT-merged checkpoint (1e-5); a WithAdapter(-1)
+// view on the same weights reproduces the base model's own reference.
+func TestAdapterModes(t *testing.T) {
+	fx := fixturesDir(t)
+	base, lora, premerged := filepath.Join(fx, "tiny-qwen2"), filepath.Join(fx, "tiny-qwen2-lora"), filepath.Join(fx, "tiny-qwen2-merged")
+	reqs := readJSONL[fixtureRequest](t, filepath.Join(lora, "requests.jsonl"))
+	ref := readJSONL[fixtureReference](t, filepath.Join(lora, "reference.jsonl"))
+	want := make([]float64, len(ref))
+	for i, r := range ref {
+		want[i] = r.LogProbSum
+	}
+	run := func(dir string, o Options) (*Engine, []float64) {
+		e, err := Open(dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e, loraLogProbs(t, e, reqs)
+	}
+	_, merged := run(base, Options{Adapters: []string{lora}})
+	sepEngine, separate := run(base, Options{Adapters: []string{lora}, AdapterMode: AdapterSeparate, Backend: "go:ops_sequential"})
+	_, pre := run(premerged, Options{})
+	t.Logf("vs llama.cpp: merged %.3g, separate %.3g; merged vs separate %.3g, merged vs pre-merged %.3g, separate vs pre-merged %.3g",
+		maxAbsDiff(merged, want), maxAbsDiff(separate, want), maxAbsDiff(merged, separate), maxAbsDiff(merged, pre), maxAbsDiff(separate, pre))
+	if maxAbsDiff(merged, want) > 1e-4 || maxAbsDiff(separate, want) > 1e-4 {
+		t.Error("adapter log-probs differ from llama.cpp's by more than 1e-4")
+	}
+	if maxAbsDiff(merged, separate) > 1e-5 || maxAbsDiff(merged, pre) > 1e-5 || maxAbsDiff(separate, pre) > 1e-5 {
+		t.Error("merged, separate and pre-merged differ by more than 1e-5")
+	}
+	baseView, err := sepEngine.WithAdapter(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer baseView.Close()
+	baseRef := readJSONL[fixtureReference](t, filepath.Join(base, "reference.jsonl"))
+	baseReqs := readJSONL[fixtureRequest](t, filepath.Join(base, "requests.jsonl"))
+	got := loraLogProbs(t, baseView, baseReqs)
+	d := 0.0
+	for i := range got {
+		d = math.Max(d, math.Abs(got[i]-baseRef[i].LogProbSum))
+	}
+	t.Logf("WithAdapter(-1) vs tiny-qwen2 reference: %.3g", d)
+	if d > 1e-4 {
+		t.Errorf("base view differs from the base reference by %g", d)
+	}
+	if _, err := sepEngine.WithAdapter(1); !errs.IsBadInput(err) {
+		t.Errorf("WithAdapter(1) with one adapter: err = %v, want bad input", err)
+	}
+	if _, err := Open(base, Options{Adapters: []string{lora, lora}}); !errs.IsBadInput(err) {
+		t.Errorf("two merged adapters: err = %v, want bad input", err)
+	}
+}

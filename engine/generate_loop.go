@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"context"
+	"slices"
+
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// Continuous batching: B cache rows serve the requests, longest prompt
+// first (lm-eval's order). Whenever rows are free and requests wait, the
+// waiting ones are prefilled (several rows per prefill graph, up to
+// prefillTokenBudget padded tokens) into the free rows; then every busy row
+// decodes one token. A row whose request finished is free at the next
+// step, so short answers never wait for long ones.
+//
+//	step:  admit → prefill(new rows) → pick → decode(all busy rows) → pick → …
+
+// prefillTokenBudget caps P·T of one prefill graph (memory of its
+// attention scores), but never below one row.
+const prefillTokenBudget = 4096
+
+// genRow is a cache row serving one request.
+type genRow struct {
+	req int // index of the request
+	it  *genItem
+	ids []int32 // generated ids so far
+}
+
+// generate runs items (with the engine lock held) and returns their
+// results in order.
+func (e *Engine) generate(ctx context.Context, items []genItem) ([]GenerateResult, error) {
+	results := make([]GenerateResult, len(items))
+	if len(items) == 0 {
+		return results, nil
+	}
+	gs, err := e.genExecs()
+	if err != nil {
+		return nil, err
+	}
+	order := make([]int, len(items))
+	need := 0
+	for i, it := range items {
+		order[i] = i
+		need = max(need, len(it.ctx)+it.stop.maxGen)
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if la, lb := len(items[a].ctx), len(items[b].ctx); la != lb {
+			return lb - la
+		}
+		return slices.Compare(items[a].ctx, items[b].ctx)
+	})
+	cache, err := e.newCache(bucketB(len(items), e.batch), bucketT(need, e.maxLen))
+	if err != nil {
+		return nil, err
+	}
+	defer cache.free()
+	rows := make([]*genRow, cache.B)
+	for next := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for next < len(order) && slices.Contains(rows, nil) {
+			admitted := e.admit(rows, items, order[next:], cache.S)
+			next += len(admitted)
+			if err := e.prefillRows(gs, cache, rows, admitted, results); err != nil {
+				return nil, err
+			}
+		}
+		if !slices.ContainsFunc(rows, func(r *genRow) bool { return r != nil }) {
+			return results, nil
+		}
+		if err := e.decodeStep(gs, cache, rows, results); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// admit puts waiting requests into free rows (within the prefill budget)
+// and returns those rows.
+func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int) []int {
+	t := min(bucketT(len(items[waiting[0]].ctx), e.maxLen), s) // the longest waiting prompt
+	maxRows := max(1, prefillTokenBudget/t)
+	var admitted []int
+	for r := range rows {
+		if rows[r] == nil && len(admitted) < min(maxRows, len(waiting)) {
+			req := waiting[len(admitted)]
+			rows[r] = &genRow{req: req, it: &items[req]}
+			admitted = append(admitted, r)
+		}
+	}
+	return admitted
+}
+
+// prefillRows runs the prompts of the admitted rows, writes their cache
+// rows and picks each one's first token.
+func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []GenerateResult) error {
+	p, n := bucketB(len(admitted), c.B), 0
+	for _, r := range admitted {
+		n = max(n, len(rows[r].it.ctx))
+	}
+	t := min(bucketT(n, e.maxLen), c.S)
+	tok := make([]int32, p*t)
+	last := make([]int32, p)
+	src := make([]int32, c.B)
+	sel := make([]bool, c.B)
+	real := 0
+	for i, r := range admitted {
+		ctxIDs := rows[r].it.ctx
+		copy(tok[i*t:], ctxIDs)
+		last[i] = int32(len(ctxIDs) - 1)
+		src[r], sel[r] = int32(i), true
+		real += len(ctxIDs)
+	}
+	args := []any{
+		tensors.FromFlatDataAndDimensions(tok, p, t),
+		tensors.FromFlatDataAndDimensions(last, p),
+		tensors.FromFlatDataAndDimensions(src, c.B),
+		tensors.FromFlatDataAndDimensions(sel, c.B),
+	}
+	logits, d, err := e.runGen(gs.prefill, "prefill", c, args)
+	if err != nil {
+		return err
+	}
+	gs.stats.PrefillTokens += real
+	gs.stats.PrefillTime += d
+	v := len(logits) / p
+	for i, r := range admitted {
+		e.push(rows, r, logits[i*v:(i+1)*v], results)
+	}
+	return nil
+}
+
+// decodeStep feeds every busy row its last token and picks the next one.
+// Free rows run a dummy token at position 0 (their cache row is replaced
+// wholesale when a request is admitted).
+func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []GenerateResult) error {
+	tok := make([]int32, c.B)
+	pos := make([]int32, c.B)
+	busy := 0
+	for r, row := range rows {
+		if row != nil {
+			tok[r] = row.ids[len(row.ids)-1]
+			pos[r] = int32(len(row.it.ctx) + len(row.ids) - 1)
+			busy++
+		}
+	}
+	args := []any{tensors.FromFlatDataAndDimensions(tok, c.B), tensors.FromFlatDataAndDimensions(pos, c.B)}
+	logits, d, err := e.runGen(gs.decode, "decode", c, args)
+	if err != nil {
+		return err
+	}
+	gs.stats.DecodeSteps++
+	gs.stats.DecodeTokens += busy
+	gs.stats.DecodeTime += d
+	v := len(logits) / c.B
+	for r, row := range rows {
+		if row != nil {
+			e.push(rows, r, logits[r*v:(r+1)*v], results)
+		}
+	}
+	return nil
+}
+
+// push appends row r's next token picked from its logits; a finished row
+// stores its result and becomes free.
+func (e *Engine) push(rows []*genRow, r int, logits []float32, results []GenerateResult) {
+	row := rows[r]
+	row.ids = append(row.ids, row.it.samp.pick(logits))
+	reason := row.it.stop.check(row.ids)
+	if reason == "" {
+		return
+	}
+	results[row.req] = GenerateResult{Text: row.it.stop.text(row.ids, reason), IDs: row.ids, StopReason: reason}
+	rows[r] = nil
+}

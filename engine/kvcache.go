@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/models"
+)
+
+// KV cache layout: per layer, keys and values [B, S, K, D] on the device,
+// where slot s of row b holds the token at position s of the request that
+// row serves (slots are absolute positions). S is a length bucket (bucketT)
+// chosen per GenerateUntil call, so one graph is compiled per (B, S) for
+// decode and per (P, T, B, S) for prefill.
+//
+//	prefill: tokens [P, T] (right-padded prompts), last [P] (index of each
+//	         prompt's last token), src [B] / sel [B] (cache row b takes
+//	         prefill row src[b] when sel[b]), cache 2L × [B, S, K, D]
+//	         → logits [P, V] f32 at last, cache' (selected rows replaced,
+//	         slots ≥ T zeroed)
+//	decode:  tokens [B], positions [B], cache → logits [B, V] f32, cache'
+//
+// simplego has no DynamicUpdateSlice, so decode writes its slot with
+// Where(slot == position, k, cache) (models.Llama.Decode), and prefill
+// moves whole rows with Gather + Where.
+
+// kvCache is the device-side cache of one decode batch.
+type kvCache struct {
+	B, S int
+	t    []*tensors.Tensor // 2L tensors: K0, V0, K1, V1, …
+}
+
+// genState holds the generation graphs and counters of an Engine.
+type genState struct {
+	prefill, decode *mlctx.Exec
+	stats           GenStats
+}
+
+// GenStats are generation counters (for benchmarks and logs).
+type GenStats struct {
+	PrefillTokens int           // real prompt tokens prefilled
+	PrefillTime   time.Duration // time in prefill graphs (excluding compiles)
+	DecodeSteps   int           // decode graph runs
+	DecodeTokens  int           // tokens decoded by active rows
+	DecodeTime    time.Duration // time in decode graphs (excluding compiles)
+}
+
+// GenStats returns the cumulative generation counters.
+func (e *Engine) GenStats() GenStats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.gen == nil {
+		return GenStats{}
+	}
+	return e.gen.stats
+}
+
+// cachedModel returns the model's KV-cache forward.
+func (e *Engine) cachedModel() (models.CachedModel, error) {
+	cm, ok := e.model.(models.CachedModel)
+	if !ok {
+		return nil, fmt.Errorf("architecture %s has no KV-cache forward for generation", e.cfg.Arch())
+	}
+	return cm, nil
+}
+
+// genExecs returns the prefill and decode Execs, creating them once.
+func (e *Engine) genExecs() (*genState, error) {
+	if e.gen != nil {
+		return e.gen, nil
+	}
+	cm, err := e.cachedModel()
+	if err != nil {
+		return nil, err
+	}
+	pre, err := mlctx.NewExec(e.backend, e.ctx, prefillGraph(cm))
+	if err != nil {
+		return nil, err
+	}
+	dec, err := mlctx.NewExec(e.backend, e.ctx, decodeGraph(cm))
+	if err != nil {
+		return nil, err
+	}
+	pre.SetMaxCache(256)
+	dec.SetMaxCache(256)
+	e.gen = &genState{prefill: pre, decode: dec}
+	return e.gen, nil
+}
+
+// finalize frees the compiled generation graphs.
+func (s *genState) finalize() {
+	if s != nil {
+		s.prefill.Finalize()
+		s.decode.Finalize()
+	}
+}
+
+// newCache allocates a zeroed cache for b rows of s slots.
+func (e *Engine) newCache(b, s int) (*kvCache, error) {
+	cm, err := e.cachedModel()
+	if err != nil {
+		return nil, err
+	}
+	dtype, err := e.opts.computeDType()
+	if err != nil {
+		return nil, err
+	}
+	layers, kv, d := cm.CacheDims()
+	c := &kvCache{B: b, S: s, t: make([]*tensors.Tensor, 2*layers)}
+	for i := range c.t {
+		c.t[i] = tensors.FromShape(shapes.Make(dtype, b, s, kv, d))
+	}
+	return c, nil
+}
+
+// free releases the cache tensors.
+func (c *kvCache) free() {
+	for _, t := range c.t {
+		if t != nil {
+			_ = t.FinalizeAll()
+		}
+	}
+	c.t = nil
+}
+
+// prefillGraph builds the prefill graph described at the top of this file.
+func prefillGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*Node {
+	return func(ctx *mlctx.Context, in []*Node) []*Node {
+		tokens, last, src, sel, cache := in[0], in[1], in[2], in[3], in[4:]
+		g := tokens.Graph()
+		p, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+		hidden, kv := m.Prefill(ctx, tokens) // [P, T, H]
+		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
+		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
+		out := []*Node{ConvertDType(m.Logits(ctx, h), dtypes.Float32)}
+		dims := cache[0].Shape().Dimensions // [B, S, K, D]
+		b, s := dims[0], dims[1]
+		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)
+		for i, l := range kv {
+			for j, x := range []*Node{l.K, l.V} {
+				if t < s { // pad [P, T, K, D] to [P, S, K, D] with zeros
+					pad := Zeros(g, shapes.Make(x.DType(), p, s-t, dims[2], dims[3]))
+					x = Concatenate([]*Node{x, pad}, 1)
+				}
+				rows := Gather(x, Reshape(src, b, 1)) // [B, S, K, D]
+				out = append(out, Where(selAll, rows, cache[2*i+j]))
+			}
+		}
+		return out
+	}
+}
+
+// decodeGraph builds the one-token decode graph.
+func decodeGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*Node {
+	return func(ctx *mlctx.Context, in []*Node) []*Node {
+		tokens, positions, flat := in[0], in[1], in[2:]
+		cache := make([]models.KV, len(flat)/2)
+		for i := range cache {
+			cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
+		}
+		hidden, next := m.Decode(ctx, tokens, positions, cache) // [B, H]
+		out := []*Node{ConvertDType(m.Logits(ctx, hidden), dtypes.Float32)}
+		for _, l := range next {
+			out = append(out, l.K, l.V)
+		}
+		return out
+	}
+}
+
+// runGen runs one generation graph: it compiles the shape on first use,
+// swaps the cache for the graph's new one and returns the logits [rows·V].
+func (e *Engine) runGen(x *mlctx.Exec, kind string, c *kvCache, args []any) ([]float32, time.Duration, error) {
+	for _, t := range c.t {
+		args = append(args, t)
+	}
+	shape := fmt.Sprintf("%s", args[0].(*tensors.Tensor).Shape())
+	key := fmt.Sprintf("%s/%s/%d/%d", kind, shape, c.B, c.S)
+	if !e.seen[key] {
+		start := time.Now()
+		if err := x.PreCompile(args...); err != nil {
+			return nil, 0, fmt.Errorf("compile %s %s B=%d S=%d: %w", kind, shape, c.B, c.S, err)
+		}
+		d := time.Since(start)
+		e.seen[key] = true
+		e.stats.Compiles++
+		e.stats.CompileTime += d
+		e.opts.logf("compiled %s graph %s B=%d S=%d in %v", kind, shape, c.B, c.S, d.Round(time.Microsecond))
+	}
+	start := time.Now()
+	outs, err := x.Exec(args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("run %s %s B=%d S=%d: %w", kind, shape, c.B, c.S, err)
+	}
+	d := time.Since(start)
+	logits := tensors.MustCopyFlatData[float32](outs[0])
+	_ = outs[0].FinalizeAll()
+	c.free()
+	c.t = outs[1:]
+	return logits, d, nil
+}

@@ -1,0 +1,88 @@
+package engine
+
+import "strings"
+
+// Stop reasons reported in GenerateResult.StopReason.
+const (
+	stopUntil     = "until"
+	stopEOS       = "eos"
+	stopMaxTokens = "max_tokens"
+)
+
+// stopper decides when one request's generation ends and cuts its text as
+// lm-eval does (spec §8.3): the generated ids are decoded with special
+// tokens skipped, generation stops once any stop string occurs in that
+// text (so a stop spanning several tokens is found when its last piece
+// arrives), on an EOS id, or after maxGen tokens; the text is then cut at
+// the first occurrence of any stop string.
+type stopper struct {
+	until  []string             // non-empty stop strings
+	eos    map[int32]bool       // ids that end generation
+	maxGen int                  // max_gen_toks
+	decode func([]int32) string // nil without a tokenizer: no text, no stop strings
+}
+
+// check returns why generation stops after ids (the generated tokens so
+// far, at least one), or "" to go on.
+func (s *stopper) check(ids []int32) string {
+	if s.eos[ids[len(ids)-1]] {
+		return stopEOS
+	}
+	if len(s.until) > 0 && s.decode != nil && firstStop(s.decode(ids), s.until) >= 0 {
+		return stopUntil
+	}
+	if len(ids) >= s.maxGen {
+		return stopMaxTokens
+	}
+	return ""
+}
+
+// text is the final output: the decoded ids (without the EOS that ended
+// them) cut at the first stop string.
+func (s *stopper) text(ids []int32, reason string) string {
+	if s.decode == nil {
+		return ""
+	}
+	if reason == stopEOS {
+		ids = ids[:len(ids)-1]
+	}
+	t := s.decode(ids)
+	if i := firstStop(t, s.until); i >= 0 {
+		t = t[:i]
+	}
+	return t
+}
+
+// firstStop is the byte offset of the earliest occurrence of any stop
+// string in text, or -1. Cutting there equals lm-eval's
+// `for term in until: s = s.split(term)[0]`.
+func firstStop(text string, until []string) int {
+	best := -1
+	for _, u := range until {
+		if i := strings.Index(text, u); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	return best
+}
+
+// cleanUntil drops empty stop strings (Python's str.split("") raises, so
+// lm-eval never has them) and duplicates.
+func cleanUntil(until []string) []string {
+	var out []string
+	for _, u := range until {
+		if u != "" && !containsString(out, u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func containsString(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHTMLInChromium opens the HTML report in headless Chromium, fails on
+// any console message and checks the screenshot. It runs only with
+// GOEVAL_BROWSER_TEST=1 (make test-browser, which installs Debian's
+// chromium first) and then fails, not skips, if Chromium is missing.
+func TestHTMLInChromium(t *testing.T) {
+	if os.Getenv("GOEVAL_BROWSER_TEST") != "1" {
+		t.Skip("browser test not requested: set GOEVAL_BROWSER_TEST=1 (make test-browser)")
+	}
+	bin := findChromium()
+	if bin == "" {
+		t.Fatal("GOEVAL_BROWSER_TEST=1 but no chromium found on PATH; run scripts/install-chromium.sh")
+	}
+	dir := t.TempDir()
+	// Control: the console capture must see an error from a page script,
+	// or a clean report would prove nothing.
+	probe := filepath.Join(dir, "probe.html")
+	os.WriteFile(probe, []byte(`<html><body><script>console.error("goeval-probe")</script></body></html>`), 0o644)
+	if logs, _ := runChromium(t, bin, dir, probe); !strings.Contains(strings.Join(logs, "\n"), "goeval-probe") {
+		t.Fatalf("console capture does not work: the probe's console.error was not seen")
+	}
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, renderFixtureHTML(t, tunedDir, baseDir), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs, shot := runChromium(t, bin, dir, page)
+	for _, l := range logs {
+		t.Errorf("console message from the report: %s", l)
+	}
+	checkScreenshot(t, shot)
+}
+
+func findChromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless_shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// runChromium loads page headless, returns its CONSOLE log lines and the
+// screenshot path.
+func runChromium(t *testing.T, bin, dir, page string) (console []string, shot string) {
+	t.Helper()
+	shot = strings.TrimSuffix(page, ".html") + ".png"
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
+		"--user-data-dir="+filepath.Join(dir, "profile-"+filepath.Base(page)),
+		"--enable-logging=stderr", "--v=0", "--window-size=1280,2400",
+		"--screenshot="+shot, "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(l, ":CONSOLE") {
+			console = append(console, l)
+		}
+	}
+	return console, shot
+}
+
+// checkScreenshot wants a full-size PNG that is not blank: many distinct
+// colours (text, tables, the chart's bars).
+func checkScreenshot(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 2400 {
+		t.Errorf("screenshot size %v", b)
+	}
+	if n := distinctColours(img, 4); n < 50 {
+		t.Errorf("screenshot looks blank: %d distinct colours", n)
+	}
+	if os.Getenv("GOEVAL_SCREENSHOT_OUT") != "" {
+		data, _ := os.ReadFile(path)
+		os.WriteFile(os.Getenv("GOEVAL_SCREENSHOT_OUT"), data, 0o644)
+	}
+}
+
+func distinctColours(img image.Image, step int) int {
+	seen := map[[3]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			seen[[3]uint32{r >> 8, g >> 8, bl >> 8}] = true
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Regenerates every committed golden from the live reference engines and
+# fails on any difference. Called by `make parity` (after `make venv build`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+export HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
+fail=0
+BIN=$(mktemp -d)/goeval
+go build -o "$BIN" ./cmd/goeval
+check() {
+	local name=$1
+	shift
+	echo "== parity: $name"
+	local t0=$SECONDS
+	if "$@"; then
+		echo "== parity: $name ok ($((SECONDS - t0)) s)"
+	else
+		echo "== parity: $name FAILED"
+		fail=1
+	fi
+}
+check "metrics vs lm-eval"        $PY parity/metrics/golden.py --check
+check "python random (few-shot)"  $PY parity/lmeval/pyrandom_golden.py --check tasks/testdata/pyrandom.json
+check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
+check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
+check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
+check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"
+exit $fail

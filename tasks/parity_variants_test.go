@@ -1,0 +1,67 @@
+package tasks
+
+import (
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// toyChat mirrors chat_template in parity/lmeval/dump_tasks.py.
+func toyChat(msgs []ChatMessage, gen bool) (string, error) {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString("<|" + m.Role + "|>" + m.Content + "<|end|>")
+	}
+	if gen {
+		b.WriteString("<|assistant|>")
+	}
+	return b.String(), nil
+}
+
+var variantRe = regexp.MustCompile(`^(.+)@(\d+)shot(\+chat)?(\+multiturn)?$`)
+
+// TestLMEvalParityVariants: other shot counts (random sampler with the eval
+// doc excluded, first_n) and the chat-template path, against lm-eval.
+func TestLMEvalParityVariants(t *testing.T) {
+	dir := synthData(t)
+	files, _ := filepath.Glob("testdata/lmeval/variants/*.jsonl")
+	if len(files) < 10 {
+		t.Fatalf("only %d variant goldens", len(files))
+	}
+	for _, f := range files {
+		vname := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		t.Run(vname, func(t *testing.T) {
+			m := variantRe.FindStringSubmatch(vname)
+			if m == nil {
+				t.Fatalf("bad variant name %q", vname)
+			}
+			_, want := readGolden(t, f)
+			task, err := Get(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := DefaultOptions()
+			opts.DataDir = dir
+			opts.NumFewshot, _ = strconv.Atoi(m[2])
+			if m[3] != "" {
+				opts.ApplyChatTemplate, opts.ChatTemplate = true, toyChat
+				opts.SystemInstruction = "Be brief."
+				opts.FewshotAsMultiturn = m[4] != ""
+			}
+			insts, err := task.Build(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(insts) != len(want) {
+				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
+			}
+			for i, inst := range insts {
+				if got := renderInstance(inst); got != want[i] {
+					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
+				}
+			}
+		})
+	}
+}

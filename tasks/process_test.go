@@ -1,0 +1,102 @@
+package tasks
+
+import "testing"
+
+func mustGet(t *testing.T, name string) Task {
+	t.Helper()
+	task, err := Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task
+}
+
+func TestProcessMultipleChoice(t *testing.T) {
+	task := mustGet(t, "arc_easy")
+	doc := Doc{"question": "q", "answerKey": "B", "choices": map[string]any{"text": []any{"a", "bbbbbbbb"}, "label": []any{"A", "B"}}}
+	inst := &Instance{Doc: doc, Target: 1, Requests: make([]Request, 2)}
+	// acc picks choice 0 (-1 > -2); acc_norm picks 1 (-2/8 > -1/1).
+	res, err := task.Process(inst, []Response{{LogProb: -1}, {LogProb: -2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res["none"].Metrics; m["acc"] != 0.0 || m["acc_norm"] != 1.0 {
+		t.Fatalf("metrics %v", m)
+	}
+}
+
+func TestProcessGSM8K(t *testing.T) {
+	task := mustGet(t, "gsm8k")
+	inst := &Instance{Target: "so 1+1=2\n#### 1,234", Requests: make([]Request, 1)}
+	res, err := task.Process(inst, []Response{{Text: "It is 12. #### 1,234.\nThen $1234 left"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res["strict-match"]; r.Metrics["exact_match"] != 1.0 || r.FilteredResps != "1,234." {
+		t.Fatalf("strict %+v", r)
+	}
+	if r := res["flexible-extract"]; r.Metrics["exact_match"] != 1.0 || r.FilteredResps != "$1234" {
+		t.Fatalf("flexible %+v", r)
+	}
+}
+
+func TestProcessDrop(t *testing.T) {
+	task := mustGet(t, "drop")
+	inst := &Instance{Doc: Doc{"answers": []any{[]any{"the Bears"}, []any{"7"}}}, Requests: make([]Request, 1)}
+	res, err := task.Process(inst, []Response{{Text: "Bears"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res["none"].Metrics; m["em"] != 1.0 || m["f1"] != 1.0 {
+		t.Fatalf("metrics %v", m)
+	}
+}
+
+func TestProcessWikitext(t *testing.T) {
+	task := mustGet(t, "wikitext")
+	inst := &Instance{Doc: Doc{"page": " a b\nc "}, Requests: make([]Request, 1)}
+	res, err := task.Process(inst, []Response{{LogProb: -3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// re.split(r"\s+", " a b\nc ") = ['', 'a', 'b', 'c', ''] → 5 words; 7 bytes.
+	m := res["none"].Metrics
+	if m["word_perplexity"] != [2]float64{-3, 5} || m["bits_per_byte"] != [2]float64{-3, 7} {
+		t.Fatalf("metrics %v", m)
+	}
+}
+
+func TestMathEquiv(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"\\frac{1}{2}", "0.5", true}, {"\\dfrac{3}{4}", "\\frac34", true}, {"3/4", "\\frac{3}{4}", true},
+		{"10", "10.0", true}, {"-\\frac{2}{3}", "-2/3", true}, {"x^2+1", "1+x^2", false}, {"12", "13", false},
+		{"5\\text{ cm}", "5", true}, {"(1,2)", "(1,2)", true},
+	} {
+		if got := mathEquiv(c.a, c.b); got != c.want {
+			t.Errorf("mathEquiv(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+	for _, c := range [][2]string{{"\\boxed{\\frac{1}{2}}", "\\frac{1}{2}"}, {"x = \\boxed 7$", "7"}} {
+		if got, err := boxedAnswer(c[0]); err != nil || got != c[1] {
+			t.Errorf("boxedAnswer(%q) = %q, %v", c[0], got, err)
+		}
+	}
+	if _, err := boxedAnswer("no box"); err == nil {
+		t.Error("boxedAnswer accepted a solution without \\boxed")
+	}
+}
+
+func TestHendrycksScoring(t *testing.T) {
+	task := mustGet(t, "hendrycks_math_algebra")
+	inst := &Instance{Doc: Doc{"solution": "so $\\boxed{\\dfrac{1}{2}}$"}, Requests: make([]Request, 1)}
+	res, err := task.Process(inst, []Response{{Text: " The answer is $0.5$ ok"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res["none"].Metrics["exact_match"] != 1.0 {
+		t.Fatalf("metrics %v", res["none"].Metrics)
+	}
+}
