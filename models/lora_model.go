@@ -11,11 +11,13 @@ import (
 // result is a CachedModel when m is one.
 func WithAdapter(m Model, index int) Model {
 	for {
-		w, ok := m.(*adapterModel)
-		if !ok {
+		if w, ok := m.(*adapterCachedModel); ok {
+			m = w.Model
+		} else if w, ok := m.(*adapterModel); ok {
+			m = w.Model
+		} else {
 			break
 		}
-		m = w.Model
 	}
 	am := &adapterModel{Model: m, index: index}
 	if cm, ok := m.(CachedModel); ok {

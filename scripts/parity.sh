@@ -26,4 +26,5 @@ check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"
+check "tokenizers vs Rust + chat" parity/tokenizer/check.sh
 exit $fail
