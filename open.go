@@ -2,6 +2,7 @@ package goeval
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/models/tokenizer"
@@ -41,3 +42,31 @@ func (m *Model) ChatTemplate() func([]tasks.ChatMessage, bool) (string, error) {
 	}
 }
 
+// RunExtra returns the model-level keys lm-eval's HF model writes at the top
+// of a results file: tokenizer_pad_token, tokenizer_eos_token,
+// tokenizer_bos_token ([token, "id"], [null, "None"] when absent),
+// eot_token_id and max_length. goeval's tokenizer has no pad-token getter,
+// so the pad token is lm-eval's fallback, the EOS token.
+func (m *Model) RunExtra() map[string]any {
+	tok := func(id int32, ok bool) []any {
+		if !ok {
+			return []any{nil, "None"}
+		}
+		s, _ := m.Tokenizer.IDToToken(id)
+		return []any{s, strconv.Itoa(int(id))}
+	}
+	eosID, eosOK := m.Tokenizer.EOS()
+	out := map[string]any{"tokenizer_pad_token": tok(eosID, eosOK), "tokenizer_eos_token": tok(eosID, eosOK),
+		"tokenizer_bos_token": tok(m.Tokenizer.BOS())}
+	if eosOK {
+		out["eot_token_id"] = int(eosID)
+	}
+	maxLen := 2048 // lm-eval's default when neither config nor tokenizer says
+	if n := m.Config().MaxPositionEmbeddings; n > 0 {
+		maxLen = n
+	} else if n := m.Tokenizer.ModelMaxLength(); n > 0 {
+		maxLen = n
+	}
+	out["max_length"] = maxLen
+	return out
+}

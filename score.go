@@ -4,19 +4,21 @@ import (
 	"fmt"
 
 	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/tasks"
 )
-
-// originalCounter is implemented by tasks that know their split size before
-// --limit (n-samples "original").
-type originalCounter interface{ NumEvalDocs(opts tasks.Options) int }
 
 // scoreTask runs Process on every instance and aggregates each
 // (metric, filter) as lm-eval's _compute_task_aggregations does.
 func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 	t := r.task
 	tr := &TaskResult{Name: t.Name(), Alias: t.Alias(), OutputType: t.OutputType(), Version: t.Version(),
-		NumFewshot: t.NumFewshot(opts.Task), Config: t.Config()}
+		NumFewshot: t.NumFewshot(opts.Task)}
+	cfg, err := taskConfig(t, tr.NumFewshot, opts.Task.GenKwargs)
+	if err != nil {
+		return nil, err
+	}
+	tr.Config = cfg
 	filters := t.Filters()
 	raw := map[string][]any{} // "metric,filter" → values in doc order
 	perDoc := make([]map[string]tasks.SampleResult, len(r.insts))
@@ -41,7 +43,7 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 				}
 			}
 			if opts.LogSamples {
-				tr.Samples = append(tr.Samples, Sample{DocID: inst.DocID, Doc: inst.Doc, Target: inst.Target,
+				tr.Samples = append(tr.Samples, Sample{DocID: inst.DocID, Doc: inst.Doc, DocKeys: inst.DocKeys, Target: inst.Target,
 					Requests: inst.Requests, Responses: r.resps[i], OutputType: t.OutputType(), Filter: f,
 					FilteredResps: sr.FilteredResps, MetricNames: names, Values: sr.Metrics})
 			}
@@ -62,11 +64,8 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 		}
 	}
 	tr.Original = tr.SampleLen
-	if oc, ok := t.(originalCounter); ok {
-		tr.Original = oc.NumEvalDocs(opts.Task)
-	}
-	if tr.Config != nil {
-		tr.Config["num_fewshot"] = tr.NumFewshot
+	if len(r.insts) > 0 && r.insts[0].SplitDocs > 0 {
+		tr.Original = r.insts[0].SplitDocs // n-samples "original": the split before --limit
 	}
 	return tr, nil
 }
@@ -86,4 +85,31 @@ func aggregateMetric(ms tasks.MetricSpec, filter string, vals []any, iters int) 
 	}
 	return Metric{Name: ms.Name, Filter: filter, Value: v, Stderr: se, StderrOK: ok,
 		HigherIsBetter: ms.HigherIsBetter, N: len(vals)}, nil
+}
+
+// taskConfig is the task's lm-eval configs entry as lm-eval's evaluator
+// leaves it: num_fewshot set to the effective value and, for generate
+// tasks, generation_kwargs updated with --gen-kwargs.
+func taskConfig(t tasks.Task, shots int, genKwargs map[string]any) (*report.Map[any], error) {
+	v, err := report.ParseJSON(t.Config())
+	if err != nil {
+		return nil, fmt.Errorf("task %s: config: %w", t.Name(), err)
+	}
+	cfg, ok := v.(*report.Map[any])
+	if !ok {
+		return nil, fmt.Errorf("task %s: config is not a JSON object", t.Name())
+	}
+	cfg.Set("num_fewshot", shots)
+	if len(genKwargs) > 0 && t.OutputType() == tasks.GenerateUntil {
+		gk, _ := cfg.Get("generation_kwargs")
+		m, ok := gk.(*report.Map[any])
+		if !ok {
+			m = report.NewMap[any]()
+		}
+		for _, k := range sortedKeys(genKwargs) {
+			m.Set(k, genKwargs[k])
+		}
+		cfg.Set("generation_kwargs", m)
+	}
+	return cfg, nil
 }

@@ -13,10 +13,13 @@ import (
 
 // RunInfo is the run-level metadata of a results file.
 type RunInfo struct {
-	ModelName string         // "model_name" (the --model path or id)
-	Config    map[string]any // "config": model, model_args, batch_size, device, limit, seeds, ...
-	GitHash   string
-	Extra     map[string]any // other top-level keys (max_length, chat_template, ...)
+	ModelName string // "model_name" (the --model path or id)
+	// Config is "config" in lm-eval's key order: model, model_args,
+	// batch_size, device, limit, seeds, … Its "model_args" (a *report.Map)
+	// is also merged into every task config's metadata, as lm-eval does.
+	Config  *report.Map[any]
+	GitHash string
+	Extra   map[string]any // other top-level keys (max_length, chat_template, ...)
 }
 
 // Report converts the results into lm-eval's results file and, when samples
@@ -32,7 +35,7 @@ func (r *Results) Report(info RunInfo) (*report.Results, map[string][]report.Sam
 			hib.Set(m.Name, m.HigherIsBetter)
 		}
 		out.NSamples.Set(t.Name, report.NSamples{Original: t.Original, Effective: t.SampleLen})
-		meta.configs[t.Name], meta.versions[t.Name], meta.shots[t.Name], meta.hib[t.Name] = t.Config, t.Version, t.NumFewshot, hib
+		meta.configs[t.Name], meta.versions[t.Name], meta.shots[t.Name], meta.hib[t.Name] = withModelArgs(t.Config, info.Config), t.Version, t.NumFewshot, hib
 	}
 	for _, g := range r.Groups {
 		e := groupEntry(g)
@@ -43,8 +46,11 @@ func (r *Results) Report(info RunInfo) (*report.Results, map[string][]report.Sam
 		out.GroupSubtasks.Set(g.Name, g.Subtasks)
 	}
 	sortedMeta(out, r, meta)
-	for _, k := range sortedKeys(info.Config) {
-		out.Config.Set(k, info.Config[k])
+	if info.Config != nil {
+		for _, k := range info.Config.Keys() {
+			v, _ := info.Config.Get(k)
+			out.Config.Set(k, v)
+		}
 	}
 	for _, k := range sortedKeys(info.Extra) {
 		out.Extra.Set(k, info.Extra[k])
@@ -146,7 +152,7 @@ func (r *Results) reportSamples() map[string][]report.Sample {
 }
 
 func sampleLine(s Sample) report.Sample {
-	line := report.Sample{DocID: s.DocID, Doc: s.Doc, Target: pyStr(s.Target), Filter: s.Filter,
+	line := report.Sample{DocID: s.DocID, Doc: orderedDoc(s.Doc, "", s.DocKeys), Target: pyStr(s.Target), Filter: s.Filter,
 		Metrics: s.MetricNames, FilteredResps: s.FilteredResps}
 	var resps [][]any
 	for i, q := range s.Requests {
@@ -162,7 +168,7 @@ func sampleLine(s Sample) report.Sample {
 			line.Arguments = append(line.Arguments, []any{q.Text})
 			resps = append(resps, []any{resp.LogProb})
 		case tasks.ReqGenerate:
-			line.Arguments = append(line.Arguments, []any{q.Context, q.GenKwargs})
+			line.Arguments = append(line.Arguments, []any{q.Context, genKwargsMap(q)})
 			resps = append(resps, []any{resp.Text})
 		}
 	}
@@ -204,4 +210,48 @@ func pyStr(v any) string {
 		return "False"
 	}
 	return fmt.Sprint(v)
+}
+
+// genKwargsMap is a generate request's generation kwargs in lm-eval's
+// logged order (Request.GenKeys, then any other keys sorted).
+func genKwargsMap(q tasks.Request) *report.Map[any] {
+	m := report.NewMap[any]()
+	for _, k := range keyOrder(q.GenKwargs, q.GenKeys) {
+		m.Set(k, q.GenKwargs[k])
+	}
+	return m
+}
+
+// withModelArgs returns a copy of a task config whose metadata also holds
+// the run's model_args (lm-eval passes them to every task as metadata).
+func withModelArgs(cfg *report.Map[any], runConfig *report.Map[any]) any {
+	if cfg == nil {
+		return nil
+	}
+	ma, _ := runConfig.Get("model_args")
+	args, ok := ma.(*report.Map[any])
+	if !ok || args.Len() == 0 {
+		return cfg
+	}
+	out := report.NewMap[any]()
+	for _, k := range cfg.Keys() {
+		v, _ := cfg.Get(k)
+		if k == "metadata" {
+			meta := report.NewMap[any]()
+			if old, ok := v.(*report.Map[any]); ok {
+				copyMap(meta, old)
+			}
+			copyMap(meta, args)
+			v = meta
+		}
+		out.Set(k, v)
+	}
+	return out
+}
+
+func copyMap(dst, src *report.Map[any]) {
+	for _, k := range src.Keys() {
+		v, _ := src.Get(k)
+		dst.Set(k, v)
+	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
@@ -99,3 +100,22 @@ func (e *Engine) WithAdapter(i int) (*Engine, error) {
 
 // Adapter is the index of the adapter this engine applies (-1: none).
 func (e *Engine) Adapter() int { return e.adapter }
+
+// adapterSpec adds "ops_sequential" to a pure-Go backend spec that names
+// no ops_ option. simplego v0.26 runs independent ops in parallel on a
+// worker pool (2 × NumCPU slots) that each DotGeneral then waits on for its
+// own chunks: four or more independent matmuls ready at once (Phi's
+// q/k/v + fc1, any model with separate-mode LoRA branches) take every slot
+// and deadlock (seen on 2 CPUs). Sequential ops keep the matmuls' own
+// parallelism.
+func adapterSpec(spec string, _ Options) string {
+	switch {
+	case strings.Contains(spec, "ops_"):
+		return spec
+	case spec == "go":
+		return "go:ops_sequential"
+	case strings.HasPrefix(spec, "go:"):
+		return spec + ",ops_sequential"
+	}
+	return spec
+}

@@ -73,6 +73,7 @@ func Open(modelDir string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec = adapterSpec(spec, opts)
 	e := &Engine{opts: opts, cfg: cfg, model: model, spec: spec, ctx: mlctx.New(),
 		execs: map[bool]*mlctx.Exec{}, seen: map[string]bool{}, adapter: -1}
 	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {

@@ -156,6 +156,12 @@ func prefillGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*
 	}
 }
 
+// decodeLogitser is implemented by models with an LM head tuned for a few
+// decode rows (models.Llama.DecodeLogits).
+type decodeLogitser interface {
+	DecodeLogits(ctx *mlctx.Context, hidden *Node) *Node
+}
+
 // decodeGraph builds the one-token decode graph.
 func decodeGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
@@ -165,7 +171,13 @@ func decodeGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*N
 			cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
 		}
 		hidden, next := m.Decode(ctx, tokens, positions, cache) // [B, H]
-		out := []*Node{ConvertDType(m.Logits(ctx, hidden), dtypes.Float32)}
+		var logits *Node
+		if dl, ok := m.(decodeLogitser); ok {
+			logits = dl.DecodeLogits(ctx, hidden)
+		} else {
+			logits = m.Logits(ctx, hidden)
+		}
+		out := []*Node{ConvertDType(logits, dtypes.Float32)}
 		for _, l := range next {
 			out = append(out, l.K, l.V)
 		}

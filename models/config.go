@@ -300,6 +300,9 @@ func (c *Config) Validate() error {
 	if !(c.RMSNormEps > 0) || !(c.RopeTheta > 0) {
 		return errs.BadInputf("%s: rms_norm_eps (%g) and rope_theta (%g) must be positive", c.Path, c.RMSNormEps, c.RopeTheta)
 	}
+	if spec, ok := archSpecs[c.Arch()]; ok {
+		return spec.validate(c) // phi, phi3, gemma2, gemma3 (arch_hooks.go)
+	}
 	if c.HiddenAct != "silu" && c.HiddenAct != "swish" {
 		return errs.BadInputf("%s: hidden_act %q is not supported for %s (only silu)", c.Path, c.HiddenAct, c.Arch())
 	}

@@ -13,6 +13,9 @@ import (
 // architecture holds, name → shape (HF layout: Linear weights are
 // [out, in]). It covers llama, mistral, qwen2 and qwen3.
 func ExpectedTensors(c *Config) map[string][]int {
+	if spec, ok := archSpecs[c.Arch()]; ok {
+		return spec.tensors(c) // phi, phi3, gemma2, gemma3 (arch_hooks.go)
+	}
 	h, hd := c.HiddenSize, c.HeadDim
 	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
 	m := map[string][]int{

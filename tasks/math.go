@@ -94,7 +94,7 @@ func scoreHendrycksMath(s *spec, inst *Instance, resps []Response) (map[string]S
 	if err != nil {
 		return nil, err
 	}
-	em := 0.0
+	em := 0 // an int, as lm-eval's retval
 	if gold, err := boxedAnswer(sol); err == nil && hendrycksEquiv(ans, gold) {
 		em = 1
 	}
@@ -122,21 +122,22 @@ func scoreMinervaMath(s *spec, inst *Instance, resps []Response) (map[string]Sam
 	if err != nil {
 		return nil, err
 	}
-	em := b2f(mathEquiv(normalizeFinalAnswer(minervaUnnormalized(gen)), gold))
-	mv := 0.0
+	em := b2i(mathEquiv(normalizeFinalAnswer(minervaUnnormalized(gen)), gold)) // ints, as lm-eval's retval
+	mv := 0
 	if sol, err := str(inst.Doc, "solution"); err == nil {
 		if g, err := boxedAnswer(sol); err == nil {
 			pred, perr := boxedAnswer(gen)
 			if perr != nil {
 				pred = minervaUnnormalized(gen)
 			}
-			mv = b2f(mathEquiv(normalizeFinalAnswer(pred), normalizeFinalAnswer(g)))
+			mv = b2i(mathEquiv(normalizeFinalAnswer(pred), normalizeFinalAnswer(g)))
 		}
 	}
 	return map[string]SampleResult{"none": {Metrics: map[string]any{"exact_match": em, "math_verify": mv}, FilteredResps: gen}}, nil
 }
 
-func b2f(b bool) float64 {
+// b2i is Python's 1 if b else 0.
+func b2i(b bool) int {
 	if b {
 		return 1
 	}

@@ -95,10 +95,11 @@ func scoreWikitext(s *spec, inst *Instance, resps []Response) (map[string]Sample
 	}, FilteredResps: ll}}, nil
 }
 
-// scoreLoglikelihood: perplexity = ll, acc = is_greedy.
+// scoreLoglikelihood: perplexity = ll, acc = int(is_greedy) (an int, as
+// lm-eval logs it).
 func scoreLoglikelihood(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
 	r := resps[0]
-	acc := 0.0
+	acc := 0
 	if r.IsGreedy {
 		acc = 1
 	}

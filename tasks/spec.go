@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"fmt"
-	"maps"
 	"math"
 
 	"github.com/goeval/goeval/internal/errs"
@@ -41,7 +40,6 @@ type spec struct {
 	filters          []string
 	metrics          []MetricSpec
 	score            func(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error)
-	config           map[string]any
 }
 
 func (s *spec) Name() string           { return s.name }
@@ -70,15 +68,6 @@ func (s *spec) NumFewshot(opts Options) int {
 		return opts.NumFewshot
 	}
 	return s.numFewshot
-}
-
-// Config returns the lm-eval "configs" entry (a copy).
-func (s *spec) Config() map[string]any {
-	c := maps.Clone(s.config)
-	if c == nil {
-		c = map[string]any{"task": s.name}
-	}
-	return c
 }
 
 // Process scores one instance.
@@ -160,6 +149,7 @@ func (s *spec) Build(opts Options) ([]Instance, error) {
 			return nil, errs.BadInputf("%s: %s: %w", s.name, evalT.Src[i], err)
 		}
 		inst.DocKeys = evalT.Keys
+		inst.SplitDocs = len(evalT.Rows)
 		out = append(out, inst)
 	}
 	return out, nil

@@ -8,6 +8,8 @@
 // and the evaluator (the root package) converts them to engine calls.
 package tasks
 
+import "encoding/json"
+
 // Doc is one dataset row (after the task's process_docs), with values as
 // decoded from parquet/jsonl: string, int64, float64, bool, []any,
 // map[string]any or nil.
@@ -82,6 +84,9 @@ type Instance struct {
 	// dotted path, lists looked through), so Doc can be logged in lm-eval's
 	// (dataset) order.
 	DocKeys map[string][]string
+	// SplitDocs is the number of documents in the evaluation split before
+	// --limit (lm-eval's n-samples "original").
+	SplitDocs int
 }
 
 // Options control how a task builds its instances. The zero value (with
@@ -141,10 +146,10 @@ type Task interface {
 	// NumFewshot is the effective shot count under opts (task default when
 	// opts.NumFewshot < 0; tasks whose YAML fixes 0 ignore the override).
 	NumFewshot(opts Options) int
-	// Config is the lm-eval-style "configs" entry for the results file; its
-	// "num_fewshot" is the task default (the evaluator overwrites it with the
-	// effective value).
-	Config() map[string]any
+	// Config is lm-eval's "configs" entry for the results file, a JSON
+	// object in lm-eval's key order; its "num_fewshot" is the task default
+	// (the evaluator overwrites it with the effective value).
+	Config() json.RawMessage
 	Metrics() []MetricSpec
 	Filters() []string
 	// Build loads the docs, applies the limit and renders prompts and

@@ -35,7 +35,7 @@ type runFlags struct {
 func parseRunFlags(args []string) (*runFlags, error) {
 	f := &runFlags{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.StringVar(&f.model, "model", "", "model directory (Hugging Face checkpoint: config.json, *.safetensors, tokenizer.json), or \"fake\" for the deterministic test LM (required)")
+	fs.StringVar(&f.model, "model", "", "model directory (Hugging Face checkpoint: config.json, *.safetensors, tokenizer.json), or \"fake\" for the deterministic test LM (required). A checkpoint sweep: comma-separated directories and/or globs (ckpts/step-*), evaluated one after another, each into its own folder under --output-path")
 	fs.StringVar(&f.adapter, "adapter", "", "PEFT LoRA adapter directory (not supported by this build yet)")
 	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required)")
 	fs.Float64Var(&f.limit, "limit", 0, "documents per task: < 1 is a fraction (ceil(N*limit)), >= 1 a count (int(limit)); 0 = all. The first documents are used, as in lm-eval")
@@ -153,20 +153,41 @@ func runRun(args []string) error {
 	if s, ok := seeds[3].(int64); ok {
 		opts.Task.Seed = s
 	}
-	lm, closeLM, err := openLM(f, &opts)
+	models, err := expandModels(f.model)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for i, model := range models {
+		if len(models) > 1 {
+			fmt.Fprintf(os.Stderr, "== model %d/%d: %s\n", i+1, len(models), model)
+		}
+		if err := runModel(ctx, f, model, opts, seeds, gk); err != nil {
+			if len(models) > 1 {
+				return fmt.Errorf("model %s: %w", model, err)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// runModel evaluates one model and writes its results folder
+// (--output-path/<model name sanitized>/).
+func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
+	lm, extra, closeLM, err := openLM(f, model, &opts)
 	if err != nil {
 		return err
 	}
 	defer closeLM()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	opts.Progress = newProgressPrinter(os.Stderr)
 	res, err := goevalpkg.Evaluate(ctx, lm, opts)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(os.Stderr)
-	rep, samples := res.Report(goevalpkg.RunInfo{ModelName: f.model, Config: f.config(seeds, gk)})
+	rep, samples := res.Report(goevalpkg.RunInfo{ModelName: model, Config: f.config(model, seeds, gk), Extra: extra})
 	fmt.Print(summaryTable(res))
 	if f.out != "" {
 		path, err := report.WriteRun(f.out, rep, samples, res.Start)
@@ -178,9 +199,10 @@ func runRun(args []string) error {
 	return nil
 }
 
-// openLM opens the model (or the fake LM) and sets the chat template.
-func openLM(f *runFlags, opts *goevalpkg.Options) (engine.LM, func(), error) {
-	if f.model == "fake" {
+// openLM opens the model (or the fake LM), sets the chat template and
+// returns the model's results-file keys (tokenizer tokens, max_length).
+func openLM(f *runFlags, model string, opts *goevalpkg.Options) (engine.LM, map[string]any, func(), error) {
+	if model == "fake" {
 		if f.chat {
 			opts.Task.ChatTemplate = func(msgs []tasks.ChatMessage, gen bool) (string, error) {
 				var b strings.Builder
@@ -190,38 +212,28 @@ func openLM(f *runFlags, opts *goevalpkg.Options) (engine.LM, func(), error) {
 				return b.String(), nil
 			}
 		}
-		return fakelm.New(), func() {}, nil
+		return fakelm.New(), nil, func() {}, nil
 	}
 	eo := engine.Options{Device: f.device, DType: f.dtype}
 	if f.batch != "auto" {
 		eo.BatchSize, _ = strconv.Atoi(f.batch)
 	}
-	m, err := goevalpkg.OpenModel(f.model, eo)
+	m, err := goevalpkg.OpenModel(model, eo)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if f.chat {
 		opts.Task.ChatTemplate = m.ChatTemplate()
 	}
-	return m, func() { m.Close() }, nil
+	return m, m.RunExtra(), func() { m.Close() }, nil
 }
 
-// config is the results file's "config" entry.
-func (f *runFlags) config(seeds []any, gk map[string]any) map[string]any {
-	var limit any
-	if f.limit > 0 {
-		limit = f.limit
-	}
-	var gen any
-	if gk != nil {
-		gen = gk
-	}
+// config is the results file's "config" entry, in lm-eval's key order.
+func (f *runFlags) config(model string, seeds []any, gk map[string]any) *report.Map[any] {
 	var batch any = f.batch
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		batch = n
 	}
-	return map[string]any{"model": "goeval", "model_args": map[string]any{"pretrained": f.model, "dtype": f.dtype},
-		"batch_size": batch, "batch_sizes": []any{}, "device": f.device, "use_cache": nil, "limit": limit,
-		"bootstrap_iters": max(f.bootstrap, 0), "gen_kwargs": gen, "random_seed": seeds[0], "numpy_seed": seeds[1],
-		"torch_seed": seeds[2], "fewshot_seed": seeds[3]}
+	return goevalpkg.RunConfig(goevalpkg.RunSettings{Model: model, DType: f.dtype, BatchSize: batch, Device: f.device,
+		Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk, Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}})
 }

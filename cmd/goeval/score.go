@@ -42,6 +42,7 @@ type scoreOut struct {
 // scoreFlags are the engine flags shared by score and bench score.
 type scoreFlags struct {
 	model, device, dtype, tokenizer string
+	adapter, adapterMode            string
 	batch, maxLen                   int
 	verbose                         bool
 }
@@ -53,6 +54,8 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer directory or tokenizer.json for string requests (default: the model directory's, when present)")
+	fs.StringVar(&f.adapter, "adapter", "", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) applied to --model")
+	fs.StringVar(&f.adapterMode, "adapter-mode", "merged", "merged (add scale·B·A into the weights at load) or separate (apply x·Aᵀ·Bᵀ·scale in the graph)")
 	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
 }
 
@@ -64,7 +67,10 @@ func (f *scoreFlags) open() (*engine.Engine, error) {
 	if f.batch < 1 {
 		return nil, badInputf("--batch-size %d must be ≥ 1", f.batch)
 	}
-	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen}
+	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen, AdapterMode: f.adapterMode}
+	if f.adapter != "" {
+		o.Adapters = []string{f.adapter}
+	}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}

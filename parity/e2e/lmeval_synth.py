@@ -23,7 +23,7 @@ SYNTH_DIR = None
 def local_load_dataset(path=None, name=None, **kwargs):
     """datasets.load_dataset replacement reading goeval's synth layout."""
     root = os.path.join(SYNTH_DIR, path)
-    sub = name or "data"
+    sub = "data" if name in (None, "default") else name
     files = {}
     for f in sorted(glob.glob(os.path.join(root, sub, "*-00000-of-00001.parquet"))):
         files[os.path.basename(f).split("-00000-of-")[0]] = f

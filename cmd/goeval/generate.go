@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models/tokenizer"
+)
+
+func init() {
+	register("generate", "generate continuations of JSON-lines prompts (greedy or sampled, with stop strings)", runGenerate)
+}
+
+// generateIn is one prompt line of goeval generate.
+type generateIn struct {
+	Prompt    *string `json:"prompt"`
+	PromptIDs []int32 `json:"prompt_ids"`
+}
+
+// generateOut is one result line.
+type generateOut struct {
+	Text string  `json:"text"`
+	IDs  []int32 `json:"ids"`
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return fmt.Sprint(*s) }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// genFlags are goeval generate's flags besides the engine ones.
+type genFlags struct {
+	adapters  stringList
+	until     stringList
+	maxTokens int
+	temp      float64
+	topP      float64
+	topK      int
+	seed      uint64
+}
+
+func (g *genFlags) register(fs *flag.FlagSet) {
+	fs.Var(&g.adapters, "adapter", "PEFT LoRA adapter directory, merged into the weights at load")
+	fs.Var(&g.until, "until", "stop string (repeatable); the output is cut at the first occurrence of any (lm-eval's until)")
+	fs.IntVar(&g.maxTokens, "max-tokens", 256, "maximum generated tokens per prompt (lm-eval max_gen_toks)")
+	fs.Float64Var(&g.temp, "temperature", 0, "sampling temperature; 0 = greedy (argmax)")
+	fs.Float64Var(&g.topP, "top-p", 1, "nucleus sampling: keep the most likely tokens up to this probability mass (1 = off; needs --temperature > 0)")
+	fs.IntVar(&g.topK, "top-k", 0, "keep only the k most likely tokens (0 = off; needs --temperature > 0)")
+	fs.Uint64Var(&g.seed, "seed", 0, "sampling seed; prompt i uses seed+i, so an output does not depend on the other prompts")
+}
+
+func runGenerate(args []string) error {
+	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+	var f scoreFlags
+	var g genFlags
+	f.register(fs)
+	g.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: goeval generate --model DIR [flags] < prompts.jsonl")
+		fmt.Fprintln(fs.Output(), "Reads one prompt per line: {\"prompt\": str} (encoded with the model's tokenizer) or {\"prompt_ids\": [int]}.")
+		fmt.Fprintln(fs.Output(), "Writes one line per prompt: {\"text\": str, \"ids\": [int]}: the generated ids (including the EOS id that ended them, if any) and their text (special tokens skipped, cut at the first --until string).")
+		fmt.Fprintln(fs.Output(), "Generation stops at an --until string, an EOS id (config.json, generation_config.json, tokenizer_config.json) or after --max-tokens.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if fs.NArg() > 0 {
+		return badInputf("generate takes no arguments, got %q (prompts come on stdin)", fs.Arg(0))
+	}
+	if g.maxTokens < 1 || g.temp < 0 || g.topP <= 0 || g.topP > 1 || g.topK < 0 {
+		return badInputf("--max-tokens must be ≥ 1, --temperature ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
+	}
+	prompts, err := readPrompts(os.Stdin)
+	if err != nil {
+		return err
+	}
+	e, err := f.openWith(g.adapters)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	reqs := make([]engine.GenerateRequest, len(prompts))
+	for i, p := range prompts {
+		reqs[i] = engine.GenerateRequest{ContextIDs: p.PromptIDs, Until: g.until, MaxTokens: g.maxTokens,
+			Temperature: float32(g.temp), TopP: float32(g.topP), TopK: g.topK, Seed: g.seed + uint64(i)}
+		if p.Prompt != nil {
+			reqs[i].Context = *p.Prompt
+		}
+	}
+	res, err := e.GenerateUntil(context.Background(), reqs)
+	if err != nil {
+		return promptLine(err, prompts)
+	}
+	out := make([]generateOut, len(res))
+	for i, r := range res {
+		out[i] = generateOut{Text: r.Text, IDs: r.IDs}
+	}
+	return writeJSONLines(os.Stdout, out)
+}
+
+// promptRow is a parsed prompt with its stdin line.
+type promptRow struct {
+	generateIn
+	line int
+}
+
+// readPrompts parses every line; errors name the line.
+func readPrompts(r io.Reader) ([]promptRow, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<28)
+	var out []promptRow
+	for line := 1; sc.Scan(); line++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var in generateIn
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+			return nil, badInputf("stdin line %d: invalid JSON: %v", line, err)
+		}
+		switch {
+		case in.Prompt != nil && in.PromptIDs == nil:
+		case in.Prompt == nil && len(in.PromptIDs) > 0:
+		case in.Prompt == nil && in.PromptIDs != nil:
+			return nil, badInputf("stdin line %d: \"prompt_ids\" must be a non-empty list of token ids", line)
+		default:
+			return nil, badInputf("stdin line %d: want exactly one of {\"prompt\": str} or {\"prompt_ids\": [int]}", line)
+		}
+		out = append(out, promptRow{in, line})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, badInputf("reading stdin: %v", err)
+	}
+	return out, nil
+}
+
+// promptLine rewrites an engine error about request k as one naming the
+// stdin line.
+func promptLine(err error, prompts []promptRow) error {
+	var re *engine.RequestError
+	if errors.As(err, &re) && re.Index >= 0 && re.Index < len(prompts) {
+		err = fmt.Errorf("stdin line %d: %w", prompts[re.Index].line, re.Err)
+		if errs.IsBadInput(re.Err) {
+			return badInput(err)
+		}
+	}
+	return err
+}
+
+// openWith is scoreFlags.open with adapters merged at load.
+func (f *scoreFlags) openWith(adapters []string) (*engine.Engine, error) {
+	if len(adapters) == 0 {
+		return f.open()
+	}
+	if f.model == "" {
+		return nil, badInputf("--model is required")
+	}
+	if f.batch < 1 {
+		return nil, badInputf("--batch-size %d must be ≥ 1", f.batch)
+	}
+	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen, Adapters: adapters}
+	if f.verbose {
+		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
+	}
+	tokPath := f.tokenizer
+	if tokPath == "" {
+		if _, err := os.Stat(filepath.Join(f.model, "tokenizer.json")); err == nil {
+			tokPath = f.model
+		}
+	}
+	if tokPath != "" {
+		tok, err := tokenizer.Load(tokPath)
+		if err != nil {
+			return nil, err
+		}
+		o.Tokenizer = tok
+	}
+	return engine.Open(f.model, o)
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Goldens for the Phi, Phi-3, Gemma 2 and Gemma 3 graphs: tiny random
+checkpoints and their transformers log-probs (CPU, float32, eager attention).
+
+Usage:
+    arch_golden.py [--out models/testdata/archs] [--check] [NAME ...]
+
+Writes OUT/<name>/{config.json, model.safetensors, golden.jsonl} and a
+shared OUT/requests.jsonl. Weights are random but seeded and scaled so that
+log-probs are far from uniform. With --check, the committed checkpoints are
+reloaded (strictly: no missing or unexpected keys), the log-probs
+recomputed, and any difference from golden.jsonl is an error (exit 1).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+import torch
+import transformers
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
+from hf_logprobs import load_model, score  # noqa: E402
+
+VOCAB = 128
+COMMON = dict(vocab_size=VOCAB, hidden_size=32, intermediate_size=64, max_position_embeddings=128,
+              bos_token_id=1, eos_token_id=2, pad_token_id=0)
+
+ARCHS = {
+    # Phi-2: parallel attention + MLP, LayerNorm with bias, partial rotary, gelu_new.
+    "phi": lambda: transformers.PhiConfig(
+        **COMMON, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4,
+        hidden_act="gelu_new", layer_norm_eps=1e-5, partial_rotary_factor=0.5, rope_theta=10000.0,
+        tie_word_embeddings=False),
+    # Phi-3: fused qkv_proj and gate_up_proj, RMSNorm, SwiGLU, GQA.
+    "phi3": lambda: transformers.Phi3Config(
+        **COMMON, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+        rms_norm_eps=1e-5, rope_theta=10000.0, sliding_window=None, tie_word_embeddings=False),
+    # Gemma 2: (1+w) RMSNorm, pre/post norms, soft-capping, alternating sliding window.
+    "gemma2": lambda: transformers.Gemma2Config(
+        **COMMON, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+        query_pre_attn_scalar=24, sliding_window=5, attn_logit_softcapping=4.0,
+        final_logit_softcapping=8.0, rms_norm_eps=1e-6, rope_theta=10000.0),
+    # Gemma 3 (text): q/k norms, local/global rope bases, linear rope scaling on global layers.
+    "gemma3": lambda: transformers.Gemma3TextConfig(
+        **COMMON, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+        query_pre_attn_scalar=24, sliding_window=5, rms_norm_eps=1e-6,
+        layer_types=["sliding_attention", "sliding_attention", "full_attention", "sliding_attention"],
+        rope_parameters={"full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 100000.0},
+                         "sliding_attention": {"rope_type": "default", "rope_theta": 1000.0}}),
+}
+
+
+@torch.no_grad()
+def randomize(model, gen):
+    """N(0, 1/fan_in) matrices, N(0,1) embeddings, norm weights and biases
+    N(0, 0.2) around 1 (LayerNorm/RMSNorm weights) or 0 (biases, Gemma's
+    zero-centred norms)."""
+    gemma = "gemma" in model.config.model_type
+    for name, p in model.named_parameters():
+        if p.ndim == 1:
+            centre = 0.0 if (gemma or name.endswith("bias")) else 1.0
+            p.copy_(centre + 0.2 * torch.randn(p.shape, generator=gen))
+        elif "embed" in name:
+            p.copy_(torch.randn(p.shape, generator=gen))
+        else:
+            p.copy_(torch.randn(p.shape, generator=gen) / math.sqrt(p.shape[1]))
+
+
+def make_requests(gen):
+    """Contexts of 1–60 tokens (past the sliding window), continuations 1–6."""
+    reqs = []
+    for c, k in [(1, 1), (2, 3), (6, 4), (11, 2), (17, 6), (30, 3), (45, 5), (60, 4)]:
+        ids = torch.randint(3, VOCAB, (c + k,), generator=gen).tolist()
+        reqs.append({"context_ids": ids[:c], "continuation_ids": ids[c:]})
+    return reqs
+
+
+def golden(model_dir, reqs):
+    """transformers log-probs for reqs (one forward per request)."""
+    model = load_model(model_dir)
+    out = []
+    for r in reqs:
+        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
+        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default="models/testdata/archs")
+    ap.add_argument("--check", action="store_true", help="recompute and compare with the committed goldens")
+    ap.add_argument("names", nargs="*", help=f"subset of {sorted(ARCHS)}")
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    req_path = os.path.join(args.out, "requests.jsonl")
+    if not args.check:
+        os.makedirs(args.out, exist_ok=True)
+        with open(req_path, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in make_requests(torch.Generator().manual_seed(7)))
+    with open(req_path) as f:
+        reqs = [json.loads(x) for x in f if x.strip()]
+    bad = 0
+    for i, name in enumerate(args.names or sorted(ARCHS)):
+        d = os.path.join(args.out, name)
+        if not args.check:
+            torch.manual_seed(100 + i)
+            model = transformers.AutoModelForCausalLM.from_config(ARCHS[name](), dtype=torch.float32)
+            randomize(model, torch.Generator().manual_seed(200 + i))
+            model.save_pretrained(d, safe_serialization=True)
+            for extra in ("generation_config.json",):
+                if os.path.exists(os.path.join(d, extra)):
+                    os.remove(os.path.join(d, extra))
+        lines = golden(d, reqs)
+        path = os.path.join(d, "golden.jsonl")
+        if not args.check:
+            with open(path, "w") as f:
+                f.writelines(json.dumps(x) + "\n" for x in lines)
+            print(f"{name}: wrote {path}; first logprob_sum {lines[0]['logprob_sum']:.4f}")
+            continue
+        with open(path) as f:
+            old = [json.loads(x) for x in f if x.strip()]
+        if old != lines:
+            diff = max(abs(a["logprob_sum"] - b["logprob_sum"]) for a, b in zip(old, lines))
+            print(f"{path}: differs from transformers (max |Δ logprob_sum| = {diff:.3g})")
+            bad += 1
+    if args.check:
+        print("arch goldens:", "FAIL" if bad else "identical")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

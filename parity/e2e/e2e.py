@@ -1,0 +1,187 @@
+"""End-to-end parity: `lm_eval --model hf` and `goeval run` on the same tiny
+synthesized model and synthetic datasets must write results and samples files
+that agree metric by metric.
+
+Steps: build goeval; synth the tokenizer, a tiny qwen2 model and the data;
+run lm_eval (through lmeval_synth.py, which points every task's dataset at
+the synthetic files) and goeval run with the same tasks and --limit; compare
+(compare.py). Without --check, the lm-eval outputs are written, trimmed of
+run-specific values, as goldens to parity/e2e/testdata/ (read by the root
+package's e2e_test.go). With --check, the fresh lm-eval outputs must also
+equal the committed goldens; any difference fails.
+
+Usage (from the repo root):
+  .venv/bin/python parity/e2e/e2e.py            # regenerate the goldens
+  .venv/bin/python parity/e2e/e2e.py --check    # fail on any difference
+  .venv/bin/python parity/e2e/e2e.py --work DIR --tasks arc_easy --limit 4   # explore
+"""
+import argparse
+import glob
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GOLDEN = os.path.join(HERE, "testdata")
+# What the goldens cover (written to testdata/runs.json for e2e_test.go).
+# Limits are small so that the Go test stays fast; the generation run caps
+# max_gen_toks through --gen-kwargs (which also checks that path).
+RUNS = [
+    {"name": "ll", "limit": 3, "tasks": ["arc_easy", "arc_challenge", "hellaswag", "piqa", "winogrande", "openbookqa",
+                                         "boolq", "lambada_openai", "wikitext"]},
+    {"name": "mmlu", "limit": 1, "tasks": ["mmlu_stem"]},
+    {"name": "gen", "limit": 2, "tasks": ["gsm8k", "drop", "hendrycks_math_algebra"], "gen_kwargs": "max_gen_toks=32"},
+]
+MODEL_ARGS = ["--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2",
+              "--intermediate", "128", "--seed", "1"]
+
+
+def sh(cmd, log=None, **kw):
+    """Runs cmd; with log, its output goes there and is shown on failure."""
+    print("+", " ".join(cmd), file=sys.stderr)
+    if log is None:
+        return subprocess.run(cmd, check=True, **kw)
+    with open(log, "w") as f:
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, **kw)
+    if r.returncode != 0:
+        with open(log) as f:
+            sys.stderr.write(f.read()[-4000:])
+        raise SystemExit(f"{cmd[0]} failed (exit {r.returncode}); log: {log}")
+    return r
+
+
+def synth(work):
+    """Builds goeval and writes the model M, its tokenizer copy T and data D."""
+    exe = os.path.join(work, "goeval")
+    sh(["go", "build", "-o", exe, "./cmd/goeval"], cwd=ROOT)
+    m, t, d = (os.path.join(work, x) for x in ("M", "T", "D"))
+    sh([exe, "synth", "tokenizer", "--out", m], stdout=subprocess.DEVNULL)
+    sh([exe, "synth", "model", *MODEL_ARGS, "--tokenizer", m, "--out", m], stdout=subprocess.DEVNULL)
+    sh([exe, "synth", "data", "--task", "all", "--out", d], stdout=subprocess.DEVNULL)
+    # transformers >= 5 builds a Qwen2Tokenizer for a qwen2 model directory
+    # and replaces tokenizer.json's pre-tokenizer with Qwen2's (digits split
+    # one by one). The tokenizer is therefore loaded from a folder without
+    # config.json, where tokenizer.json is used as written (as goeval does).
+    os.makedirs(t, exist_ok=True)
+    for f in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(os.path.join(m, f), t)
+    return exe, m, t, d
+
+
+def sha256_file(p):
+    with open(p, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def synth_hashes(m, d):
+    """Hashes of the synthesized model and data, so that e2e_test.go can
+    tell a changed synthesizer (regenerate the goldens) from a regression.
+    data: sha256 over "relpath\0sha256(file)\n" for every file, sorted."""
+    h = hashlib.sha256()
+    files = sorted(os.path.relpath(p, d) for p in glob.glob(os.path.join(d, "**", "*"), recursive=True)
+                   if os.path.isfile(p))
+    for rel in files:
+        h.update(f"{rel}\0{sha256_file(os.path.join(d, rel))}\n".encode())
+    return {"model.safetensors": sha256_file(os.path.join(m, "model.safetensors")),
+            "tokenizer.json": sha256_file(os.path.join(m, "tokenizer.json")), "data": h.hexdigest()}
+
+
+def run_lmeval(work, m, t, d, run):
+    out = os.path.join(work, "lmeval_" + run["name"])
+    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    sh([sys.executable, os.path.join(HERE, "lmeval_synth.py"), "--synth-dir", d, "--model", "hf",
+        "--model_args", f"pretrained={m},tokenizer={t},dtype=float32", "--device", "cpu",
+        "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]), "--log_samples", "--output_path", out,
+        *(["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else [])],
+       log=out + ".log", env=env)
+    return out
+
+
+def run_goeval(work, exe, m, d, run):
+    out = os.path.join(work, "goeval_" + run["name"])
+    sh([exe, "run", "--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]),
+        "--log-samples", "--output-path", out, "--batch-size", "4",
+        *(["--gen-kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else [])], log=out + ".log")
+    return out
+
+
+SCRUB = {"date": 0.0, "total_evaluation_time_seconds": "0", "pretty_env_info": "", "git_hash": None,
+         "upper_git_hash": None}
+
+
+def write_golden(lm_dir, run, m, t, dest):
+    """Writes lm-eval's files, normalised (compare.normalise), to dest/run."""
+    res, samples = compare.load_run(lm_dir)
+    gdir = os.path.join(dest, run["name"])
+    shutil.rmtree(gdir, ignore_errors=True)
+    os.makedirs(gdir)
+    paths = {m: "MODEL", t: "TOKENIZER"}
+    res = compare.normalise(res, paths)
+    for k, v in SCRUB.items():  # run-specific: would make every --check differ
+        if k in res:
+            res[k] = v
+    with open(os.path.join(gdir, "results.json"), "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    for task, rows in samples.items():
+        with open(os.path.join(gdir, f"samples_{task}.jsonl"), "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(compare.normalise(r, paths), ensure_ascii=False) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true", help="compare fresh lm-eval outputs with the goldens too")
+    ap.add_argument("--work", help="keep intermediate files here (default: a temp dir)")
+    ap.add_argument("--tasks", help="comma-separated tasks: one exploratory run, no goldens written")
+    ap.add_argument("--limit", type=float, default=3)
+    ap.add_argument("--skip", default="", help="comma-separated run names to leave out (ll, gen)")
+    a = ap.parse_args()
+    work = a.work or tempfile.mkdtemp(prefix="goeval-e2e-")
+    os.makedirs(work, exist_ok=True)
+    runs = [r for r in RUNS if r["name"] not in a.skip.split(",")]
+    if a.tasks:
+        limit = int(a.limit) if a.limit >= 1 else a.limit
+        runs = [{"name": "adhoc", "limit": limit, "tasks": a.tasks.split(",")}]
+    exe, m, t, d = synth(work)
+    problems, notes = [], []
+    fresh = os.path.join(work, "golden")
+    for run in runs:
+        lm = run_lmeval(work, m, t, d, run)
+        go = run_goeval(work, exe, m, d, run)
+        p, n = compare.compare_dirs(lm, go, paths={m: "MODEL", t: "TOKENIZER"})
+        problems += [f"[{run['name']}] {x}" for x in p]
+        notes += [f"[{run['name']}] {x}" for x in n]
+        if not a.tasks:
+            write_golden(lm, run, m, t, fresh)
+    for x in notes:
+        print("note:", x)
+    if not a.tasks:
+        if a.check:
+            problems += compare.diff_golden_dirs(GOLDEN, fresh, [r["name"] for r in runs])
+        else:
+            for run in runs:
+                shutil.rmtree(os.path.join(GOLDEN, run["name"]), ignore_errors=True)
+                shutil.copytree(os.path.join(fresh, run["name"]), os.path.join(GOLDEN, run["name"]))
+            with open(os.path.join(GOLDEN, "runs.json"), "w") as f:
+                json.dump({"synth": synth_hashes(m, d), "runs": RUNS}, f, indent=1)
+                f.write("\n")
+    if not a.work:
+        shutil.rmtree(work, ignore_errors=True)
+    for x in problems:
+        print("DIFF:", x)
+    if problems:
+        sys.exit(f"e2e parity: {len(problems)} difference(s)")
+    print(f"e2e parity: goeval agrees with lm-eval on {sum(len(r['tasks']) for r in runs)} task/group names")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+package goeval
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/goeval/goeval/internal/fakelm"
+	"github.com/goeval/goeval/report"
+)
+
+func TestOrderedDocKeepsColumnOrder(t *testing.T) {
+	doc := map[string]any{"question": "q", "answerKey": "A", "choices": map[string]any{"text": []any{"x"}, "label": []any{"A"}},
+		"extra": 1, "id": "7"}
+	keys := map[string][]string{"": {"id", "question", "choices", "answerKey"}, "choices": {"text", "label"}}
+	b, err := json.Marshal(orderedDoc(doc, "", keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"7","question":"q","choices":{"text":["x"],"label":["A"]},"answerKey":"A","extra":1}`
+	if compactJSON(t, b) != compactJSON(t, []byte(want)) {
+		t.Errorf("orderedDoc = %s, want %s", b, want)
+	}
+}
+
+func compactJSON(t *testing.T, b []byte) string {
+	v, err := report.ParseJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+// TestReportConfigsAndCounts checks the configs entry (lm-eval's, with the
+// effective num_fewshot, --gen-kwargs merged and model_args in metadata)
+// and n-samples original (the split before --limit).
+func TestReportConfigsAndCounts(t *testing.T) {
+	dir := synthData(t, "gsm8k")
+	o := evalOpts(dir, "gsm8k")
+	o.Task.Limit, o.Task.NumFewshot = 2, 1
+	o.Task.GenKwargs = map[string]any{"max_gen_toks": 7}
+	res, err := Evaluate(context.Background(), fakelm.New(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := RunConfig(RunSettings{Model: "/m", DType: "float32", BatchSize: 1, Device: "cpu", GenKwargs: o.Task.GenKwargs})
+	rep, samples := res.Report(RunInfo{ModelName: "/m", Config: rc})
+	if ns, _ := rep.NSamples.Get("gsm8k"); ns.Original != 12 || ns.Effective != 2 {
+		t.Errorf("n-samples = %+v, want original 12 effective 2", ns)
+	}
+	c, _ := rep.Configs.Get("gsm8k")
+	b, _ := json.Marshal(c)
+	v, _ := report.ParseJSON(b)
+	cfg := v.(*report.Map[any])
+	if k := cfg.Keys(); k[0] != "task" || k[1] != "dataset_path" {
+		t.Errorf("config keys start %v", k[:2])
+	}
+	if n, _ := cfg.Get("num_fewshot"); n != json.Number("1") {
+		t.Errorf("num_fewshot = %v, want 1", n)
+	}
+	gk, _ := cfg.Get("generation_kwargs")
+	if g := gk.(*report.Map[any]); g.Keys()[0] != "until" || g.Keys()[len(g.Keys())-1] != "max_gen_toks" {
+		t.Errorf("generation_kwargs keys %v", g.Keys())
+	}
+	meta, _ := cfg.Get("metadata")
+	if m := meta.(*report.Map[any]); len(m.Keys()) != 3 || m.Keys()[0] != "version" || m.Keys()[1] != "pretrained" {
+		t.Errorf("metadata keys %v", m.Keys())
+	}
+	args := samples["gsm8k"][0].Arguments[0][1].(*report.Map[any])
+	if k := args.Keys(); k[0] != "until" || k[len(k)-1] != "max_gen_toks" {
+		t.Errorf("logged gen kwargs keys %v", k)
+	}
+	if ck, _ := rep.Config.Get("model_args"); ck.(*report.Map[any]).Keys()[0] != "pretrained" {
+		t.Errorf("config.model_args %v", ck)
+	}
+}
