@@ -101,14 +101,14 @@ func (e *Engine) WithAdapter(i int) (*Engine, error) {
 // Adapter is the index of the adapter this engine applies (-1: none).
 func (e *Engine) Adapter() int { return e.adapter }
 
-// adapterSpec adds "ops_sequential" to a pure-Go backend spec that names
+// safeGoSpec adds "ops_sequential" to a pure-Go backend spec that names
 // no ops_ option. simplego v0.26 runs independent ops in parallel on a
 // worker pool (2 × NumCPU slots) that each DotGeneral then waits on for its
 // own chunks: four or more independent matmuls ready at once (Phi's
 // q/k/v + fc1, any model with separate-mode LoRA branches) take every slot
 // and deadlock (seen on 2 CPUs). Sequential ops keep the matmuls' own
 // parallelism.
-func adapterSpec(spec string, _ Options) string {
+func safeGoSpec(spec string) string {
 	switch {
 	case strings.Contains(spec, "ops_"):
 		return spec

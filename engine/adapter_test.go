@@ -95,3 +95,16 @@ func TestAdapterModes(t *testing.T) {
 		t.Errorf("two merged adapters: err = %v, want bad input", err)
 	}
 }
+
+// TestSafeGoSpec: pure-Go specs get ops_sequential unless they choose an
+// ops_ mode; XLA specs are left alone.
+func TestSafeGoSpec(t *testing.T) {
+	for in, want := range map[string]string{
+		"go": "go:ops_sequential", "go:dotgeneral_small": "go:dotgeneral_small,ops_sequential",
+		"go:ops_parallel": "go:ops_parallel", "xla:/p/plugin.so": "xla:/p/plugin.so",
+	} {
+		if got := safeGoSpec(in); got != want {
+			t.Errorf("safeGoSpec(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"math"
+	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -73,7 +76,7 @@ func Open(modelDir string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec = adapterSpec(spec, opts)
+	spec = safeGoSpec(spec)
 	e := &Engine{opts: opts, cfg: cfg, model: model, spec: spec, ctx: mlctx.New(),
 		execs: map[bool]*mlctx.Exec{}, seen: map[string]bool{}, adapter: -1}
 	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
@@ -96,6 +99,9 @@ func Open(modelDir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.setLimits()
+	if e.backend.String() == "go" { // simplego: the weights live in the Go heap
+		limitHeap(int64(e.ctx.NumParameters()) * int64(dtype.Size()))
+	}
 	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", modelDir, cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtype, e.maxLen)
 	e.stats.Backend, e.stats.BackendName = spec, e.backend.Name()
 	return e, nil
@@ -182,4 +188,15 @@ func (e *Engine) NumParameters() int {
 		return 0
 	}
 	return e.ctx.NumParameters()
+}
+
+// limitHeap sets a soft Go memory limit of about 1.3× the weights (plus
+// 256 MiB) unless GOMEMLIMIT is set or a limit exists. Without it the Go
+// GC lets the heap grow to twice the live weights before collecting the
+// backend's per-call temporaries (e.g. simplego's blocked matmul copies).
+func limitHeap(weightBytes int64) {
+	if os.Getenv("GOMEMLIMIT") != "" || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return
+	}
+	debug.SetMemoryLimit(weightBytes*13/10 + 256<<20)
 }

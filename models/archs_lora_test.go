@@ -13,7 +13,8 @@ import (
 
 // randomAdapter writes an "all-linear" rank-2 adapter for every 2-D layer
 // weight of the checkpoint in baseDir (fused qkv_proj and gate_up_proj
-// included) and returns its directory.
+// included; lora_B.bias where the base layer has a bias, as Phi's do) and
+// returns its directory.
 func randomAdapter(t *testing.T, base *safetensors.Set) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -34,6 +35,9 @@ func randomAdapter(t *testing.T, base *safetensors.Set) string {
 		out, in := info.Shape[0], info.Shape[1]
 		ts = append(ts, f32Tensor(m+".lora_A.weight", []int{2, in}, randn(2*in, 0.2)),
 			f32Tensor(m+".lora_B.weight", []int{out, 2}, randn(2*out, 0.2)))
+		if _, ok := base.Info(strings.TrimSuffix(name, ".weight") + ".bias"); ok {
+			ts = append(ts, f32Tensor(m+".lora_B.bias", []int{out}, randn(out, 0.2))) // PEFT lora_bias
+		}
 	}
 	return writeAdapter(t, `{"peft_type":"LORA","r":2,"lora_alpha":4,"target_modules":"all-linear"}`, ts)
 }

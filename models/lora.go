@@ -24,19 +24,22 @@ const (
 
 // AdapterConfig is PEFT's adapter_config.json (LoRA fields only).
 type AdapterConfig struct {
-	PeftType         string             `json:"peft_type"`
-	BaseModel        string             `json:"base_model_name_or_path"`
-	R                int                `json:"r"`
-	LoraAlpha        float64            `json:"lora_alpha"`
-	TargetModules    json.RawMessage    `json:"target_modules"` // list, "all-linear" or a regex
-	UseRSLoRA        bool               `json:"use_rslora"`
-	UseDoRA          bool               `json:"use_dora"`
-	FanInFanOut      bool               `json:"fan_in_fan_out"`
-	Bias             string             `json:"bias"` // "none", "lora_only" or "all"
-	ModulesToSave    []string           `json:"modules_to_save"`
-	RankPattern      map[string]int     `json:"rank_pattern"`
-	AlphaPattern     map[string]float64 `json:"alpha_pattern"`
-	LayersToTransfrm json.RawMessage    `json:"layers_to_transform"`
+	PeftType      string          `json:"peft_type"`
+	BaseModel     string          `json:"base_model_name_or_path"`
+	R             int             `json:"r"`
+	LoraAlpha     float64         `json:"lora_alpha"`
+	TargetModules json.RawMessage `json:"target_modules"` // list, "all-linear" or a regex
+	UseRSLoRA     bool            `json:"use_rslora"`
+	UseDoRA       bool            `json:"use_dora"`
+	// FanInFanOut is ignored: PEFT turns it off for nn.Linear layers, and
+	// every projection of the architectures here is one.
+	FanInFanOut   bool               `json:"fan_in_fan_out"`
+	Bias          string             `json:"bias"` // "none", "lora_only" or "all"
+	ModulesToSave []string           `json:"modules_to_save"`
+	RankPattern   map[string]int     `json:"rank_pattern"`
+	AlphaPattern  map[string]float64 `json:"alpha_pattern"`
+	// layers_to_transform needs no handling: the file holds factors for
+	// exactly the layers that were adapted.
 }
 
 // LoRALayer is one adapted module: ΔW = Scale · B·A.

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
@@ -80,22 +81,35 @@ func LoadAdapterVariables(ctx *context.Context, backend backends.Backend, a *Ada
 	return nil
 }
 
-// deviceTensor copies f32 data into a tensor of dtype on device 0.
+// deviceTensor copies f32 data into a tensor of dtype on device 0, once:
+// straight into the backend's buffer, as loadTensor does for weights.
 func deviceTensor(backend backends.Backend, data []float32, dtype dtypes.DType, dims []int) (*tensors.Tensor, error) {
-	var t *tensors.Tensor
+	shape := shapes.Make(dtype, dims...)
+	if shape.Size() != len(data) {
+		return nil, fmt.Errorf("shape %v holds %d values, adapter has %d", dims, shape.Size(), len(data))
+	}
+	var flat any = data
 	if dtype == dtypes.BFloat16 {
 		bf := make([]bfloat16.BFloat16, len(data))
 		for i, f := range data {
 			bf[i] = bfloat16.FromFloat32(f)
 		}
-		t = tensors.FromFlatDataAndDimensions(bf, dims...)
-	} else {
-		t = tensors.FromFlatDataAndDimensions(append([]float32(nil), data...), dims...)
+		flat = bf
 	}
-	if err := t.MaterializeOnDevice(backend, false, 0); err != nil {
+	var buf backends.Buffer
+	var err error
+	if backend.HasSharedBuffers() {
+		var dst any
+		if buf, dst, err = backend.NewSharedBuffer(0, shape); err == nil {
+			copyFlat(dst, flat, false)
+		}
+	} else {
+		buf, err = backend.BufferFromFlatData(0, flat, shape)
+	}
+	if err != nil {
 		return nil, err
 	}
-	return t, nil
+	return tensors.FromBuffer(backend, buf)
 }
 
 // SetActiveAdapter makes graph g apply separate-mode adapter index (-1:

@@ -188,7 +188,10 @@ func (o *SynthOptions) configJSON() ([]byte, error) {
 			m["attention_bias"] = false
 		}
 	}
-	if o.SlidingWindow > 0 && o.Arch != "mistral" {
+	if f := synthConfigHooks[o.Arch]; f != nil {
+		f(o, m) // phi, phi3, gemma2, gemma3 (synth_archs.go)
+	}
+	if o.SlidingWindow > 0 && o.Arch != "mistral" && synthConfigHooks[o.Arch] == nil {
 		return nil, errs.BadInputf("--sliding-window is only supported for mistral")
 	}
 	b, err := json.MarshalIndent(m, "", "  ")

@@ -109,7 +109,7 @@ func loadTensor(backend backends.Backend, s *safetensors.Set, name string, info 
 		var dst any
 		buf, dst, err = backend.NewSharedBuffer(0, shape)
 		if err == nil {
-			copyFlat(dst, flat)
+			copyFlat(dst, flat, info.DType == "F32" && sameSlice(data, mapped))
 		}
 	} else {
 		buf, err = backend.BufferFromFlatData(0, flat, shape)
@@ -123,14 +123,29 @@ func loadTensor(backend backends.Backend, s *safetensors.Set, name string, info 
 	return tensors.FromBuffer(backend, buf)
 }
 
-// copyFlat copies a []float32 or []bfloat16.BFloat16 into dst of the same type.
-func copyFlat(dst, src any) {
+// copyFlat copies a []float32 or []bfloat16.BFloat16 into dst of the same
+// type. With release (src is the file mapping) it copies in 16 MiB chunks
+// and drops each chunk's pages, so a large tensor is never resident twice.
+func copyFlat(dst, src any, release bool) {
 	switch d := dst.(type) {
 	case []float32:
-		copy(d, src.([]float32))
+		from := src.([]float32)
+		const chunk = 4 << 20
+		for i := 0; i < len(from); i += chunk {
+			j := min(i+chunk, len(from))
+			copy(d[i:j], from[i:j])
+			if release {
+				releasePages(from[i:j])
+			}
+		}
 	case []bfloat16.BFloat16:
 		copy(d, src.([]bfloat16.BFloat16))
 	default:
 		panic(fmt.Sprintf("models: unexpected buffer type %T", dst))
 	}
+}
+
+// sameSlice reports whether a and b are the same slice (same start, length).
+func sameSlice(a, b []float32) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -15,13 +15,14 @@ func releasePages(data []float32) {
 		return
 	}
 	page := uintptr(os.Getpagesize())
-	start := uintptr(unsafe.Pointer(&data[0]))
+	base := unsafe.Pointer(&data[0])
+	start := uintptr(base)
 	end := start + uintptr(len(data))*4
-	start = (start + page - 1) &^ (page - 1)
+	skip := (page - start%page) % page // to the first page boundary inside data
 	end &^= page - 1
-	if end <= start {
+	if end <= start+skip {
 		return
 	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(start)), end-start) //nolint:govet // page-aligned view of the mapping
+	b := unsafe.Slice((*byte)(unsafe.Add(base, skip)), end-start-skip)
 	_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
 }

@@ -23,8 +23,13 @@ check() {
 check "metrics vs lm-eval"        $PY parity/metrics/golden.py --check
 check "python random (few-shot)"  $PY parity/lmeval/pyrandom_golden.py --check tasks/testdata/pyrandom.json
 check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
+check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"
 check "tokenizers vs Rust + chat" parity/tokenizer/check.sh
+check "model log-probs vs transformers" parity/models/make_goldens.sh --check
+check "model log-probs on XLA CPU (PJRT)" env PJRT_PLUGIN_LIBRARY_PATH="$(dirname "$(scripts/install-pjrt-cpu.sh | tail -1)")" \
+	GOEVAL_HFPARITY_BACKEND=xla-cpu go test -count=1 ./parity/models/
+check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
 exit $fail

@@ -50,6 +50,27 @@ func TestProcessDrop(t *testing.T) {
 	if m := res["none"].Metrics; m["em"] != 1.0 || m["f1"] != 1.0 {
 		t.Fatalf("metrics %v", m)
 	}
+	// No gold matched: Python's max(0, 0.0) keeps the int 0, and lm-eval
+	// logs 0 rather than 0.0.
+	res, err = task.Process(inst, []Response{{Text: "Lions"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res["none"].Metrics; m["em"] != 0 || m["f1"] != 0 {
+		t.Fatalf("metrics %v (%T), want int zeros", m, m["em"])
+	}
+}
+
+func TestLoglikelihoodAccIsInt(t *testing.T) {
+	task := mustGet(t, "lambada_openai")
+	inst := &Instance{Doc: Doc{"text": "a b"}, Requests: make([]Request, 1)}
+	res, err := task.Process(inst, []Response{{LogProb: -1, IsGreedy: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := res["none"].Metrics["acc"]; acc != 1 {
+		t.Fatalf("acc = %v (%T), want int 1 as lm-eval's int(is_greedy)", acc, acc)
+	}
 }
 
 func TestProcessWikitext(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ func benchScore(args []string) error {
 	ctxLen := fs.Int("context", 120, "context tokens per request")
 	contLen := fs.Int("continuation", 8, "continuation tokens per request")
 	seed := fs.Uint64("seed", 1, "seed of the random token ids")
+	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the timed pass to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval bench score --model DIR [flags]")
 		fmt.Fprintln(fs.Output(), "Scores --requests random requests twice (the first pass compiles) and prints one line: backend, batch, buckets, tokens/s, compile time, peak RSS.")
@@ -51,6 +53,13 @@ func benchScore(args []string) error {
 		return err
 	}
 	warm := e.Stats()
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	t0 := time.Now()
 	if _, err := e.Loglikelihood(context.Background(), reqs); err != nil {
 		return err
@@ -64,6 +73,19 @@ func benchScore(args []string) error {
 		wall.Seconds(), float64(tokens)/wall.Seconds(), float64(s.CompileTime.Microseconds())/1000, s.Compiles,
 		load.Seconds(), float64(peakRSS())/(1<<20), float64(e.NumParameters())*4/(1<<20))
 	return nil
+}
+
+// startCPUProfile starts a pprof CPU profile; stop ends it.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, badInputf("--cpuprofile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // randomRequests makes n seeded requests of ctxLen + contLen random ids.

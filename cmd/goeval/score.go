@@ -54,9 +54,13 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer directory or tokenizer.json for string requests (default: the model directory's, when present)")
+	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
+}
+
+// registerAdapter adds score's --adapter and --adapter-mode.
+func (f *scoreFlags) registerAdapter(fs *flag.FlagSet) {
 	fs.StringVar(&f.adapter, "adapter", "", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) applied to --model")
 	fs.StringVar(&f.adapterMode, "adapter-mode", "merged", "merged (add scale·B·A into the weights at load) or separate (apply x·Aᵀ·Bᵀ·scale in the graph)")
-	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
 }
 
 // open loads the engine (and the tokenizer when there is one).
@@ -94,6 +98,7 @@ func runScore(args []string) error {
 	fs := flag.NewFlagSet("score", flag.ContinueOnError)
 	var f scoreFlags
 	f.register(fs)
+	f.registerAdapter(fs)
 	tokens := fs.Bool("token-logprobs", false, "also print per-token log-probs (token-id requests only; for debugging)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval score --model DIR [flags] < requests.jsonl")

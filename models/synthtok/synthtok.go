@@ -43,7 +43,7 @@ func Write(dir string, vocabSize int) (map[string]int, error) {
 	}
 	tok := map[string]any{
 		"version": "1.0", "truncation": nil, "padding": nil, "added_tokens": added,
-		"normalizer": map[string]any{"type": "NFC"}, "pre_tokenizer": byteLevel(false),
+		"normalizer": map[string]any{"type": "NFC"}, "pre_tokenizer": qwen2PreTokenizer(),
 		"post_processor": byteLevel(false), "decoder": byteLevel(false),
 		"model": map[string]any{"type": "BPE", "dropout": nil, "unk_token": nil,
 			"continuing_subword_prefix": "", "end_of_word_suffix": "", "fuse_unk": false,
@@ -53,7 +53,7 @@ func Write(dir string, vocabSize int) (map[string]int, error) {
 		"add_bos_token": false, "add_prefix_space": false, "bos_token": nil,
 		"eos_token": "<|endoftext|>", "pad_token": "<|endoftext|>", "unk_token": nil,
 		"model_max_length": 2048, "clean_up_tokenization_spaces": false,
-		"tokenizer_class": "PreTrainedTokenizerFast", "chat_template": chatTemplate,
+		"tokenizer_class": "Qwen2Tokenizer", "chat_template": chatTemplate,
 		"additional_special_tokens": []string{"<|im_start|>", "<|im_end|>"},
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -63,6 +63,21 @@ func Write(dir string, vocabSize int) (map[string]int, error) {
 		return nil, err
 	}
 	return specials, writeJSON(filepath.Join(dir, "tokenizer_config.json"), cfg)
+}
+
+// qwenSplit is the pre-tokenizer regex of Qwen2/2.5/3's tokenizer.json.
+const qwenSplit = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+
+// qwen2PreTokenizer is Qwen2's pre-tokenizer (a regex Split, then ByteLevel
+// without its own regex). transformers builds a Qwen2Tokenizer for qwen2
+// checkpoints with exactly this pre-tokenizer whatever tokenizer.json says,
+// so using it keeps goeval, the Rust tokenizers and transformers in step.
+func qwen2PreTokenizer() map[string]any {
+	return map[string]any{"type": "Sequence", "pretokenizers": []any{
+		map[string]any{"type": "Split", "pattern": map[string]any{"Regex": qwenSplit},
+			"behavior": "Isolated", "invert": false},
+		map[string]any{"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false},
+	}}
 }
 
 func writeJSON(path string, v any) error {
@@ -77,9 +92,9 @@ func writeJSON(path string, v any) error {
 	return os.Rename(tmp, path)
 }
 
-// wordRE approximates the GPT-2 pre-tokenizer; it only decides which byte
+// wordRE approximates the Qwen2 pre-tokenizer; it only decides which byte
 // pairs are counted while training, so it need not be exact.
-var wordRE = regexp.MustCompile(`'s|'t|'re|'ve|'m|'ll|'d| ?[\pL]+| ?[\pN]+| ?[^\s\pL\pN]+|\s+`)
+var wordRE = regexp.MustCompile(`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\pL\pN]?\pL+|\pN| ?[^\s\pL\pN]+[\r\n]*|\s+`)
 
 // train learns nMerges BPE merges from corpus. Ties in pair frequency break
 // by the lexical order of the pair, so the result is deterministic.

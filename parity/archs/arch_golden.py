@@ -4,19 +4,26 @@ checkpoints and their transformers log-probs (CPU, float32, eager attention).
 
 Usage:
     arch_golden.py [--out models/testdata/archs] [--check] [NAME ...]
+    arch_golden.py --synth bin/goeval
 
 Writes OUT/<name>/{config.json, model.safetensors, golden.jsonl} and a
-shared OUT/requests.jsonl. Weights are random but seeded and scaled so that
+shared OUT/requests.jsonl.
+Weights are random but seeded and scaled so that
 log-probs are far from uniform. With --check, the committed checkpoints are
 reloaded (strictly: no missing or unexpected keys), the log-probs
 recomputed, and any difference from golden.jsonl is an error (exit 1).
+With --synth, `goeval synth model` writes each architecture (Gemma with a
+4-token sliding window), transformers must load it strictly, and
+`goeval score` must match transformers' log-probs to 1e-4.
 """
 
 import argparse
 import json
 import math
 import os
+import subprocess
 import sys
+import tempfile
 
 import torch
 import transformers
@@ -88,14 +95,41 @@ def golden(model_dir, reqs):
     return out
 
 
+def check_synth(goeval, reqs):
+    """goeval synth model → transformers (strict) vs goeval score; returns failures."""
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in sorted(ARCHS):
+            d = os.path.join(tmp, name)
+            subprocess.run([goeval, "synth", "model", "--arch", name, "--hidden", "32", "--layers", "3",
+                            "--heads", "4", "--kv-heads", "2", "--intermediate", "64", "--vocab", str(VOCAB),
+                            "--seed", "5", "--out", d] + (["--sliding-window", "4"] if "gemma" in name else []),
+                           check=True, capture_output=True)
+            want = golden(d, reqs)  # load_model fails on any missing/unexpected key
+            req_text = "".join(json.dumps(r) + "\n" for r in reqs)
+            out = subprocess.run([goeval, "score", "--model", d], input=req_text, text=True,
+                                 check=True, capture_output=True).stdout
+            got = [json.loads(x) for x in out.splitlines() if x.strip()]
+            diff = max(abs(a["logprob"] - b["logprob_sum"]) for a, b in zip(got, want))
+            ok = len(got) == len(want) and diff <= 1e-4
+            print(f"synth {name}: transformers loads it; goeval score vs transformers max |Δ| = {diff:.3g}"
+                  + ("" if ok else "  FAIL"))
+            bad += not ok
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="models/testdata/archs")
     ap.add_argument("--check", action="store_true", help="recompute and compare with the committed goldens")
+    ap.add_argument("--synth", metavar="GOEVAL", help="check goeval-synthesized checkpoints with this goeval binary")
     ap.add_argument("names", nargs="*", help=f"subset of {sorted(ARCHS)}")
     args = ap.parse_args()
     torch.set_num_threads(1)
     req_path = os.path.join(args.out, "requests.jsonl")
+    if args.synth:
+        with open(req_path) as f:
+            return 1 if check_synth(args.synth, [json.loads(x) for x in f if x.strip()]) else 0
     if not args.check:
         os.makedirs(args.out, exist_ok=True)
         with open(req_path, "w") as f:

@@ -36,6 +36,8 @@ def clean(v):
         return {k: clean(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [clean(x) for x in v]
+    if callable(v):
+        v = str(v)
     if isinstance(v, str):
         return FUNC_ADDR.sub(r"<function \1>", v)
     return v
