@@ -8,9 +8,10 @@ type window struct{ ctx, cont []int32 }
 // exactly once; the first window is prefixed with prefix; later windows
 // get a full maxLen-token context.
 //
-//	tokens 0 1 2 3 4 5 6 7, maxLen 4:
-//	  window 0: input [p 0 1 2]     predict 0 1 2 3
-//	  window 1: input [3 4 5 6]... → input tokens[end-L-1:end-1], predict 4 5 6 7
+//	tokens t0 … t9, maxLen 4, prefix p:
+//	  window 0: input [p t0 t1 t2]   predict t0 t1 t2 t3  → ctx [p],          cont t0…t3
+//	  window 1: input [t3 t4 t5 t6]  predict t4 t5 t6 t7  → ctx [t3],         cont t4…t7
+//	  window 2: input [t5 t6 t7 t8]  predict t8 t9        → ctx [t5 t6 t7],   cont t8 t9
 func rollingWindows(tokens []int32, maxLen int, prefix int32) []window {
 	if len(tokens) == 0 {
 		return nil

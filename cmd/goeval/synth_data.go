@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 
@@ -15,16 +14,14 @@ func runSynthData(args []string) error {
 	task := fs.String("task", "", "built-in task name, or \"all\" for every task (required)")
 	out := fs.String("out", "", "output folder; files go to OUT/ORG/NAME/CONFIG/<split>-00000-of-00001.parquet, so pass OUT as --data-dir (required)")
 	n := fs.Int("n", 30, "documents per split (few-shot tasks need at least 9 in the pool)")
+	verbose := fs.Bool("v", false, "list every file written")
 	seed := fs.Uint64("seed", 0, "seed for the synthetic text")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval synth data --task NAME|all --out DIR [--n N] [--seed N]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return badInput(err)
+		return flagError(err)
 	}
 	if *task == "" || *out == "" {
 		return badInputf("synth data needs --task and --out")
@@ -36,8 +33,11 @@ func runSynthData(args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
-		fmt.Println(f)
+	if *verbose {
+		for _, f := range files {
+			fmt.Println(f)
+		}
 	}
+	fmt.Printf("wrote %d dataset files under %s (use it as --data-dir)\n", len(files), *out)
 	return nil
 }
