@@ -3,6 +3,7 @@ package goeval
 import (
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/models/tokenizer"
@@ -13,6 +14,9 @@ import (
 type Model struct {
 	*engine.Engine
 	Tokenizer *tokenizer.Tokenizer
+
+	mu    sync.Mutex
+	views []*Model // open WithAdapter views, closed before the engine
 }
 
 // OpenModel loads a Hugging Face checkpoint directory (config.json,
@@ -28,6 +32,39 @@ func OpenModel(dir string, o engine.Options) (*Model, error) {
 		return nil, fmt.Errorf("model %s: %w", dir, err)
 	}
 	return &Model{Engine: e, Tokenizer: tok}, nil
+}
+
+// WithAdapter returns a view of m that scores with separate-mode adapter i
+// of the engine.Options.Adapters m was opened with (-1: the base model
+// without any adapter). The view shares m's weights, tokenizer and chat
+// template and compiles its own graphs; Close on the view frees only those.
+// Closing m closes its views that are still open first, so a view never
+// outlives the weights. Use m and its views from one goroutine at a time.
+func (m *Model) WithAdapter(i int) (*Model, error) {
+	e, err := m.Engine.WithAdapter(i)
+	if err != nil {
+		return nil, err
+	}
+	v := &Model{Engine: e, Tokenizer: m.Tokenizer}
+	m.mu.Lock()
+	m.views = append(m.views, v)
+	m.mu.Unlock()
+	return v, nil
+}
+
+// Close frees the model: for a view its compiled graphs, for an opened
+// model its views' graphs and then the weights. Closing twice is harmless.
+func (m *Model) Close() error {
+	m.mu.Lock()
+	views := m.views
+	m.views = nil
+	m.mu.Unlock()
+	for _, v := range views {
+		if err := v.Close(); err != nil {
+			return fmt.Errorf("close adapter view: %w", err)
+		}
+	}
+	return m.Engine.Close()
 }
 
 // ChatTemplate returns a tasks.Options.ChatTemplate rendering with the

@@ -31,5 +31,8 @@ check "tokenizers vs Rust + chat" parity/tokenizer/check.sh
 check "model log-probs vs transformers" parity/models/make_goldens.sh --check
 check "model log-probs on XLA CPU (PJRT)" env PJRT_PLUGIN_LIBRARY_PATH="$(dirname "$(scripts/install-pjrt-cpu.sh | tail -1)")" \
 	GOEVAL_HFPARITY_BACKEND=xla-cpu go test -count=1 ./parity/models/
+check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
+check "Phi/Gemma vs transformers"  $PY parity/archs/arch_golden.py --check
+check "Phi/Gemma synth load in HF" $PY parity/archs/arch_golden.py --synth "$BIN"
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
 exit $fail

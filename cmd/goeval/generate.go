@@ -8,13 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"os"
-	"path/filepath"
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/models/tokenizer"
 )
 
 func init() {
@@ -86,7 +83,7 @@ func runGenerate(args []string) error {
 	if err != nil {
 		return err
 	}
-	e, err := f.openWith(g.adapters)
+	e, err := f.openWith(g.adapters, engine.AdapterMerged)
 	if err != nil {
 		return err
 	}
@@ -156,35 +153,4 @@ func promptLine(err error, prompts []promptRow) error {
 		}
 	}
 	return err
-}
-
-// openWith is scoreFlags.open with adapters merged at load.
-func (f *scoreFlags) openWith(adapters []string) (*engine.Engine, error) {
-	if len(adapters) == 0 {
-		return f.open()
-	}
-	if f.model == "" {
-		return nil, badInputf("--model is required")
-	}
-	if f.batch < 1 {
-		return nil, badInputf("--batch-size %d must be ≥ 1", f.batch)
-	}
-	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen, Adapters: adapters}
-	if f.verbose {
-		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
-	}
-	tokPath := f.tokenizer
-	if tokPath == "" {
-		if _, err := os.Stat(filepath.Join(f.model, "tokenizer.json")); err == nil {
-			tokPath = f.model
-		}
-	}
-	if tokPath != "" {
-		tok, err := tokenizer.Load(tokPath)
-		if err != nil {
-			return nil, err
-		}
-		o.Tokenizer = tok
-	}
-	return engine.Open(f.model, o)
 }

@@ -26,17 +26,21 @@ func init() {
 
 // runFlags are goeval run's flags (DESIGN.md's fixed interface).
 type runFlags struct {
-	model, adapter, tasks, batch, device, out, genKwargs, dataDir, dtype, seed, sysInstr string
-	limit                                                                                float64
-	fewshot, bootstrap                                                                   int
-	logSamples, chat, multiturn                                                          bool
+	model, tasks, batch, device, out, genKwargs, dataDir, dtype, seed, sysInstr string
+	adapters                                                                    stringList
+	adapterMode                                                                 string
+	limit                                                                       float64
+	fewshot, bootstrap                                                          int
+	logSamples, chat, multiturn, skipBase                                       bool
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
 	f := &runFlags{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.StringVar(&f.model, "model", "", "model directory (Hugging Face checkpoint: config.json, *.safetensors, tokenizer.json), or \"fake\" for the deterministic test LM (required). A checkpoint sweep: comma-separated directories and/or globs (ckpts/step-*), evaluated one after another, each into its own folder under --output-path")
-	fs.StringVar(&f.adapter, "adapter", "", "PEFT LoRA adapter directory (not supported by this build yet)")
+	fs.Var(&f.adapters, "adapter", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) for --model; repeatable. The run evaluates the base model and then each adapter, each into its own results folder (see above)")
+	fs.StringVar(&f.adapterMode, "adapter-mode", "auto", "how --adapter is applied: separate (base weights loaded once, each adapter computed as x·Aᵀ·Bᵀ·scale in the graph), merged (scale·B·A added into the weights: one load per evaluated model, one after another), or auto: separate when the run evaluates more than one model, merged for one adapter with --skip-base")
+	fs.BoolVar(&f.skipBase, "skip-base", false, "with --adapter: evaluate only the adapters, not the base model")
 	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required)")
 	fs.Float64Var(&f.limit, "limit", 0, "documents per task: < 1 is a fraction (ceil(N*limit)), >= 1 a count (int(limit)); 0 = all. The first documents are used, as in lm-eval")
 	fs.IntVar(&f.fewshot, "num-fewshot", -1, "few-shot examples per prompt; -1 = each task's default (tasks fixed at 0 ignore it)")
@@ -53,7 +57,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: goeval run --model DIR|fake --tasks a,b [flags]\nEvaluates the model and prints lm-eval's summary table; with --output-path writes lm-eval-compatible files.")
+		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -79,8 +83,9 @@ func (f *runFlags) validate() error {
 		return badInputf("--log-samples needs --output-path")
 	case f.multiturn && !f.chat:
 		return badInputf("--fewshot-as-multiturn needs --apply-chat-template")
-	case f.adapter != "":
-		return badInputf("--adapter is not supported by this build yet; merge the adapter first")
+	}
+	if err := f.validateAdapters(); err != nil {
+		return err
 	}
 	if f.batch != "auto" {
 		if n, err := strconv.Atoi(f.batch); err != nil || n < 1 {
@@ -157,8 +162,14 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(f.adapters) > 0 && len(models) > 1 {
+		return badInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(f.adapters) > 0 {
+		return runAdapters(ctx, f, models[0], opts, seeds, gk)
+	}
 	for i, model := range models {
 		if len(models) > 1 {
 			fmt.Fprintf(os.Stderr, "== model %d/%d: %s\n", i+1, len(models), model)
@@ -173,6 +184,15 @@ func runRun(args []string) error {
 	return nil
 }
 
+// runTarget is one model a run evaluates and the names its results file
+// records.
+type runTarget struct {
+	name    string // model_name; the results folder is its sanitized form
+	base    string // model_args "pretrained"
+	adapter string // model_args "peft" ("" = none)
+	index   int    // separate-mode adapter index (-1 = the base model)
+}
+
 // runModel evaluates one model and writes its results folder
 // (--output-path/<model name sanitized>/).
 func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
@@ -181,13 +201,19 @@ func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Opt
 		return err
 	}
 	defer closeLM()
+	return evaluateLM(ctx, f, runTarget{name: model, base: model, index: -1}, lm, extra, opts, seeds, gk)
+}
+
+// evaluateLM evaluates lm as target t, prints the summary table and, with
+// --output-path, writes the results (and samples) files.
+func evaluateLM(ctx context.Context, f *runFlags, t runTarget, lm engine.LM, extra map[string]any, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
 	opts.Progress = newProgressPrinter(os.Stderr)
 	res, err := goevalpkg.Evaluate(ctx, lm, opts)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(os.Stderr)
-	rep, samples := res.Report(goevalpkg.RunInfo{ModelName: model, Config: f.config(model, seeds, gk), Extra: extra})
+	rep, samples := res.Report(goevalpkg.RunInfo{ModelName: t.name, Config: f.config(t, seeds, gk), Extra: extra})
 	fmt.Print(summaryTable(res))
 	if f.out != "" {
 		path, err := report.WriteRun(f.out, rep, samples, res.Start)
@@ -197,6 +223,15 @@ func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Opt
 		fmt.Fprintln(os.Stderr, "results written to", path)
 	}
 	return nil
+}
+
+// engineOptions are the engine settings of --device, --dtype, --batch-size.
+func (f *runFlags) engineOptions() engine.Options {
+	eo := engine.Options{Device: f.device, DType: f.dtype}
+	if f.batch != "auto" {
+		eo.BatchSize, _ = strconv.Atoi(f.batch)
+	}
+	return eo
 }
 
 // openLM opens the model (or the fake LM), sets the chat template and
@@ -214,11 +249,7 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (engine.LM, map[
 		}
 		return fakelm.New(), nil, func() {}, nil
 	}
-	eo := engine.Options{Device: f.device, DType: f.dtype}
-	if f.batch != "auto" {
-		eo.BatchSize, _ = strconv.Atoi(f.batch)
-	}
-	m, err := goevalpkg.OpenModel(model, eo)
+	m, err := goevalpkg.OpenModel(model, f.engineOptions())
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -228,12 +259,30 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (engine.LM, map[
 	return m, m.RunExtra(), func() { m.Close() }, nil
 }
 
-// config is the results file's "config" entry, in lm-eval's key order.
-func (f *runFlags) config(model string, seeds []any, gk map[string]any) *report.Map[any] {
+// config is the results file's "config" entry, in lm-eval's key order;
+// model_args holds pretrained, then peft for an adapter, then dtype.
+func (f *runFlags) config(t runTarget, seeds []any, gk map[string]any) *report.Map[any] {
 	var batch any = f.batch
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		batch = n
 	}
-	return goevalpkg.RunConfig(goevalpkg.RunSettings{Model: model, DType: f.dtype, BatchSize: batch, Device: f.device,
+	c := goevalpkg.RunConfig(goevalpkg.RunSettings{Model: t.base, DType: f.dtype, BatchSize: batch, Device: f.device,
 		Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk, Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}})
+	if t.adapter == "" {
+		return c
+	}
+	if v, ok := c.Get("model_args"); ok {
+		if args, ok := v.(*report.Map[any]); ok {
+			withPeft := report.NewMap[any]()
+			for _, k := range args.Keys() {
+				x, _ := args.Get(k)
+				withPeft.Set(k, x)
+				if k == "pretrained" {
+					withPeft.Set("peft", t.adapter)
+				}
+			}
+			c.Set("model_args", withPeft)
+		}
+	}
+	return c
 }

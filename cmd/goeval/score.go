@@ -63,18 +63,26 @@ func (f *scoreFlags) registerAdapter(fs *flag.FlagSet) {
 	fs.StringVar(&f.adapterMode, "adapter-mode", "merged", "merged (add scale·B·A into the weights at load) or separate (apply x·Aᵀ·Bᵀ·scale in the graph)")
 }
 
-// open loads the engine (and the tokenizer when there is one).
+// open loads the engine with score's --adapter and --adapter-mode.
 func (f *scoreFlags) open() (*engine.Engine, error) {
+	var adapters []string
+	if f.adapter != "" {
+		adapters = []string{f.adapter}
+	}
+	return f.openWith(adapters, f.adapterMode)
+}
+
+// openWith loads --model with the given PEFT adapters in adapter mode mode
+// ("" = merged), and the tokenizer when there is one.
+func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, error) {
 	if f.model == "" {
 		return nil, badInputf("--model is required")
 	}
 	if f.batch < 1 {
 		return nil, badInputf("--batch-size %d must be ≥ 1", f.batch)
 	}
-	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen, AdapterMode: f.adapterMode}
-	if f.adapter != "" {
-		o.Adapters = []string{f.adapter}
-	}
+	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
+		Adapters: adapters, AdapterMode: mode}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}

@@ -1,0 +1,106 @@
+package goeval_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goeval/goeval"
+	"github.com/goeval/goeval/engine"
+)
+
+// sharedFixtures finds the shared reference fixtures ($GOEVAL_FIXTURES or
+// ../shared/fixtures beside the module root); missing fixtures fail.
+func sharedFixtures(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv("GOEVAL_FIXTURES")
+	if d == "" {
+		d, _ = filepath.Abs(filepath.Join("..", "shared", "fixtures"))
+	}
+	if _, err := os.Stat(filepath.Join(d, "tiny-qwen2-lora", "adapter_config.json")); err != nil {
+		t.Fatalf("reference fixtures not found at %s (set GOEVAL_FIXTURES): %v", d, err)
+	}
+	return d
+}
+
+// scoreWith returns lm's log-likelihoods of reqs.
+func scoreWith(t *testing.T, lm engine.LM, reqs []engine.LoglikelihoodRequest) []float64 {
+	t.Helper()
+	res, err := lm.Loglikelihood(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, len(res))
+	for i, r := range res {
+		out[i] = r.LogProb
+	}
+	return out
+}
+
+// TestModelWithAdapter checks Model.WithAdapter on the LoRA fixture: the
+// base view scores as the plain checkpoint, the adapter view as the
+// pre-merged one (≤ 1e-5), both keep the tokenizer, and closing the model
+// closes the views still open.
+func TestModelWithAdapter(t *testing.T) {
+	fx := sharedFixtures(t)
+	reqs := []engine.LoglikelihoodRequest{
+		{Context: "The capital of France is", Continuation: " Paris"},
+		{Context: "Question: 2+2?\nAnswer:", Continuation: " four, of course"},
+	}
+	plain := func(dir string) []float64 {
+		m, err := goeval.OpenModel(filepath.Join(fx, dir), engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		return scoreWith(t, m, reqs)
+	}
+	wantBase, wantMerged := plain("tiny-qwen2"), plain("tiny-qwen2-merged")
+
+	m, err := goeval.OpenModel(filepath.Join(fx, "tiny-qwen2"), engine.Options{
+		Adapters: []string{filepath.Join(fx, "tiny-qwen2-lora")}, AdapterMode: engine.AdapterSeparate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	base, err := m.WithAdapter(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lora, err := m.WithAdapter(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Tokenizer != m.Tokenizer || lora.Tokenizer != m.Tokenizer || base.Adapter() != -1 || lora.Adapter() != 0 {
+		t.Fatalf("views: tokenizer shared %v/%v, adapters %d/%d", base.Tokenizer == m.Tokenizer, lora.Tokenizer == m.Tokenizer, base.Adapter(), lora.Adapter())
+	}
+	if _, err := m.WithAdapter(1); err == nil {
+		t.Error("WithAdapter(1) with one adapter accepted")
+	}
+	gotBase, gotLora := scoreWith(t, base, reqs), scoreWith(t, lora, reqs)
+	for i := range reqs {
+		if d := math.Abs(gotBase[i] - wantBase[i]); d > 1e-5 {
+			t.Errorf("request %d: base view %v, plain checkpoint %v", i, gotBase[i], wantBase[i])
+		}
+		if d := math.Abs(gotLora[i] - wantMerged[i]); d > 1e-5 {
+			t.Errorf("request %d: adapter view %v, merged checkpoint %v", i, gotLora[i], wantMerged[i])
+		}
+		if math.Abs(gotLora[i]-gotBase[i]) < 1e-4 {
+			t.Errorf("request %d: adapter changed nothing (%v)", i, gotLora[i])
+		}
+	}
+	if err := base.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil { // closes lora first, base again
+		t.Fatal(err)
+	}
+	if err := lora.Close(); err != nil { // already closed: harmless
+		t.Fatal(err)
+	}
+	if n := m.NumParameters(); n != 0 {
+		t.Errorf("closed model still holds %d parameters", n)
+	}
+}
