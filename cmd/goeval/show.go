@@ -38,17 +38,10 @@ filtered answer, and whether the doc scored 1. RUN is a results_*.json file or a
 Flags:`)
 		fs.PrintDefaults()
 	}
-	// Allow flags after RUN: parse, then parse the rest again.
-	var pos []string
-	for rest := args; ; {
-		if help, err := parseFlags(fs, rest); help || err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
+	pos := fs.Args()
 	if len(pos) != 1 || o.task == "" {
 		return badInputf("show needs one RUN and --task; see 'goeval show --help'")
 	}
