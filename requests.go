@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/metrics"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -137,28 +138,14 @@ func checkLen[R, Q any](kind string, out []R, in []Q, err error) error {
 func generateRequest(q tasks.Request) engine.GenerateRequest {
 	g := engine.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens}
 	doSample, _ := q.GenKwargs["do_sample"].(bool)
-	if t, ok := number(q.GenKwargs["temperature"]); ok && doSample {
+	if t, ok := metrics.ToFloat(q.GenKwargs["temperature"]); ok && doSample {
 		g.Temperature = float32(t)
 	}
-	if p, ok := number(q.GenKwargs["top_p"]); ok && doSample {
+	if p, ok := metrics.ToFloat(q.GenKwargs["top_p"]); ok && doSample {
 		g.TopP = float32(p)
 	}
-	if k, ok := number(q.GenKwargs["top_k"]); ok && doSample {
+	if k, ok := metrics.ToFloat(q.GenKwargs["top_k"]); ok && doSample {
 		g.TopK = int(k)
 	}
 	return g
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	}
-	return 0, false
 }

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -130,7 +131,7 @@ func BitsPerByte(ps [][2]float64) float64 { return -WeightedMean(ps) / math.Log(
 func Scalars(values []any) ([]float64, error) {
 	xs := make([]float64, len(values))
 	for i, v := range values {
-		x, ok := toFloat(v)
+		x, ok := ToFloat(v)
 		if !ok {
 			return nil, fmt.Errorf("value %d is %T, want a number", i, v)
 		}
@@ -152,8 +153,14 @@ func Pairs(values []any) ([][2]float64, error) {
 	return ps, nil
 }
 
-func toFloat(v any) (float64, bool) {
+// ToFloat converts a Go or JSON-decoded numeric value (float, int,
+// json.Number, bool as 0/1) to float64; anything else, such as lm-eval's
+// "N/A" stderr strings, gives ok=false.
+func ToFloat(v any) (float64, bool) {
 	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
 	case float64:
 		return x, true
 	case float32:
@@ -182,8 +189,8 @@ func toPair(v any) ([2]float64, bool) {
 		}
 	case []any:
 		if len(x) == 2 {
-			a, ok1 := toFloat(x[0])
-			b, ok2 := toFloat(x[1])
+			a, ok1 := ToFloat(x[0])
+			b, ok2 := ToFloat(x[1])
 			return [2]float64{a, b}, ok1 && ok2
 		}
 	}

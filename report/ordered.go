@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/goeval/goeval/metrics"
 )
 
 // Map is a JSON object that keeps its keys in insertion order, as Python
@@ -199,32 +201,6 @@ func ParseJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-// ToFloat converts a decoded or Go numeric value to float64. Strings such
-// as "N/A" and non-numbers give ok=false.
-func ToFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
-}
-
 // Float returns the value under k as a float64; ok is false when the key is
 // missing or the value is not a number (lm-eval writes "N/A" stderrs).
 func (o *Map[V]) Float(k string) (float64, bool) {
@@ -232,5 +208,5 @@ func (o *Map[V]) Float(k string) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return ToFloat(any(v))
+	return metrics.ToFloat(any(v))
 }

@@ -108,12 +108,12 @@ func sampleValue(s *Sample, metric string) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	if f, ok := ToFloat(v); ok {
+	if f, ok := metrics.ToFloat(v); ok {
 		return f, true
 	}
 	if list, ok := v.([]any); ok && len(list) == 2 {
-		x, ok1 := ToFloat(list[0])
-		y, ok2 := ToFloat(list[1])
+		x, ok1 := metrics.ToFloat(list[0])
+		y, ok2 := metrics.ToFloat(list[1])
 		return [2]float64{x, y}, ok1 && ok2
 	}
 	return nil, false
