@@ -77,7 +77,7 @@ func newBackend(spec string) (backends.Backend, error) {
 // pluginHints says how to install a plugin of each kind.
 var pluginHints = map[string]string{
 	"cuda": "Install one with `pip install -U \"jax[cuda12]\"` (goeval finds jax_plugins/xla_cuda12/xla_cuda_plugin.so in that Python's site-packages), or set PJRT_PLUGIN_LIBRARY_PATH to a directory holding pjrt_c_api_cuda_plugin.so, or pass the plugin as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
-	"cpu":  "Install a PJRT CPU plugin (pjrt_c_api_cpu_plugin.so, e.g. from github.com/gomlx/pjrt-cpu-binaries) into ~/.local/lib/go-xla or a directory named by PJRT_PLUGIN_LIBRARY_PATH, or pass it as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
+	"cpu":  "Install a PJRT CPU plugin from PyPI: `pip install --no-deps --target DIR lammps-jax-pjrt-cpu==0.11.2` (goeval's scripts/install-pjrt-cpu.sh does this) and set PJRT_PLUGIN_LIBRARY_PATH=DIR/lammps_jax_pjrt_cpu; or put pjrt_c_api_cpu_plugin.so into ~/.local/lib/go-xla; or pass it as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
 }
 
 // PluginLocators lists, per plugin kind ("cpu", "cuda"), functions that

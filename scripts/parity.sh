@@ -30,7 +30,7 @@ check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$
 check "tokenizers vs Rust + chat" parity/tokenizer/check.sh
 check "model log-probs vs transformers" parity/models/make_goldens.sh --check
 check "model log-probs on XLA CPU (PJRT)" env PJRT_PLUGIN_LIBRARY_PATH="$(dirname "$(scripts/install-pjrt-cpu.sh | tail -1)")" \
-	GOEVAL_HFPARITY_BACKEND=xla-cpu go test -count=1 ./parity/models/
+	GOEVAL_HFPARITY_DEVICE=xla-cpu go test -count=1 ./parity/models/
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
 check "Phi/Gemma vs transformers"  $PY parity/archs/arch_golden.py --check
 check "Phi/Gemma synth load in HF" $PY parity/archs/arch_golden.py --synth "$BIN"

@@ -3,8 +3,9 @@
 // each model is re-synthesized from its synth_args.txt with the goeval
 // binary, opened with engine.Open and scored on requests.jsonl.
 //
-// GOEVAL_HFPARITY_BACKEND, when set, is passed as engine.Options.Backend
-// (for example "xla:/abs/path/pjrt_c_api_cpu_plugin.so").
+// GOEVAL_HFPARITY_DEVICE, when set, is passed as engine.Options.Device
+// (for example "xla-cpu", with PJRT_PLUGIN_LIBRARY_PATH naming the plugin's
+// folder; see scripts/install-pjrt-cpu.sh).
 package hfparity_test
 
 import (
@@ -116,7 +117,7 @@ func checkModel(t *testing.T, bin, dir string) {
 	if len(reqs) == 0 || len(reqs) != len(refs) {
 		t.Fatalf("%s: %d requests, %d references", dir, len(reqs), len(refs))
 	}
-	m, err := engine.Open(synth(t, bin, dir), engine.Options{Backend: os.Getenv("GOEVAL_HFPARITY_BACKEND")})
+	m, err := engine.Open(synth(t, bin, dir), engine.Options{Device: os.Getenv("GOEVAL_HFPARITY_DEVICE")})
 	if err != nil {
 		t.Fatalf("engine.Open: %v", err)
 	}
