@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,32 +11,6 @@ import (
 
 func init() {
 	register("compare", "compare runs per task and metric with paired significance tests (A B [C…])", runCompare)
-}
-
-// parseFlags parses fs, turning --help into a clean exit and flag errors
-// into bad input. Flags may come before or after the positional arguments
-// ("goeval plot RUN -o x.svg"); fs.Args() holds the positional ones after a
-// "--" everything is positional.
-func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
-	var pos []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return true, nil
-			}
-			return false, badInput(err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if len(rest) > len(fs.Args()) && rest[len(rest)-len(fs.Args())-1] == "--" {
-			pos = append(pos, fs.Args()...) // an explicit "--": the rest is positional
-			break
-		}
-		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
-	}
-	_ = fs.Parse(append([]string{"--"}, pos...)) // sets fs.Args() to pos; flags keep their values
-	return false, nil
 }
 
 // runCompare loads the runs (results files or folders) and prints the
