@@ -77,33 +77,15 @@ func (m *Llama) Config() *Config { return m.cfg }
 //
 //	tokens [B, T] → embed [B, T, H] → L × (attention + MLP, pre-norm residual) → norm → [B, T, H]
 func (m *Llama) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) *Node {
-	g := tokens.Graph()
-	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
-	embed := Param(ctx, g, "model.embed_tokens.weight") // [V, H]
-	x := Gather(embed, Reshape(tokens, b, t, 1))        // [B, T, H]
-	masks := map[int]*Node{}
-	for i := range m.cfg.NumHiddenLayers {
-		w := m.window[i]
-		if masks[w] == nil {
-			masks[w] = nn.AttentionMask(positions, positions, keyValid, w)
-		}
-		x = m.Layer(ctx, i, x, positions, masks[w])
-	}
-	x = nn.RMSNorm(x, Param(ctx, g, "model.norm.weight"), m.cfg.RMSNormEps)
-	x.AssertDims(b, t, m.cfg.HiddenSize)
-	return x
+	maskFor := func(window int) *Node { return nn.AttentionMask(positions, positions, keyValid, window) }
+	return m.cachedForward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil })
 }
 
-// Layer is decoder layer i without a KV cache: x + attn(norm(x)), then
-// x + mlp(norm(x)).
+// layer is decoder layer i: x + attn(norm(x)), then x + mlp(norm(x)).
 //
-//	x [B, T, H], positions [B, T], mask [B, T, T] bool → [B, T, H]
-func (m *Llama) Layer(ctx *context.Context, i int, x, positions, mask *Node) *Node {
-	return m.layer(ctx, i, x, positions, mask, nil)
-}
-
-// layer is Layer with an optional KV hook (see llama_cache.go): when not
-// nil it receives the layer's new keys and values and returns the ones to
+//	x [B, T, H], positions [B, T], mask [B, T, S] bool → [B, T, H]
+//
+// hook (see llama_cache.go), when not nil, receives the layer's new keys and values and returns the ones to
 // attend to (a KV cache's), which mask [B, T, S] must match.
 func (m *Llama) layer(ctx *context.Context, i int, x, positions, mask *Node, hook kvHook) *Node {
 	p := fmt.Sprintf("model.layers.%d.", i)

@@ -95,7 +95,7 @@ func (m *Llama) Decode(ctx *context.Context, tokens, positions *Node, cache []KV
 	return Reshape(h, b, m.cfg.HiddenSize), next
 }
 
-// cachedForward is Hidden with a per-layer KV hook and masks built by
+// cachedForward is the decoder with a per-layer KV hook and masks built by
 // maskFor(window) ([B, T, S], S the attended length).
 func (m *Llama) cachedForward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook) *Node {
 	g := tokens.Graph()
