@@ -3,10 +3,10 @@ package goeval
 import (
 	"sort"
 
-	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/internal/py"
 )
 
-// orderedDoc converts a processed doc into a report.Map in the dataset's
+// orderedDoc converts a processed doc into a py.Map in the dataset's
 // column order (keys: tasks.Instance.DocKeys, "" for the top level, dotted
 // paths for nested structs, lists looked through), so the samples file logs
 // it as lm-eval does and doc_hash matches. Keys missing from the order
@@ -14,7 +14,7 @@ import (
 func orderedDoc(v any, path string, keys map[string][]string) any {
 	switch x := v.(type) {
 	case map[string]any:
-		m := report.NewMap[any]()
+		m := py.NewMap[any]()
 		for _, k := range keyOrder(x, keys[path]) {
 			m.Set(k, orderedDoc(x[k], joinKey(path, k), keys))
 		}

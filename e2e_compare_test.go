@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // Comparison rules of parity/e2e/compare.py, which holds the rationale.
@@ -49,8 +49,8 @@ func generic(path string) string {
 
 // keys checks that want and got have the same keys in the same order,
 // ignoring expectedKeyDiffs.
-func (c *cmp) keys(path string, want, got *report.Map[any]) {
-	filter := func(m *report.Map[any]) []string {
+func (c *cmp) keys(path string, want, got *py.Map[any]) {
+	filter := func(m *py.Map[any]) []string {
 		var out []string
 		for _, k := range m.Keys() {
 			if !expectedKeyDiffs[generic(path)+"."+k] {
@@ -68,8 +68,8 @@ func (c *cmp) keys(path string, want, got *report.Map[any]) {
 // Python int/float spelling included).
 func (c *cmp) tree(path string, want, got any, num func(path string, w, g json.Number)) {
 	switch w := want.(type) {
-	case *report.Map[any]:
-		g, ok := got.(*report.Map[any])
+	case *py.Map[any]:
+		g, ok := got.(*py.Map[any])
 		if !ok {
 			c.fail("%s: lm-eval an object, goeval %T", path, got)
 			return
@@ -161,7 +161,7 @@ func (c *cmp) samples(task string, want, got []any) bool {
 	}
 	identical := true
 	for i := range want {
-		w, g := want[i].(*report.Map[any]), got[i].(*report.Map[any])
+		w, g := want[i].(*py.Map[any]), got[i].(*py.Map[any])
 		id, _ := w.Get("doc_id")
 		filter, _ := w.Get("filter")
 		p := fmt.Sprintf("samples %s doc %v %v", task, id, filter)
@@ -188,7 +188,7 @@ func (c *cmp) samples(task string, want, got []any) bool {
 }
 
 // metricValue compares a per-sample metric value.
-func (c *cmp) metricValue(p, k string, row *report.Map[any], want, got any) bool {
+func (c *cmp) metricValue(p, k string, row *py.Map[any], want, got any) bool {
 	if w, ok := want.([]any); ok { // (ll, weight) pairs
 		g, _ := got.([]any)
 		wf, _ := f64(w[0])
@@ -234,9 +234,9 @@ func asList(v any) []any { l, _ := v.([]any); return l }
 
 // results compares two results files; exact says per task whether its
 // per-sample values were identical.
-func (c *cmp) results(want, got *report.Map[any], exact map[string]bool) {
+func (c *cmp) results(want, got *py.Map[any], exact map[string]bool) {
 	gs, _ := want.Get("group_subtasks")
-	groupSubtasks, _ := gs.(*report.Map[any])
+	groupSubtasks, _ := gs.(*py.Map[any])
 	num := func(path string, w, g json.Number) {
 		parts := strings.Split(path, ".")
 		if len(parts) == 3 && (parts[0] == "results" || parts[0] == "groups") && strings.Contains(parts[2], ",") {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/synthtok"
 	"github.com/goeval/goeval/report"
@@ -160,7 +161,7 @@ func compareE2E(t *testing.T, golden, resultsPath string, paths map[string]strin
 		}
 		exact[task] = c.samples(task, rows, g)
 	}
-	c.results(want.(*report.Map[any]), got.(*report.Map[any]), exact)
+	c.results(want.(*py.Map[any]), got.(*py.Map[any]), exact)
 	for _, n := range c.notes {
 		t.Log("note:", n)
 	}
@@ -178,7 +179,7 @@ func readJSON(t *testing.T, path string) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := report.ParseJSON(b)
+	v, err := py.ParseJSON(b)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -192,7 +193,7 @@ func readJSONL(t *testing.T, path string) []any {
 	}
 	var out []any
 	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		v, err := report.ParseJSON([]byte(line))
+		v, err := py.ParseJSON([]byte(line))
 		if err != nil {
 			t.Fatalf("%s line %d: %v", path, i+1, err)
 		}
@@ -204,8 +205,8 @@ func readJSONL(t *testing.T, path string) []any {
 // normalise replaces local paths with the goldens' placeholders.
 func normalise(v any, paths map[string]string) any {
 	switch x := v.(type) {
-	case *report.Map[any]:
-		out := report.NewMap[any]()
+	case *py.Map[any]:
+		out := py.NewMap[any]()
 		for _, k := range x.Keys() {
 			e, _ := x.Get(k)
 			out.Set(k, normalise(e, paths))

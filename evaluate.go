@@ -1,5 +1,5 @@
 // Package goeval evaluates language models on lm-evaluation-harness tasks:
-// Evaluate builds every task's requests, runs them through an engine.LM
+// Evaluate builds every task's requests, runs them through an lm.LM
 // (once per request kind), scores them with the tasks' metrics and
 // aggregates per task and group exactly as lm-eval v0.4.x does. It keeps no
 // global state, so a Go training loop can call it with its own LM.
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/metrics"
 	"github.com/goeval/goeval/tasks"
 )
@@ -27,7 +27,7 @@ type Options struct {
 	LogSamples bool
 	// Progress, when set, receives progress reports. Requests are then sent
 	// to the LM in chunks of ProgressChunk (default 256) so that progress
-	// moves; by the engine.LM contract this does not change any result.
+	// moves; by the lm.LM contract this does not change any result.
 	Progress      func(Progress)
 	ProgressChunk int
 }
@@ -54,7 +54,7 @@ type taskRun struct {
 // Evaluate runs the tasks of opts.Tasks on lm and returns typed results.
 // It respects ctx cancellation between and within LM calls (the LM sees
 // ctx). Results do not depend on request order or chunking.
-func Evaluate(ctx context.Context, lm engine.LM, opts Options) (*Results, error) {
+func Evaluate(ctx context.Context, model lm.LM, opts Options) (*Results, error) {
 	start := time.Now()
 	if opts.BootstrapIters == 0 {
 		opts.BootstrapIters = metrics.DefaultBootstrapIters
@@ -80,7 +80,7 @@ func Evaluate(ctx context.Context, lm engine.LM, opts Options) (*Results, error)
 		pr.docs += len(insts)
 		pr.report("build")
 	}
-	if err := runRequests(ctx, lm, runs, opts, pr); err != nil {
+	if err := runRequests(ctx, model, runs, opts, pr); err != nil {
 		return nil, err
 	}
 	res := &Results{Groups: nil, Start: start}

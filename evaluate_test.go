@@ -6,8 +6,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/goeval/goeval/engine"
-	"github.com/goeval/goeval/internal/fakelm"
+	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -31,7 +31,7 @@ func evalOpts(dir string, names ...string) Options {
 
 func TestEvaluateStructure(t *testing.T) {
 	dir := synthData(t, "arc_easy", "gsm8k", "wikitext")
-	lm := fakelm.New()
+	lm := lmtest.New()
 	res, err := Evaluate(context.Background(), lm, evalOpts(dir, "arc_easy", "gsm8k", "wikitext"))
 	if err != nil {
 		t.Fatal(err)
@@ -79,10 +79,10 @@ func uniqueNames(keys []string) map[string]bool {
 
 // shuffledLM reverses every call's requests before scoring them, so a
 // result that depended on request order would change.
-type shuffledLM struct{ inner engine.LM }
+type shuffledLM struct{ inner lm.LM }
 
-func (s shuffledLM) Loglikelihood(ctx context.Context, r []engine.LoglikelihoodRequest) ([]engine.LoglikelihoodResult, error) {
-	rev := append([]engine.LoglikelihoodRequest(nil), r...)
+func (s shuffledLM) Loglikelihood(ctx context.Context, r []lm.LoglikelihoodRequest) ([]lm.LoglikelihoodResult, error) {
+	rev := append([]lm.LoglikelihoodRequest(nil), r...)
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
@@ -92,23 +92,23 @@ func (s shuffledLM) Loglikelihood(ctx context.Context, r []engine.LoglikelihoodR
 	}
 	return out, err
 }
-func (s shuffledLM) LoglikelihoodRolling(ctx context.Context, r []engine.RollingRequest) ([]engine.RollingResult, error) {
+func (s shuffledLM) LoglikelihoodRolling(ctx context.Context, r []lm.RollingRequest) ([]lm.RollingResult, error) {
 	return s.inner.LoglikelihoodRolling(ctx, r)
 }
-func (s shuffledLM) GenerateUntil(ctx context.Context, r []engine.GenerateRequest) ([]engine.GenerateResult, error) {
+func (s shuffledLM) GenerateUntil(ctx context.Context, r []lm.GenerateRequest) ([]lm.GenerateResult, error) {
 	return s.inner.GenerateUntil(ctx, r)
 }
 
 func TestEvaluateOrderAndChunkIndependent(t *testing.T) {
 	dir := synthData(t, "hellaswag", "boolq")
-	a, err := Evaluate(context.Background(), fakelm.New(), evalOpts(dir, "hellaswag", "boolq"))
+	a, err := Evaluate(context.Background(), lmtest.New(), evalOpts(dir, "hellaswag", "boolq"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := evalOpts(dir, "boolq", "hellaswag") // other task order
 	var reports int
 	o.Progress, o.ProgressChunk = func(Progress) { reports++ }, 7 // chunked calls
-	b, err := Evaluate(context.Background(), shuffledLM{fakelm.New()}, o)
+	b, err := Evaluate(context.Background(), shuffledLM{lmtest.New()}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestEvaluateGroups(t *testing.T) {
 		names = append(names, x.Name())
 	}
 	dir := synthData(t, names...)
-	res, err := Evaluate(context.Background(), fakelm.New(), evalOpts(dir, "mmlu_stem"))
+	res, err := Evaluate(context.Background(), lmtest.New(), evalOpts(dir, "mmlu_stem"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,13 +164,13 @@ func TestEvaluateGroups(t *testing.T) {
 }
 
 func TestEvaluateErrors(t *testing.T) {
-	if _, err := Evaluate(context.Background(), fakelm.New(), evalOpts(t.TempDir(), "hellaswagg")); err == nil {
+	if _, err := Evaluate(context.Background(), lmtest.New(), evalOpts(t.TempDir(), "hellaswagg")); err == nil {
 		t.Error("unknown task accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	dir := synthData(t, "boolq")
-	if _, err := Evaluate(ctx, fakelm.New(), evalOpts(dir, "boolq")); !errors.Is(err, context.Canceled) {
+	if _, err := Evaluate(ctx, lmtest.New(), evalOpts(dir, "boolq")); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: err = %v", err)
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"os"
 
 	"github.com/goeval/goeval"
-	"github.com/goeval/goeval/internal/fakelm"
+	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/tasks"
 )
 
-// A Go training loop evaluates in-process: any engine.LM works (here a
+// A Go training loop evaluates in-process: any lm.LM works (here a
 // deterministic fake; in practice goeval.OpenModel(dir, engine.Options{})).
 func ExampleEvaluate() {
 	data, err := os.MkdirTemp("", "goeval-example-")
@@ -25,7 +25,7 @@ func ExampleEvaluate() {
 	opts := goeval.Options{Tasks: []string{"arc_easy"}, Task: tasks.DefaultOptions()}
 	opts.Task.DataDir = data
 	opts.Task.Limit = 10
-	res, err := goeval.Evaluate(context.Background(), fakelm.New(), opts)
+	res, err := goeval.Evaluate(context.Background(), lmtest.New(), opts)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/lm"
 )
 
 // sharedFixtures finds the shared reference fixtures ($GOEVAL_FIXTURES or
@@ -26,9 +27,9 @@ func sharedFixtures(t *testing.T) string {
 }
 
 // scoreWith returns lm's log-likelihoods of reqs.
-func scoreWith(t *testing.T, lm engine.LM, reqs []engine.LoglikelihoodRequest) []float64 {
+func scoreWith(t *testing.T, model lm.LM, reqs []lm.LoglikelihoodRequest) []float64 {
 	t.Helper()
-	res, err := lm.Loglikelihood(context.Background(), reqs)
+	res, err := model.Loglikelihood(context.Background(), reqs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func scoreWith(t *testing.T, lm engine.LM, reqs []engine.LoglikelihoodRequest) [
 // closes the views still open.
 func TestModelWithAdapter(t *testing.T) {
 	fx := sharedFixtures(t)
-	reqs := []engine.LoglikelihoodRequest{
+	reqs := []lm.LoglikelihoodRequest{
 		{Context: "The capital of France is", Continuation: " Paris"},
 		{Context: "Question: 2+2?\nAnswer:", Continuation: " four, of course"},
 	}

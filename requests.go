@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/goeval/goeval/engine"
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -14,7 +14,7 @@ type reqRef struct{ run, inst, req int }
 
 // runRequests groups every request by kind, calls the LM once per kind (or
 // per chunk when progress is reported) and stores the responses in place.
-func runRequests(ctx context.Context, lm engine.LM, runs []*taskRun, opts Options, pr *progress) error {
+func runRequests(ctx context.Context, model lm.LM, runs []*taskRun, opts Options, pr *progress) error {
 	byKind := map[tasks.RequestKind][]reqRef{}
 	for ri, r := range runs {
 		r.resps = make([][]tasks.Response, len(r.insts))
@@ -42,7 +42,7 @@ func runRequests(ctx context.Context, lm engine.LM, runs []*taskRun, opts Option
 			if chunk > 0 {
 				hi = min(lo+chunk, len(refs))
 			}
-			if err := callLM(ctx, lm, kind, runs, refs[lo:hi], pr); err != nil {
+			if err := callLM(ctx, model, kind, runs, refs[lo:hi], pr); err != nil {
 				return err
 			}
 			lo = hi
@@ -60,19 +60,19 @@ func setResp(runs []*taskRun, ref reqRef, r tasks.Response) {
 }
 
 // callLM answers one batch of requests of one kind.
-func callLM(ctx context.Context, lm engine.LM, kind tasks.RequestKind, runs []*taskRun, refs []reqRef, pr *progress) error {
+func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*taskRun, refs []reqRef, pr *progress) error {
 	if len(refs) == 0 {
 		return nil
 	}
 	tokens := 0
 	switch kind {
 	case tasks.ReqLoglikelihood:
-		reqs := make([]engine.LoglikelihoodRequest, len(refs))
+		reqs := make([]lm.LoglikelihoodRequest, len(refs))
 		for i, ref := range refs {
 			q := request(runs, ref)
-			reqs[i] = engine.LoglikelihoodRequest{Context: q.Context, Continuation: q.Continuation}
+			reqs[i] = lm.LoglikelihoodRequest{Context: q.Context, Continuation: q.Continuation}
 		}
-		out, err := lm.Loglikelihood(ctx, reqs)
+		out, err := model.Loglikelihood(ctx, reqs)
 		if err := checkLen("loglikelihood", out, reqs, err); err != nil {
 			return err
 		}
@@ -81,11 +81,11 @@ func callLM(ctx context.Context, lm engine.LM, kind tasks.RequestKind, runs []*t
 			tokens += out[i].NumTokens
 		}
 	case tasks.ReqRolling:
-		reqs := make([]engine.RollingRequest, len(refs))
+		reqs := make([]lm.RollingRequest, len(refs))
 		for i, ref := range refs {
-			reqs[i] = engine.RollingRequest{Text: request(runs, ref).Text}
+			reqs[i] = lm.RollingRequest{Text: request(runs, ref).Text}
 		}
-		out, err := lm.LoglikelihoodRolling(ctx, reqs)
+		out, err := model.LoglikelihoodRolling(ctx, reqs)
 		if err := checkLen("loglikelihood_rolling", out, reqs, err); err != nil {
 			return err
 		}
@@ -94,11 +94,11 @@ func callLM(ctx context.Context, lm engine.LM, kind tasks.RequestKind, runs []*t
 			tokens += out[i].NumTokens
 		}
 	case tasks.ReqGenerate:
-		reqs := make([]engine.GenerateRequest, len(refs))
+		reqs := make([]lm.GenerateRequest, len(refs))
 		for i, ref := range refs {
 			reqs[i] = generateRequest(request(runs, ref))
 		}
-		out, err := lm.GenerateUntil(ctx, reqs)
+		out, err := model.GenerateUntil(ctx, reqs)
 		if err := checkLen("generate_until", out, reqs, err); err != nil {
 			return err
 		}
@@ -135,16 +135,16 @@ func checkLen[R, Q any](kind string, out []R, in []Q, err error) error {
 
 // generateRequest maps a task's generate request (lm-eval generation_kwargs)
 // onto the engine's: do_sample false or temperature 0 → greedy.
-func generateRequest(q tasks.Request) engine.GenerateRequest {
-	g := engine.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens}
+func generateRequest(q tasks.Request) lm.GenerateRequest {
+	g := lm.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens}
 	doSample, _ := q.GenKwargs["do_sample"].(bool)
-	if t, ok := metrics.ToFloat(q.GenKwargs["temperature"]); ok && doSample {
+	if t, ok := py.ToFloat(q.GenKwargs["temperature"]); ok && doSample {
 		g.Temperature = float32(t)
 	}
-	if p, ok := metrics.ToFloat(q.GenKwargs["top_p"]); ok && doSample {
+	if p, ok := py.ToFloat(q.GenKwargs["top_p"]); ok && doSample {
 		g.TopP = float32(p)
 	}
-	if k, ok := metrics.ToFloat(q.GenKwargs["top_k"]); ok && doSample {
+	if k, ok := py.ToFloat(q.GenKwargs["top_k"]); ok && doSample {
 		g.TopK = int(k)
 	}
 	return g

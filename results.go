@@ -3,7 +3,7 @@ package goeval
 import (
 	"time"
 
-	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -38,11 +38,11 @@ type TaskResult struct {
 	OutputType  tasks.OutputType
 	Version     any
 	NumFewshot  int
-	Config      *report.Map[any] // lm-eval's "configs" entry (key order kept)
-	Metrics     []Metric         // lm-eval order: filter-major, then metric_list order
-	SampleLen   int              // documents evaluated (lm-eval's sample_len / n-samples effective)
-	Original    int              // documents in the split when known (n-samples original), else SampleLen
-	Samples     []Sample         // with Options.LogSamples: one per (filter, doc), filter-major
+	Config      *py.Map[any] // lm-eval's "configs" entry (key order kept)
+	Metrics     []Metric     // lm-eval order: filter-major, then metric_list order
+	SampleLen   int          // documents evaluated (lm-eval's sample_len / n-samples effective)
+	Original    int          // documents in the split when known (n-samples original), else SampleLen
+	Samples     []Sample     // with Options.LogSamples: one per (filter, doc), filter-major
 }
 
 // Metric returns the named metric under filter.

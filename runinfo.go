@@ -3,7 +3,7 @@ package goeval
 import (
 	"sort"
 
-	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // RunSettings are the run-level settings a results file records in its
@@ -22,12 +22,12 @@ type RunSettings struct {
 // RunConfig is the results file's "config" block in lm-eval's key order.
 // lm-eval's HF-model keys (model_num_parameters, model_dtype,
 // model_revision, model_sha) have no goeval equivalent and are left out.
-func RunConfig(s RunSettings) *report.Map[any] {
+func RunConfig(s RunSettings) *py.Map[any] {
 	var limit any
 	if s.Limit > 0 {
 		limit = s.Limit
 	}
-	gen := report.NewMap[any]()
+	gen := py.NewMap[any]()
 	keys := make([]string, 0, len(s.GenKwargs))
 	for k := range s.GenKwargs {
 		keys = append(keys, k)
@@ -36,10 +36,10 @@ func RunConfig(s RunSettings) *report.Map[any] {
 	for _, k := range keys {
 		gen.Set(k, s.GenKwargs[k])
 	}
-	args := report.NewMap[any]()
+	args := py.NewMap[any]()
 	args.Set("pretrained", s.Model)
 	args.Set("dtype", s.DType)
-	c := report.NewMap[any]()
+	c := py.NewMap[any]()
 	for _, kv := range []struct {
 		k string
 		v any

@@ -3,8 +3,8 @@ package goeval
 import (
 	"fmt"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
-	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -90,21 +90,21 @@ func aggregateMetric(ms tasks.MetricSpec, filter string, vals []any, iters int) 
 // taskConfig is the task's lm-eval configs entry as lm-eval's evaluator
 // leaves it: num_fewshot set to the effective value and, for generate
 // tasks, generation_kwargs updated with --gen-kwargs.
-func taskConfig(t tasks.Task, shots int, genKwargs map[string]any) (*report.Map[any], error) {
-	v, err := report.ParseJSON(t.Config())
+func taskConfig(t tasks.Task, shots int, genKwargs map[string]any) (*py.Map[any], error) {
+	v, err := py.ParseJSON(t.Config())
 	if err != nil {
 		return nil, fmt.Errorf("task %s: config: %w", t.Name(), err)
 	}
-	cfg, ok := v.(*report.Map[any])
+	cfg, ok := v.(*py.Map[any])
 	if !ok {
 		return nil, fmt.Errorf("task %s: config is not a JSON object", t.Name())
 	}
 	cfg.Set("num_fewshot", shots)
 	if len(genKwargs) > 0 && t.OutputType() == tasks.GenerateUntil {
 		gk, _ := cfg.Get("generation_kwargs")
-		m, ok := gk.(*report.Map[any])
+		m, ok := gk.(*py.Map[any])
 		if !ok {
-			m = report.NewMap[any]()
+			m = py.NewMap[any]()
 		}
 		for _, k := range sortedKeys(genKwargs) {
 			m.Set(k, genKwargs[k])

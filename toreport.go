@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/tasks"
 )
@@ -15,9 +15,9 @@ import (
 type RunInfo struct {
 	ModelName string // "model_name" (the --model path or id)
 	// Config is "config" in lm-eval's key order: model, model_args,
-	// batch_size, device, limit, seeds, … Its "model_args" (a *report.Map)
+	// batch_size, device, limit, seeds, … Its "model_args" (a *py.Map)
 	// is also merged into every task config's metadata, as lm-eval does.
-	Config  *report.Map[any]
+	Config  *py.Map[any]
 	GitHash string
 	Extra   map[string]any // other top-level keys (max_length, chat_template, ...)
 }
@@ -30,7 +30,7 @@ func (r *Results) Report(info RunInfo) (*report.Results, map[string][]report.Sam
 	meta := &taskMeta{map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}}
 	for _, t := range r.Tasks {
 		out.Results.Set(t.Name, taskEntry(t))
-		hib := report.NewMap[any]()
+		hib := py.NewMap[any]()
 		for _, m := range t.Metrics {
 			hib.Set(m.Name, m.HigherIsBetter)
 		}
@@ -72,7 +72,7 @@ func sortedMeta(out *report.Results, r *Results, m *taskMeta) {
 		if g.NumFewshot != nil {
 			m.shots[g.Name] = *g.NumFewshot
 		}
-		hib := report.NewMap[any]()
+		hib := py.NewMap[any]()
 		for _, gm := range g.Metrics {
 			hib.Set(gm.Name, gm.HigherIsBetter)
 		}
@@ -101,8 +101,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-func taskEntry(t *TaskResult) *report.Map[any] {
-	e := report.NewMap[any]()
+func taskEntry(t *TaskResult) *py.Map[any] {
+	e := py.NewMap[any]()
 	e.Set("name", t.Name)
 	e.Set("alias", t.Alias)
 	e.Set("sample_len", t.SampleLen)
@@ -113,15 +113,15 @@ func taskEntry(t *TaskResult) *report.Map[any] {
 	return e
 }
 
-func groupEntry(g *GroupResult) *report.Map[any] {
-	e := report.NewMap[any]()
+func groupEntry(g *GroupResult) *py.Map[any] {
+	e := py.NewMap[any]()
 	e.Set("alias", g.Alias)
 	e.Set("name", g.Name)
 	if !g.Aggregate {
 		return e
 	}
 	e.Set("sample_len", g.SampleLen)
-	counts := report.NewMap[any]()
+	counts := py.NewMap[any]()
 	for _, m := range g.Metrics {
 		e.Set(m.Key(), m.Value)
 		e.Set(m.StderrKey(), stderrValue(m))
@@ -202,7 +202,7 @@ func pyStr(v any) string {
 	case string:
 		return x
 	case float64:
-		return metrics.PyFloatRepr(x)
+		return py.Repr(x)
 	case bool:
 		if x {
 			return "True"
@@ -214,8 +214,8 @@ func pyStr(v any) string {
 
 // genKwargsMap is a generate request's generation kwargs in lm-eval's
 // logged order (Request.GenKeys, then any other keys sorted).
-func genKwargsMap(q tasks.Request) *report.Map[any] {
-	m := report.NewMap[any]()
+func genKwargsMap(q tasks.Request) *py.Map[any] {
+	m := py.NewMap[any]()
 	for _, k := range keyOrder(q.GenKwargs, q.GenKeys) {
 		m.Set(k, q.GenKwargs[k])
 	}
@@ -224,21 +224,21 @@ func genKwargsMap(q tasks.Request) *report.Map[any] {
 
 // withModelArgs returns a copy of a task config whose metadata also holds
 // the run's model_args (lm-eval passes them to every task as metadata).
-func withModelArgs(cfg *report.Map[any], runConfig *report.Map[any]) any {
+func withModelArgs(cfg *py.Map[any], runConfig *py.Map[any]) any {
 	if cfg == nil {
 		return nil
 	}
 	ma, _ := runConfig.Get("model_args")
-	args, ok := ma.(*report.Map[any])
+	args, ok := ma.(*py.Map[any])
 	if !ok || args.Len() == 0 {
 		return cfg
 	}
-	out := report.NewMap[any]()
+	out := py.NewMap[any]()
 	for _, k := range cfg.Keys() {
 		v, _ := cfg.Get(k)
 		if k == "metadata" {
-			meta := report.NewMap[any]()
-			if old, ok := v.(*report.Map[any]); ok {
+			meta := py.NewMap[any]()
+			if old, ok := v.(*py.Map[any]); ok {
 				copyMap(meta, old)
 			}
 			copyMap(meta, args)
@@ -249,7 +249,7 @@ func withModelArgs(cfg *report.Map[any], runConfig *report.Map[any]) any {
 	return out
 }
 
-func copyMap(dst, src *report.Map[any]) {
+func copyMap(dst, src *py.Map[any]) {
 	for _, k := range src.Keys() {
 		v, _ := src.Get(k)
 		dst.Set(k, v)

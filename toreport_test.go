@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/goeval/goeval/internal/fakelm"
-	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/lm/lmtest"
 )
 
 func TestOrderedDocKeepsColumnOrder(t *testing.T) {
@@ -24,7 +24,7 @@ func TestOrderedDocKeepsColumnOrder(t *testing.T) {
 }
 
 func compactJSON(t *testing.T, b []byte) string {
-	v, err := report.ParseJSON(b)
+	v, err := py.ParseJSON(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestReportConfigsAndCounts(t *testing.T) {
 	o := evalOpts(dir, "gsm8k")
 	o.Task.Limit, o.Task.NumFewshot = 2, 1
 	o.Task.GenKwargs = map[string]any{"max_gen_toks": 7}
-	res, err := Evaluate(context.Background(), fakelm.New(), o)
+	res, err := Evaluate(context.Background(), lmtest.New(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +51,8 @@ func TestReportConfigsAndCounts(t *testing.T) {
 	}
 	c, _ := rep.Configs.Get("gsm8k")
 	b, _ := json.Marshal(c)
-	v, _ := report.ParseJSON(b)
-	cfg := v.(*report.Map[any])
+	v, _ := py.ParseJSON(b)
+	cfg := v.(*py.Map[any])
 	if k := cfg.Keys(); k[0] != "task" || k[1] != "dataset_path" {
 		t.Errorf("config keys start %v", k[:2])
 	}
@@ -60,18 +60,18 @@ func TestReportConfigsAndCounts(t *testing.T) {
 		t.Errorf("num_fewshot = %v, want 1", n)
 	}
 	gk, _ := cfg.Get("generation_kwargs")
-	if g := gk.(*report.Map[any]); g.Keys()[0] != "until" || g.Keys()[len(g.Keys())-1] != "max_gen_toks" {
+	if g := gk.(*py.Map[any]); g.Keys()[0] != "until" || g.Keys()[len(g.Keys())-1] != "max_gen_toks" {
 		t.Errorf("generation_kwargs keys %v", g.Keys())
 	}
 	meta, _ := cfg.Get("metadata")
-	if m := meta.(*report.Map[any]); len(m.Keys()) != 3 || m.Keys()[0] != "version" || m.Keys()[1] != "pretrained" {
+	if m := meta.(*py.Map[any]); len(m.Keys()) != 3 || m.Keys()[0] != "version" || m.Keys()[1] != "pretrained" {
 		t.Errorf("metadata keys %v", m.Keys())
 	}
-	args := samples["gsm8k"][0].Arguments[0][1].(*report.Map[any])
+	args := samples["gsm8k"][0].Arguments[0][1].(*py.Map[any])
 	if k := args.Keys(); k[0] != "until" || k[len(k)-1] != "max_gen_toks" {
 		t.Errorf("logged gen kwargs keys %v", k)
 	}
-	if ck, _ := rep.Config.Get("model_args"); ck.(*report.Map[any]).Keys()[0] != "pretrained" {
+	if ck, _ := rep.Config.Get("model_args"); ck.(*py.Map[any]).Keys()[0] != "pretrained" {
 		t.Errorf("config.model_args %v", ck)
 	}
 }

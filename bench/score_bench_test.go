@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 )
 
@@ -60,15 +61,15 @@ func BenchmarkScore(b *testing.B) {
 }
 
 // requests makes n seeded random requests of ctxLen + contLen tokens.
-func requests(n, ctxLen, contLen, vocab int) []engine.LoglikelihoodRequest {
+func requests(n, ctxLen, contLen, vocab int) []lm.LoglikelihoodRequest {
 	r := rand.New(rand.NewPCG(1, 2))
-	out := make([]engine.LoglikelihoodRequest, n)
+	out := make([]lm.LoglikelihoodRequest, n)
 	for i := range out {
 		ids := make([]int32, ctxLen+contLen)
 		for j := range ids {
 			ids[j] = int32(r.IntN(vocab))
 		}
-		out[i] = engine.LoglikelihoodRequest{ContextIDs: ids[:ctxLen], ContinuationIDs: ids[ctxLen:]}
+		out[i] = lm.LoglikelihoodRequest{ContextIDs: ids[:ctxLen], ContinuationIDs: ids[ctxLen:]}
 	}
 	return out
 }

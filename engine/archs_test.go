@@ -5,6 +5,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/goeval/goeval/lm"
 )
 
 // archGolden is one line of models/testdata/archs/<name>/golden.jsonl.
@@ -31,10 +33,10 @@ func TestArchsThroughEngine(t *testing.T) {
 			}
 			defer e.Close()
 			var c, k [][]int32
-			var gen []GenerateRequest
+			var gen []lm.GenerateRequest
 			for _, r := range reqs {
 				c, k = append(c, r.ContextIDs), append(k, r.ContinuationIDs)
-				gen = append(gen, GenerateRequest{ContextIDs: r.ContextIDs, MaxTokens: 4})
+				gen = append(gen, lm.GenerateRequest{ContextIDs: r.ContextIDs, MaxTokens: 4})
 			}
 			got, err := e.ScoreIDs(context.Background(), c, k, false)
 			if err != nil {

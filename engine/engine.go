@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/safetensors"
 )
@@ -55,7 +56,7 @@ type Stats struct {
 	BackendName  string // backend description
 }
 
-var _ LM = (*Engine)(nil)
+var _ lm.LM = (*Engine)(nil)
 
 // Open loads the checkpoint in modelDir (config.json + safetensors) onto
 // the backend chosen by opts.

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/goeval/goeval/lm"
 )
 
 // fixturesDir finds ../shared/fixtures from the repository root or
@@ -89,9 +91,9 @@ func TestFixturesMatchLlamaCpp(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer e.Close()
-			ll := make([]LoglikelihoodRequest, len(reqs))
+			ll := make([]lm.LoglikelihoodRequest, len(reqs))
 			for i, r := range reqs {
-				ll[i] = LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
+				ll[i] = lm.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
 			}
 			got, err := e.Loglikelihood(context.Background(), ll)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/lm"
 )
 
 // defaultMaxGenToks is lm-eval's max_gen_toks default.
@@ -32,7 +33,7 @@ type genItem struct {
 // BatchSize rows with a KV cache; a finished row takes the next waiting
 // request (continuous batching). Results are in request order and do not
 // depend on the other requests.
-func (e *Engine) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]GenerateResult, error) {
+func (e *Engine) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
 	eos, err := e.eosIDs()
 	if err != nil {
 		return nil, err
@@ -47,13 +48,13 @@ func (e *Engine) GenerateUntil(ctx context.Context, reqs []GenerateRequest) ([]G
 }
 
 // generateItems runs encoded items under the engine lock.
-func (e *Engine) generateItems(ctx context.Context, items []genItem) ([]GenerateResult, error) {
+func (e *Engine) generateItems(ctx context.Context, items []genItem) ([]lm.GenerateResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ctx == nil {
 		return nil, errors.New("engine: used after Close")
 	}
-	var out []GenerateResult
+	var out []lm.GenerateResult
 	err := tryCatch("generate", func() (err error) {
 		out, err = e.generate(ctx, items)
 		return err
@@ -62,7 +63,7 @@ func (e *Engine) generateItems(ctx context.Context, items []genItem) ([]Generate
 }
 
 // makeGenItem encodes and validates one request.
-func (e *Engine) makeGenItem(r GenerateRequest, eos map[int32]bool) (genItem, error) {
+func (e *Engine) makeGenItem(r lm.GenerateRequest, eos map[int32]bool) (genItem, error) {
 	maxGen := r.MaxTokens
 	if maxGen == 0 {
 		maxGen = defaultMaxGenToks

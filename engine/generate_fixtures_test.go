@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/goeval/goeval/lm"
 )
 
 // fixtureGenerate is one line of generate.jsonl.
@@ -27,7 +29,7 @@ func idItems(t *testing.T, e *Engine, ctxs [][]int32, maxGen []int) []genItem {
 	t.Helper()
 	items := make([]genItem, len(ctxs))
 	for i := range ctxs {
-		it, err := e.makeGenItem(GenerateRequest{ContextIDs: ctxs[i], MaxTokens: maxGen[i]}, map[int32]bool{})
+		it, err := e.makeGenItem(lm.GenerateRequest{ContextIDs: ctxs[i], MaxTokens: maxGen[i]}, map[int32]bool{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/goeval/goeval/lm"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
@@ -29,8 +30,8 @@ type genRow struct {
 
 // generate runs items (with the engine lock held) and returns their
 // results in order.
-func (e *Engine) generate(ctx context.Context, items []genItem) ([]GenerateResult, error) {
-	results := make([]GenerateResult, len(items))
+func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateResult, error) {
+	results := make([]lm.GenerateResult, len(items))
 	if len(items) == 0 {
 		return results, nil
 	}
@@ -94,7 +95,7 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int) []
 
 // prefillRows runs the prompts of the admitted rows, writes their cache
 // rows and picks each one's first token.
-func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []GenerateResult) error {
+func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
 	p, n := bucketB(len(admitted), c.B), 0
 	for _, r := range admitted {
 		n = max(n, len(rows[r].it.ctx))
@@ -134,7 +135,7 @@ func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted 
 // decodeStep feeds every busy row its last token and picks the next one.
 // Free rows run a dummy token at position 0 (their cache row is replaced
 // wholesale when a request is admitted).
-func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []GenerateResult) error {
+func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []lm.GenerateResult) error {
 	tok := make([]int32, c.B)
 	pos := make([]int32, c.B)
 	busy := 0
@@ -164,13 +165,13 @@ func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []
 
 // push appends row r's next token picked from its logits; a finished row
 // stores its result and becomes free.
-func (e *Engine) push(rows []*genRow, r int, logits []float32, results []GenerateResult) {
+func (e *Engine) push(rows []*genRow, r int, logits []float32, results []lm.GenerateResult) {
 	row := rows[r]
 	row.ids = append(row.ids, row.it.samp.pick(logits))
 	reason := row.it.stop.check(row.ids)
 	if reason == "" {
 		return
 	}
-	results[row.req] = GenerateResult{Text: row.it.stop.text(row.ids, reason), IDs: row.ids, StopReason: reason}
+	results[row.req] = lm.GenerateResult{Text: row.it.stop.text(row.ids, reason), IDs: row.ids, StopReason: reason}
 	rows[r] = nil
 }

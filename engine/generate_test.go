@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goeval/goeval/lm"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -147,18 +148,18 @@ func TestGreedyEqualsArgmaxLoop(t *testing.T) {
 // refilled as they finish) and in reverse order at batch 8.
 func TestGenerateBatchIndependence(t *testing.T) {
 	gens := readJSONL[fixtureGenerate](t, filepath.Join(fixturesDir(t), "tiny-llama", "generate.jsonl"))
-	var reqs []GenerateRequest
+	var reqs []lm.GenerateRequest
 	for i, g := range gens[:6] {
-		r := GenerateRequest{ContextIDs: g.ContextIDs, MaxTokens: 3 + i}
+		r := lm.GenerateRequest{ContextIDs: g.ContextIDs, MaxTokens: 3 + i}
 		if i%2 == 1 {
 			r.Temperature, r.TopP, r.TopK, r.Seed = 0.9, 0.95, 50, uint64(100+i)
 		}
 		reqs = append(reqs, r)
 	}
-	reqs = append(reqs, GenerateRequest{ContextIDs: gens[1].ContextIDs, MaxTokens: 8, Temperature: 1.5, Seed: 7})
+	reqs = append(reqs, lm.GenerateRequest{ContextIDs: gens[1].ContextIDs, MaxTokens: 8, Temperature: 1.5, Seed: 7})
 	ctx := context.Background()
 	alone := openFixture(t, "tiny-llama", Options{BatchSize: 1})
-	want := make([]GenerateResult, len(reqs))
+	want := make([]lm.GenerateResult, len(reqs))
 	for i := range reqs {
 		r, err := alone.GenerateUntil(ctx, reqs[i:i+1])
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/goeval/goeval/lm"
 )
 
 // openFixture opens a fixture model with the given batch size.
@@ -22,13 +24,13 @@ func openFixture(t *testing.T, name string, o Options) *Engine {
 // neighbours, or padded to a bigger length bucket or slot count.
 func TestBatchInvariance(t *testing.T) {
 	reqs := readJSONL[fixtureRequest](t, filepath.Join(fixturesDir(t), "tiny-llama", "requests.jsonl"))[:8]
-	ll := make([]LoglikelihoodRequest, len(reqs))
+	ll := make([]lm.LoglikelihoodRequest, len(reqs))
 	for i, r := range reqs {
-		ll[i] = LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
+		ll[i] = lm.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
 	}
 	ctx := context.Background()
 	alone := openFixture(t, "tiny-llama", Options{BatchSize: 1})
-	want := make([]LoglikelihoodResult, len(ll))
+	want := make([]lm.LoglikelihoodResult, len(ll))
 	for i := range ll {
 		r, err := alone.Loglikelihood(ctx, ll[i:i+1])
 		if err != nil {
@@ -37,13 +39,13 @@ func TestBatchInvariance(t *testing.T) {
 		want[i] = r[0]
 	}
 	// A long neighbour forces a bigger T bucket and more slots.
-	long := LoglikelihoodRequest{ContextIDs: make([]int32, 100), ContinuationIDs: []int32{5, 6, 7, 8, 9, 10, 11, 12, 13, 14}}
+	long := lm.LoglikelihoodRequest{ContextIDs: make([]int32, 100), ContinuationIDs: []int32{5, 6, 7, 8, 9, 10, 11, 12, 13, 14}}
 	for _, bs := range []int{3, 8} {
 		e := openFixture(t, "tiny-llama", Options{BatchSize: bs})
-		for name, batchReqs := range map[string][]LoglikelihoodRequest{
+		for name, batchReqs := range map[string][]lm.LoglikelihoodRequest{
 			"forward":  ll,
 			"reversed": reversed(ll),
-			"withLong": append(append([]LoglikelihoodRequest{}, ll...), long),
+			"withLong": append(append([]lm.LoglikelihoodRequest{}, ll...), long),
 		} {
 			got, err := e.Loglikelihood(ctx, batchReqs)
 			if err != nil {
@@ -75,9 +77,9 @@ func reversed[T any](s []T) []T {
 // copy gets the same answer, in input order.
 func TestDuplicatesAndOrder(t *testing.T) {
 	e := openFixture(t, "tiny-llama", Options{BatchSize: 4})
-	a := LoglikelihoodRequest{ContextIDs: []int32{1, 100, 200}, ContinuationIDs: []int32{300}}
-	b := LoglikelihoodRequest{ContextIDs: []int32{1, 100, 200, 300, 400, 500}, ContinuationIDs: []int32{600, 700}}
-	got, err := e.Loglikelihood(context.Background(), []LoglikelihoodRequest{a, b, a, a, b})
+	a := lm.LoglikelihoodRequest{ContextIDs: []int32{1, 100, 200}, ContinuationIDs: []int32{300}}
+	b := lm.LoglikelihoodRequest{ContextIDs: []int32{1, 100, 200, 300, 400, 500}, ContinuationIDs: []int32{600, 700}}
+	got, err := e.Loglikelihood(context.Background(), []lm.LoglikelihoodRequest{a, b, a, a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestRollingOneWindow(t *testing.T) {
 	e := openFixture(t, "tiny-llama", Options{BatchSize: 4})
 	ids := []int32{1, 450, 4996, 17354, 1701, 432, 17204, 975, 278, 17366, 11203}
 	ctx := context.Background()
-	roll, err := e.LoglikelihoodRolling(ctx, []RollingRequest{{IDs: ids}})
+	roll, err := e.LoglikelihoodRolling(ctx, []lm.RollingRequest{{IDs: ids}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func TestRollingManyWindows(t *testing.T) {
 	ctxs := [][]int32{{p}, {ids[3]}, {ids[5], ids[6], ids[7]}}
 	conts := [][]int32{ids[0:4], ids[4:8], ids[8:10]}
 	ctx := context.Background()
-	roll, err := e.LoglikelihoodRolling(ctx, []RollingRequest{{IDs: ids}})
+	roll, err := e.LoglikelihoodRolling(ctx, []lm.RollingRequest{{IDs: ids}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/lm"
 )
 
 // Score is the engine's answer for one (input, continuation) row.
@@ -21,7 +22,7 @@ type Score struct {
 }
 
 // Loglikelihood implements LM (lm-eval loglikelihood, spec §8.1).
-func (e *Engine) Loglikelihood(ctx context.Context, reqs []LoglikelihoodRequest) ([]LoglikelihoodResult, error) {
+func (e *Engine) Loglikelihood(ctx context.Context, reqs []lm.LoglikelihoodRequest) ([]lm.LoglikelihoodResult, error) {
 	items := make([]item, len(reqs))
 	for i, r := range reqs {
 		ctxIDs, contIDs, err := e.encodeRequest(r)
@@ -36,9 +37,9 @@ func (e *Engine) Loglikelihood(ctx context.Context, reqs []LoglikelihoodRequest)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]LoglikelihoodResult, len(reqs))
+	out := make([]lm.LoglikelihoodResult, len(reqs))
 	for i, s := range scores {
-		out[i] = LoglikelihoodResult{LogProb: s.LogProb, IsGreedy: s.IsGreedy, NumTokens: s.NumTokens}
+		out[i] = lm.LoglikelihoodResult{LogProb: s.LogProb, IsGreedy: s.IsGreedy, NumTokens: s.NumTokens}
 	}
 	return out, nil
 }
@@ -46,7 +47,7 @@ func (e *Engine) Loglikelihood(ctx context.Context, reqs []LoglikelihoodRequest)
 // encodeRequest returns a request's context and continuation ids: the ids
 // when given (an empty context becomes [prefix]), else the strings through
 // the tokenizer with lm-eval's _encode_pair.
-func (e *Engine) encodeRequest(r LoglikelihoodRequest) (ctxIDs, contIDs []int32, err error) {
+func (e *Engine) encodeRequest(r lm.LoglikelihoodRequest) (ctxIDs, contIDs []int32, err error) {
 	if len(r.ContextIDs) > 0 || len(r.ContinuationIDs) > 0 {
 		ctxIDs, contIDs = r.ContextIDs, r.ContinuationIDs
 		if len(ctxIDs) == 0 {
@@ -66,7 +67,7 @@ func (e *Engine) encodeRequest(r LoglikelihoodRequest) (ctxIDs, contIDs []int32,
 
 // LoglikelihoodRolling implements LM (lm-eval loglikelihood_rolling, spec
 // §8.2): the sum over disjoint windows of max_length tokens.
-func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []RollingRequest) ([]RollingResult, error) {
+func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequest) ([]lm.RollingResult, error) {
 	var items []item
 	owner := []int{}
 	for i, r := range reqs {
@@ -93,7 +94,7 @@ func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []RollingRequest
 	if err != nil {
 		return nil, err
 	}
-	out := make([]RollingResult, len(reqs))
+	out := make([]lm.RollingResult, len(reqs))
 	for j, s := range scores {
 		out[owner[j]].LogProb += s.LogProb
 		out[owner[j]].NumTokens += s.NumTokens
@@ -107,7 +108,7 @@ func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []RollingRequest
 func (e *Engine) ScoreIDs(ctx context.Context, ctxIDs, contIDs [][]int32, tokens bool) ([]Score, error) {
 	items := make([]item, len(ctxIDs))
 	for i := range ctxIDs {
-		r := LoglikelihoodRequest{ContextIDs: ctxIDs[i], ContinuationIDs: contIDs[i]}
+		r := lm.LoglikelihoodRequest{ContextIDs: ctxIDs[i], ContinuationIDs: contIDs[i]}
 		c, k, err := e.encodeRequest(r)
 		if err == nil {
 			items[i], err = makeItem(c, k, e.maxLen)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/goeval/goeval/lm"
 )
 
 // Sampling happens on the host, from each row's f32 logits, with one RNG
@@ -30,7 +32,7 @@ type sampler struct {
 const pcgStream = 0x9e3779b97f4a7c15
 
 // newSampler returns the sampler of a request, or nil for greedy.
-func newSampler(r GenerateRequest) *sampler {
+func newSampler(r lm.GenerateRequest) *sampler {
 	if r.Temperature <= 0 {
 		return nil
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"testing"
+
+	"github.com/goeval/goeval/lm"
 )
 
 func TestArgmaxFirstOnTies(t *testing.T) {
@@ -15,7 +17,7 @@ func TestArgmaxFirstOnTies(t *testing.T) {
 // ties; top-p keeps the smallest top set reaching p.
 func TestSamplerFilters(t *testing.T) {
 	logits := []float32{0.5, 2, 1, 1.9, -1}
-	for _, r := range []GenerateRequest{
+	for _, r := range []lm.GenerateRequest{
 		{Temperature: 1, TopK: 1, Seed: 1},
 		{Temperature: 1, TopP: 1e-6, Seed: 2},
 	} {
@@ -26,7 +28,7 @@ func TestSamplerFilters(t *testing.T) {
 			}
 		}
 	}
-	s := newSampler(GenerateRequest{Temperature: 1, TopK: 1})
+	s := newSampler(lm.GenerateRequest{Temperature: 1, TopK: 1})
 	x := []float64{0.5, 2, 1, 2, -1}
 	if keep := s.topKFilter(x); len(keep) != 2 || keep[0] != 1 || keep[1] != 3 {
 		t.Errorf("top-k 1 with a tie kept %v, want [1 3]", keep)
@@ -48,7 +50,7 @@ func TestSamplerFilters(t *testing.T) {
 func TestSamplerDistribution(t *testing.T) {
 	logits := []float32{1, 2, 0, 1.5}
 	const temp, n = 0.7, 20000
-	s := newSampler(GenerateRequest{Temperature: temp, Seed: 42})
+	s := newSampler(lm.GenerateRequest{Temperature: temp, Seed: 42})
 	counts := make([]int, len(logits))
 	first := make([]int32, 50)
 	for i := range n {
@@ -68,7 +70,7 @@ func TestSamplerDistribution(t *testing.T) {
 			t.Errorf("token %d: frequency %.4f, softmax %.4f", i, f, p)
 		}
 	}
-	again := newSampler(GenerateRequest{Temperature: temp, Seed: 42})
+	again := newSampler(lm.GenerateRequest{Temperature: temp, Seed: 42})
 	for i, want := range first {
 		if got := again.pick(logits); got != want {
 			t.Fatalf("seed 42 draw %d: %d then %d", i, want, got)

@@ -2,7 +2,7 @@ package engine
 
 import "strings"
 
-// Stop reasons reported in GenerateResult.StopReason.
+// Stop reasons reported in lm.GenerateResult.StopReason.
 const (
 	stopUntil     = "until"
 	stopEOS       = "eos"

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models/tokenizer"
 )
 
@@ -110,7 +111,7 @@ func TestGenerateUntilStops(t *testing.T) {
 	e := openFixture(t, "tiny-qwen2", Options{BatchSize: 4, Tokenizer: tok})
 	ctx := context.Background()
 	prompt := "Question: what is 2 + 3?\nAnswer:"
-	base, err := e.GenerateUntil(ctx, []GenerateRequest{{Context: prompt, MaxTokens: 12}})
+	base, err := e.GenerateUntil(ctx, []lm.GenerateRequest{{Context: prompt, MaxTokens: 12}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +122,8 @@ func TestGenerateUntilStops(t *testing.T) {
 	full := tok.Decode(ids, true)
 	// A stop made of the last rune of token k−1's text and the first rune
 	// of token k's text, for the first k where that string is new.
-	var reqs []GenerateRequest
-	var want []GenerateResult
+	var reqs []lm.GenerateRequest
+	var want []lm.GenerateResult
 	for k := 2; k < len(ids) && len(reqs) == 0; k++ {
 		a, b := tok.Decode(ids[:k], true), tok.Decode(ids[:k+1], true)
 		if !strings.HasPrefix(full, b) || len(b) == len(a) || !utf8.ValidString(a) || !utf8.ValidString(b) || a == "" {
@@ -134,8 +135,8 @@ func TestGenerateUntilStops(t *testing.T) {
 		if strings.Index(full, stop) != len(a)-n1 {
 			continue
 		}
-		reqs = append(reqs, GenerateRequest{Context: prompt, MaxTokens: 12, Until: []string{"never-appears", stop}})
-		want = append(want, GenerateResult{Text: a[:len(a)-n1], IDs: ids[:k+1], StopReason: stopUntil})
+		reqs = append(reqs, lm.GenerateRequest{Context: prompt, MaxTokens: 12, Until: []string{"never-appears", stop}})
+		want = append(want, lm.GenerateResult{Text: a[:len(a)-n1], IDs: ids[:k+1], StopReason: stopUntil})
 	}
 	if len(reqs) == 0 {
 		t.Fatalf("no token boundary to test in %q", full)
@@ -145,8 +146,8 @@ func TestGenerateUntilStops(t *testing.T) {
 	for !strings.ContainsRune(tok.Decode(ids[:n], true), first) {
 		n++
 	}
-	reqs = append(reqs, GenerateRequest{Context: prompt, MaxTokens: 12, Until: []string{string(first)}})
-	want = append(want, GenerateResult{Text: "", IDs: ids[:n], StopReason: stopUntil})
+	reqs = append(reqs, lm.GenerateRequest{Context: prompt, MaxTokens: 12, Until: []string{string(first)}})
+	want = append(want, lm.GenerateResult{Text: "", IDs: ids[:n], StopReason: stopUntil})
 	got, err := e.GenerateUntil(ctx, reqs)
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,11 @@
 package metrics
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // Aggregation names lm-eval registers (api/metrics.py) that Aggregate knows.
@@ -131,7 +132,7 @@ func BitsPerByte(ps [][2]float64) float64 { return -WeightedMean(ps) / math.Log(
 func Scalars(values []any) ([]float64, error) {
 	xs := make([]float64, len(values))
 	for i, v := range values {
-		x, ok := ToFloat(v)
+		x, ok := py.ToFloat(v)
 		if !ok {
 			return nil, fmt.Errorf("value %d is %T, want a number", i, v)
 		}
@@ -153,30 +154,6 @@ func Pairs(values []any) ([][2]float64, error) {
 	return ps, nil
 }
 
-// ToFloat converts a Go or JSON-decoded numeric value (float, int,
-// json.Number, bool as 0/1) to float64; anything else, such as lm-eval's
-// "N/A" stderr strings, gives ok=false.
-func ToFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case bool:
-		return b2f(x), true
-	}
-	return 0, false
-}
-
 func toPair(v any) ([2]float64, bool) {
 	switch x := v.(type) {
 	case [2]float64:
@@ -189,8 +166,8 @@ func toPair(v any) ([2]float64, bool) {
 		}
 	case []any:
 		if len(x) == 2 {
-			a, ok1 := ToFloat(x[0])
-			b, ok2 := ToFloat(x[1])
+			a, ok1 := py.ToFloat(x[0])
+			b, ok2 := py.ToFloat(x[1])
 			return [2]float64{a, b}, ok1 && ok2
 		}
 	}

@@ -7,7 +7,7 @@
 // pooled standard errors.
 //
 // Python semantics are reproduced where they change numbers: Python `re`
-// patterns (see CompilePy), Unicode str.strip/split/lower/capitalize (see
+// patterns (see py.Compile), Unicode str.strip/split/lower/capitalize (see
 // pystr.go), Python float() parsing and repr (pyfloat.go), numpy argmax tie
 // and NaN rules, numpy's fixed-width string arrays in exact_match, and
 // CPython's random.Random for the bootstrap (internal/pyrand).

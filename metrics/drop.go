@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"strings"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // DropEMF1 is lm-eval's drop/utils.py process_results for one prediction:
@@ -12,7 +14,7 @@ import (
 func DropEMF1(pred string, golds [][]string) (em, f1 float64) {
 	for _, gold := range golds {
 		e, f := DropMetrics([]string{pred}, gold)
-		if len(gold) > 0 && PyStrip(gold[0]) != "" {
+		if len(gold) > 0 && py.Strip(gold[0]) != "" {
 			em, f1 = math.Max(em, e), math.Max(f1, f)
 		}
 	}
@@ -41,7 +43,7 @@ func dropBags(spans []string) ([]string, []bag) {
 	for i, s := range spans {
 		norm[i] = DropNormalize(s)
 		bags[i] = bag{}
-		for _, w := range PySplit(norm[i]) {
+		for _, w := range py.Split(norm[i]) {
 			bags[i][w] = true
 		}
 	}
@@ -112,7 +114,7 @@ func bagF1(pred, gold bag) float64 {
 func numbersMatch(gold, pred bag) bool {
 	gn := 0
 	for w := range gold {
-		if _, ok := ParsePyFloat(w); ok {
+		if _, ok := py.ParseFloat(w); ok {
 			gn++
 			if pred[w] {
 				return true
@@ -122,8 +124,8 @@ func numbersMatch(gold, pred bag) bool {
 	return gn == 0
 }
 
-var dropArticles = MustCompilePy(`\b(a|an|the)\b`)
-var dropTokenSplit = MustCompilePy(" |-")
+var dropArticles = py.MustCompile(`\b(a|an|the)\b`)
+var dropTokenSplit = py.MustCompile(" |-")
 
 // DropNormalize is drop/utils.py _normalize: split on single spaces and
 // hyphens; per token lowercase, strip ASCII punctuation unless it parses as
@@ -132,8 +134,8 @@ var dropTokenSplit = MustCompilePy(" |-")
 func DropNormalize(answer string) string {
 	var toks []string
 	for _, t := range dropTokenSplit.Split(answer) {
-		t = PyLower(t)
-		if _, ok := ParsePyFloat(t); !ok {
+		t = py.Lower(t)
+		if _, ok := py.ParseFloat(t); !ok {
 			t = strings.Map(func(r rune) rune {
 				if r < 128 && strings.ContainsRune(pyPunctuation, r) {
 					return -1
@@ -141,15 +143,15 @@ func DropNormalize(answer string) string {
 				return r
 			}, t)
 		}
-		if v, ok := ParsePyFloat(t); ok {
-			t = PyFloatRepr(v)
+		if v, ok := py.ParseFloat(t); ok {
+			t = py.Repr(v)
 		}
-		t = strings.Join(PySplit(dropArticles.Sub(t, " ")), " ")
-		if PyStrip(t) != "" {
+		t = strings.Join(py.Split(dropArticles.Sub(t, " ")), " ")
+		if py.Strip(t) != "" {
 			toks = append(toks, t)
 		}
 	}
-	return PyStrip(strings.Join(toks, " "))
+	return py.Strip(strings.Join(toks, " "))
 }
 
 // npMean is numpy's mean of a float64 vector: pairwise summation (see npSum)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // ExactMatchOptions are exact_match's metric kwargs in a task's metric_list.
@@ -18,14 +20,14 @@ type ExactMatchOptions struct {
 // exact_match_hf_evaluate, with its patterns compiled once.
 type ExactMatcher struct {
 	opts    ExactMatchOptions
-	regexes []*PyRegexp
+	regexes []*py.Regexp
 }
 
 // NewExactMatcher compiles the options' regexes.
 func NewExactMatcher(o ExactMatchOptions) (*ExactMatcher, error) {
 	m := &ExactMatcher{opts: o}
 	for _, s := range o.RegexesToIgnore {
-		re, err := CompilePy(s)
+		re, err := py.Compile(s)
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +57,7 @@ func (m *ExactMatcher) normalize(s string) string {
 	width := utf8.RuneCountInString(s)
 	s = strings.TrimRight(s, "\x00")
 	if m.opts.IgnoreCase {
-		s = truncateRunes(PyLower(s), width)
+		s = truncateRunes(py.Lower(s), width)
 	}
 	if m.opts.IgnorePunctuation {
 		s = strings.Map(func(r rune) rune {

@@ -1,5 +1,7 @@
 package metrics
 
+import "github.com/goeval/goeval/internal/py"
+
 // DefaultRegexFallback is lm-eval's RegexFilter fallback for no match.
 const DefaultRegexFallback = "[invalid]"
 
@@ -7,14 +9,14 @@ const DefaultRegexFallback = "[invalid]"
 // pick the match at GroupSelect (negative counts from the end, Python
 // style), take the first non-empty group of a multi-group match, strip it.
 type RegexFilter struct {
-	re          *PyRegexp
+	re          *py.Regexp
 	GroupSelect int
 	Fallback    string
 }
 
 // NewRegexFilter compiles a Python pattern for a regex filter.
 func NewRegexFilter(pattern string, groupSelect int, fallback string) (*RegexFilter, error) {
-	re, err := CompilePy(pattern)
+	re, err := py.Compile(pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -37,14 +39,14 @@ func (f *RegexFilter) Apply(resp string) string {
 	}
 	groups := matches[i]
 	if len(groups) == 1 { // whole match or the single group: a str in Python
-		return PyStrip(groups[0])
+		return py.Strip(groups[0])
 	}
 	for _, g := range groups { // a tuple: first non-empty element
 		if g != "" {
-			return PyStrip(g)
+			return py.Strip(g)
 		}
 	}
-	return PyStrip(f.Fallback)
+	return py.Strip(f.Fallback)
 }
 
 // ApplyAll filters every response of a document (its repeats).
@@ -66,10 +68,10 @@ func TakeFirst(resps []string) string {
 }
 
 // Lowercase is lm-eval's "lowercase" filter (Python str.lower).
-func Lowercase(s string) string { return PyLower(s) }
+func Lowercase(s string) string { return py.Lower(s) }
 
 // Uppercase is lm-eval's "uppercase" filter (Python str.upper).
-func Uppercase(s string) string { return PyUpper(s) }
+func Uppercase(s string) string { return py.Upper(s) }
 
 // RemoveWhitespace is lm-eval's "remove_whitespace" filter (str.strip).
-func RemoveWhitespace(s string) string { return PyStrip(s) }
+func RemoveWhitespace(s string) string { return py.Strip(s) }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"reflect"
 	"testing"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // golden is testdata/golden.json, written by parity/metrics/golden.py from
@@ -116,17 +118,17 @@ func TestGoldenDrop(t *testing.T) {
 func TestGoldenPyFloat(t *testing.T) {
 	g := loadGolden(t)
 	for _, c := range g.PyFloat {
-		v, ok := ParsePyFloat(c.S)
+		v, ok := py.ParseFloat(c.S)
 		if ok != (c.Repr != nil) {
 			t.Errorf("float(%q) ok=%v, Python ok=%v", c.S, ok, c.Repr != nil)
 			continue
 		}
-		if ok && PyFloatRepr(v) != *c.Repr {
-			t.Errorf("repr(float(%q)) = %q, Python %q", c.S, PyFloatRepr(v), *c.Repr)
+		if ok && py.Repr(v) != *c.Repr {
+			t.Errorf("repr(float(%q)) = %q, Python %q", c.S, py.Repr(v), *c.Repr)
 		}
 	}
 	for _, c := range g.Repr {
-		if got := PyFloatRepr(c.F); got != c.Repr {
+		if got := py.Repr(c.F); got != c.Repr {
 			t.Errorf("repr(%v) = %q, Python %q", c.F, got, c.Repr)
 		}
 	}
@@ -134,14 +136,14 @@ func TestGoldenPyFloat(t *testing.T) {
 
 func TestGoldenPyStr(t *testing.T) {
 	for _, c := range loadGolden(t).PyStr {
-		split := PySplit(c.S)
+		split := py.Split(c.S)
 		if split == nil {
 			split = []string{}
 		}
-		if PyStrip(c.S) != c.Strip || PyLower(c.S) != c.Lower || PyUpper(c.S) != c.Upper ||
-			PyCapitalize(c.S) != c.Capitalize || !reflect.DeepEqual(split, c.Split) {
+		if py.Strip(c.S) != c.Strip || py.Lower(c.S) != c.Lower || py.Upper(c.S) != c.Upper ||
+			py.Capitalize(c.S) != c.Capitalize || !reflect.DeepEqual(split, c.Split) {
 			t.Errorf("%q: strip %q lower %q upper %q capitalize %q split %q; Python %q %q %q %q %q",
-				c.S, PyStrip(c.S), PyLower(c.S), PyUpper(c.S), PyCapitalize(c.S), split,
+				c.S, py.Strip(c.S), py.Lower(c.S), py.Upper(c.S), py.Capitalize(c.S), split,
 				c.Strip, c.Lower, c.Upper, c.Capitalize, c.Split)
 		}
 	}

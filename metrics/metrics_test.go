@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 func TestArgmaxNumpyRules(t *testing.T) {
@@ -58,41 +60,41 @@ func TestScoreMultipleChoice(t *testing.T) {
 
 func TestPyRegexSemantics(t *testing.T) {
 	// Python `$` matches before a final newline; Go RE2's does not.
-	if got := MustCompilePy(`\.$`).Sub("42.\n", ""); got != "42\n" {
+	if got := py.MustCompile(`\.$`).Sub("42.\n", ""); got != "42\n" {
 		t.Errorf(`\.$ sub = %q`, got)
 	}
 	// \Z is the absolute end in Python.
-	if MustCompilePy(`a\Z`).MatchString("a\n") {
+	if py.MustCompile(`a\Z`).MatchString("a\n") {
 		t.Error(`a\Z matched before a final newline`)
 	}
 	// Unicode \d and \s (with U+001C), look-ahead, backreference.
-	if got := MustCompilePy(`\d+`).FindAll("x٣٤y"); !reflect.DeepEqual(got, [][]string{{"٣٤"}}) {
+	if got := py.MustCompile(`\d+`).FindAll("x٣٤y"); !reflect.DeepEqual(got, [][]string{{"٣٤"}}) {
 		t.Errorf(`\d = %q`, got)
 	}
-	if got := MustCompilePy(`\s`).Sub("a\x1cb\u3000c", "_"); got != "a_b_c" {
+	if got := py.MustCompile(`\s`).Sub("a\x1cb\u3000c", "_"); got != "a_b_c" {
 		t.Errorf(`\s = %q`, got)
 	}
-	if got := MustCompilePy(`\w+(?=!)`).FindAll("hi wörld!"); !reflect.DeepEqual(got, [][]string{{"wörld"}}) {
+	if got := py.MustCompile(`\w+(?=!)`).FindAll("hi wörld!"); !reflect.DeepEqual(got, [][]string{{"wörld"}}) {
 		t.Errorf("look-ahead = %q", got)
 	}
-	if got := MustCompilePy(`(?P<c>\w)(?P=c)`).FindAll("abccd"); !reflect.DeepEqual(got, [][]string{{"c"}}) {
+	if got := py.MustCompile(`(?P<c>\w)(?P=c)`).FindAll("abccd"); !reflect.DeepEqual(got, [][]string{{"c"}}) {
 		t.Errorf("named backreference = %q", got)
 	}
 	// Python re.sub templates, and group numbering with named groups.
-	if got := MustCompilePy(`(?P<a>\w+)-(\w+)`).Sub("x-y $", `\2+\g<a>\g<1>$`); got != "y+xx$ $" {
+	if got := py.MustCompile(`(?P<a>\w+)-(\w+)`).Sub("x-y $", `\2+\g<a>\g<1>$`); got != "y+xx$ $" {
 		t.Errorf("template sub = %q", got)
 	}
 	// findall with empty matches, re.split keeping empty ends and groups.
-	if got := MustCompilePy(`x*`).FindAll("abxd"); len(got) != 5 || got[2][0] != "x" {
+	if got := py.MustCompile(`x*`).FindAll("abxd"); len(got) != 5 || got[2][0] != "x" {
 		t.Errorf("empty-match findall = %q", got)
 	}
-	if got := MustCompilePy(`\s+`).Split(" a  b "); !reflect.DeepEqual(got, []string{"", "a", "b", ""}) {
+	if got := py.MustCompile(`\s+`).Split(" a  b "); !reflect.DeepEqual(got, []string{"", "a", "b", ""}) {
 		t.Errorf("split = %q", got)
 	}
-	if got := MustCompilePy(`(-)`).Split("a-b"); !reflect.DeepEqual(got, []string{"a", "-", "b"}) {
+	if got := py.MustCompile(`(-)`).Split("a-b"); !reflect.DeepEqual(got, []string{"a", "-", "b"}) {
 		t.Errorf("split with group = %q", got)
 	}
-	if _, err := CompilePy(`(unclosed`); err == nil {
+	if _, err := py.Compile(`(unclosed`); err == nil {
 		t.Error("bad pattern compiled")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/goeval/goeval/internal/pyrand"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // DefaultBootstrapIters is lm-eval's bootstrap_iters default.
@@ -107,7 +107,7 @@ func Bootstrap(n, iters int, newStat func() func(idx []int) float64) float64 {
 			stat := newStat()
 			idx := make([]int, n)
 			for c := range next {
-				rnd := pyrand.New(int64(c))
+				rnd := py.NewRand(int64(c))
 				for k := 0; k < chunk; k++ {
 					rnd.ChoicesInto(idx)
 					res[c*chunk+k] = stat(idx)

@@ -3,6 +3,8 @@ package report
 import (
 	"math"
 	"strings"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // CompareOptions tunes Compare.
@@ -184,7 +186,7 @@ func compareCell(base, other *Run, row *Row, j int, o CompareOptions) (Change, e
 // except for perplexity-type metrics and bits_per_byte.
 func higherIsBetter(r *Results, task, metric string) bool {
 	if v, ok := r.HigherIsBetter.Get(task); ok {
-		if m, ok := v.(*Map[any]); ok {
+		if m, ok := v.(*py.Map[any]); ok {
 			if b, ok := m.Get(metric); ok {
 				if bb, ok := b.(bool); ok {
 					return bb

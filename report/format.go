@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // Formats accepted by Comparison.Write.
@@ -23,7 +25,7 @@ func (c *Comparison) Write(w io.Writer, format string) error {
 	case "csv":
 		return c.writeCSV(w)
 	case "json":
-		b, err := PyJSON(c.jsonObject(), true)
+		b, err := py.JSON(c.jsonObject(), true)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,10 @@
 package report
 
-import "math"
+import (
+	"math"
+
+	"github.com/goeval/goeval/internal/py"
+)
 
 // num makes a float JSON-safe: NaN and ±Inf become null.
 func num(f float64) any {
@@ -12,14 +16,14 @@ func num(f float64) any {
 
 // jsonObject is the "json" format: runs, rows with per-run values and
 // changes, and summaries. Field names are stable for scripts.
-func (c *Comparison) jsonObject() *Map[any] {
-	out := NewMap[any]()
+func (c *Comparison) jsonObject() *py.Map[any] {
+	out := py.NewMap[any]()
 	out.Set("runs", c.Runs)
 	out.Set("results_files", c.Paths)
 	out.Set("alpha", Alpha)
 	rows := []any{}
 	for _, row := range c.Rows {
-		o := NewMap[any]()
+		o := py.NewMap[any]()
 		o.Set("task", row.Task)
 		o.Set("metric", row.Metric)
 		o.Set("filter", row.Filter)
@@ -40,7 +44,7 @@ func (c *Comparison) jsonObject() *Map[any] {
 	out.Set("rows", rows)
 	sums := []any{}
 	for _, s := range c.Summaries {
-		o := NewMap[any]()
+		o := py.NewMap[any]()
 		o.Set("run", s.Run)
 		o.Set("improved", s.Improved)
 		o.Set("regressed", s.Regressed)
@@ -66,8 +70,8 @@ func okNum(f float64, ok bool) any {
 	return num(f)
 }
 
-func changeObject(run string, ch Change) *Map[any] {
-	o := NewMap[any]()
+func changeObject(run string, ch Change) *py.Map[any] {
+	o := py.NewMap[any]()
 	o.Set("run", run)
 	o.Set("abs", num(ch.Abs))
 	o.Set("rel", num(ch.Rel))

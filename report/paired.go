@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
 )
 
@@ -108,12 +109,12 @@ func sampleValue(s *Sample, metric string) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	if f, ok := metrics.ToFloat(v); ok {
+	if f, ok := py.ToFloat(v); ok {
 		return f, true
 	}
 	if list, ok := v.([]any); ok && len(list) == 2 {
-		x, ok1 := metrics.ToFloat(list[0])
-		y, ok2 := metrics.ToFloat(list[1])
+		x, ok1 := py.ToFloat(list[0])
+		y, ok2 := py.ToFloat(list[1])
 		return [2]float64{x, y}, ok1 && ok2
 	}
 	return nil, false
@@ -144,11 +145,11 @@ var defaultAgg = map[string]string{
 // metric_list, falling back to lm-eval's default for the metric name.
 func aggregationOf(r *Results, task, metric string) string {
 	if cfg, ok := r.Configs.Get(task); ok {
-		if m, ok := cfg.(*Map[any]); ok {
+		if m, ok := cfg.(*py.Map[any]); ok {
 			list, _ := m.Get("metric_list")
 			items, _ := list.([]any)
 			for _, it := range items {
-				im, ok := it.(*Map[any])
+				im, ok := it.(*py.Map[any])
 				if !ok {
 					continue
 				}

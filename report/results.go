@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // NSamples is one "n-samples" entry: documents in the split and documents
@@ -24,18 +25,18 @@ type NSamples struct {
 // Numbers read from a file are json.Number; goeval code may store float64
 // and int. Keys are written in lm-eval's order (see keyOrder).
 type Results struct {
-	Results        Map[*Map[any]] // "results": task and group → metric key → value
-	Groups         Map[*Map[any]] // "groups": written only when non-empty
-	GroupSubtasks  Map[[]string]  // "group_subtasks": group → its subtasks
-	Configs        Map[any]       // "configs": task → TaskConfig dict
-	Versions       Map[any]       // "versions": task → version (float64 for tasks, string for groups)
-	NShot          Map[any]       // "n-shot": task → int
-	HigherIsBetter Map[any]       // "higher_is_better": task → *Map[any]{metric: bool}
-	NSamples       Map[NSamples]  // "n-samples": task → counts
-	Config         Map[any]       // "config": model, model_args, batch_size, limit, seeds, …
-	GitHash        string         // "git_hash"; "" is written as null
-	Date           float64        // "date": unix seconds at start
-	TaskHashes     Map[string]    // "task_hashes": task → sha256 over its samples' hashes (see TaskHash)
+	Results        py.Map[*py.Map[any]] // "results": task and group → metric key → value
+	Groups         py.Map[*py.Map[any]] // "groups": written only when non-empty
+	GroupSubtasks  py.Map[[]string]     // "group_subtasks": group → its subtasks
+	Configs        py.Map[any]          // "configs": task → TaskConfig dict
+	Versions       py.Map[any]          // "versions": task → version (float64 for tasks, string for groups)
+	NShot          py.Map[any]          // "n-shot": task → int
+	HigherIsBetter py.Map[any]          // "higher_is_better": task → *py.Map[any]{metric: bool}
+	NSamples       py.Map[NSamples]     // "n-samples": task → counts
+	Config         py.Map[any]          // "config": model, model_args, batch_size, limit, seeds, …
+	GitHash        string               // "git_hash"; "" is written as null
+	Date           float64              // "date": unix seconds at start
+	TaskHashes     py.Map[string]       // "task_hashes": task → sha256 over its samples' hashes (see TaskHash)
 
 	ModelSource        string // "model_source", e.g. "hf" (lm-eval) or "goeval"
 	ModelName          string // "model_name"
@@ -46,7 +47,7 @@ type Results struct {
 	// lm_eval_version, tokenizer_*_token, eot_token_id, max_length,
 	// system_instruction, chat_template, … and keys lm-eval may add later.
 	// Known keys are written in lm-eval's place; unknown ones at the end.
-	Extra Map[any]
+	Extra py.Map[any]
 }
 
 // keyOrder is the top-level key order of lm-eval's results file.
@@ -116,8 +117,8 @@ func (r *Results) typed(key string) (any, bool) {
 }
 
 // ordered returns the file's top-level object in lm-eval's key order.
-func (r *Results) ordered() *Map[any] {
-	out := NewMap[any]()
+func (r *Results) ordered() *py.Map[any] {
+	out := py.NewMap[any]()
 	known := map[string]bool{}
 	for _, k := range keyOrder {
 		known[k] = true
@@ -134,7 +135,7 @@ func (r *Results) ordered() *Map[any] {
 	}
 	for _, k := range r.Extra.Keys() {
 		if !known[k] {
-			out.Set(k, r.Extra.anyValue(k))
+			out.Set(k, r.Extra.Value(k))
 		}
 	}
 	return out
@@ -142,14 +143,14 @@ func (r *Results) ordered() *Map[any] {
 
 // Encode returns the file contents exactly as lm-eval writes them:
 // json.dumps(results, indent=2, ensure_ascii=False).
-func (r *Results) Encode() ([]byte, error) { return PyJSON(r.ordered(), true) }
+func (r *Results) Encode() ([]byte, error) { return py.JSON(r.ordered(), true) }
 
 // MarshalJSON writes the results object (compact) in lm-eval's key order.
-func (r *Results) MarshalJSON() ([]byte, error) { return PyJSON(r.ordered(), false) }
+func (r *Results) MarshalJSON() ([]byte, error) { return py.JSON(r.ordered(), false) }
 
 // UnmarshalJSON reads a results object written by lm-eval or goeval.
 func (r *Results) UnmarshalJSON(data []byte) error {
-	var top Map[json.RawMessage]
+	var top py.Map[json.RawMessage]
 	if err := top.UnmarshalJSON(data); err != nil {
 		return err
 	}
@@ -187,19 +188,19 @@ func (r *Results) setKey(k string, raw json.RawMessage) error {
 		return nil
 	}
 	if s != nil {
-		v, err := ParseJSON(raw)
+		v, err := py.ParseJSON(raw)
 		if err != nil {
 			return err
 		}
 		if v != nil {
-			*s = PyStr(v)
+			*s = py.Str(v)
 		}
 		return nil
 	}
 	if dst, ok := r.typed(k); ok {
 		return json.Unmarshal(raw, dst)
 	}
-	v, err := ParseJSON(raw)
+	v, err := py.ParseJSON(raw)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // The fixture files under testdata/lmeval were written by lm-eval itself
@@ -118,7 +119,7 @@ func TestWriteRunMatchesLMEval(t *testing.T) {
 		}
 		samples[task] = s
 	}
-	res.TaskHashes = Map[string]{}
+	res.TaskHashes = py.Map[string]{}
 	res.ModelNameSanitized = ""
 	ts := time.Date(2023, 11, 14, 22, 13, 20, 1000, time.UTC)
 	dir := t.TempDir()
@@ -159,18 +160,18 @@ func TestPyRepr(t *testing.T) {
 		{-2.5e-5, "-2.5e-05"}, {math.Inf(1), "inf"}, {math.NaN(), "nan"},
 	}
 	for _, c := range cases {
-		if got := PyRepr(c.f); got != c.want {
-			t.Errorf("PyRepr(%v) = %q, want %q", c.f, got, c.want)
+		if got := py.Repr(c.f); got != c.want {
+			t.Errorf("py.Repr(%v) = %q, want %q", c.f, got, c.want)
 		}
 	}
 }
 
 func TestPyJSONStringsAndNesting(t *testing.T) {
-	doc := NewMap[any]()
+	doc := py.NewMap[any]()
 	doc.Set("q", "a<b>&c\u2028é\x01\"\\\n")
 	doc.Set("n", []any{1, 2.0, json.Number("3"), true, nil})
-	doc.Set("e", NewMap[any]())
-	got, err := PyJSON(doc, false)
+	doc.Set("e", py.NewMap[any]())
+	got, err := py.JSON(doc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestPyJSONStringsAndNesting(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("compact:\n got %s\nwant %s", got, want)
 	}
-	got, _ = PyJSON(doc, true)
+	got, _ = py.JSON(doc, true)
 	want = "{\n  \"q\": \"a<b>&c\u2028é\\u0001\\\"\\\\\\n\",\n  \"n\": [\n    1,\n    2.0,\n    3,\n    true,\n    null\n  ],\n  \"e\": {}\n}"
 	if string(got) != want {
 		t.Errorf("indent:\n got %s\nwant %s", got, want)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // Sample is one line of lm-eval's samples_<task>_<date_id>.jsonl (spec §9):
@@ -21,7 +22,7 @@ import (
 // target_hash, then each metric value as a top-level key.
 type Sample struct {
 	DocID int // index in the evaluation split
-	// Doc is the processed document. Use *Map[any] to keep the column order
+	// Doc is the processed document. Use *py.Map[any] to keep the column order
 	// (doc_hash depends on it); a map[string]any is written with sorted keys.
 	// Integers must stay integers (int, int64 or json.Number) for the hash
 	// to match Python's.
@@ -29,13 +30,13 @@ type Sample struct {
 	Target string // str(doc_to_target(doc)), e.g. "1" for a gold index
 	// Arguments holds each request's arguments in request order: for
 	// loglikelihood {context, continuation}, for generate_until {context,
-	// *Map[any]{"until": […], "do_sample": false, …}}, for rolling {text}.
+	// *py.Map[any]{"until": […], "do_sample": false, …}}, for rolling {text}.
 	// Written as {"gen_args_i": {"arg_j": …}}.
 	Arguments [][]any
 	// Resps are the raw responses per request, nested as lm-eval nests them:
 	// multiple choice [][]any{{[]any{-1.95, false}}, …}, generate
 	// [][]any{{"text"}}, rolling [][]any{{-12345.67}}. Leaves are written
-	// as Python str() (Sanitize), so files read back hold strings.
+	// as Python str() (py.Sanitize), so files read back hold strings.
 	Resps any
 	// FilteredResps are the responses after the filter, one per request:
 	// multiple choice []any{[]any{-1.95, false}, …}, generate []any{"18"}.
@@ -47,9 +48,9 @@ type Sample struct {
 	TargetHash    string   // TargetHash(Target); filled by WriteRun when empty
 	// Values holds the per-doc metric values keyed by metric name ("acc":
 	// 1.0; wikitext "word_perplexity": []any{-12345.67, 3051}).
-	Values Map[any]
+	Values py.Map[any]
 	// Extra keeps unknown keys read from a file; written after Values.
-	Extra Map[any]
+	Extra py.Map[any]
 }
 
 // HashString is lm-eval's utils.hash_string: hex sha256 of the UTF-8 text.
@@ -61,7 +62,7 @@ func HashString(s string) string {
 // DocHash is lm-eval's doc_hash: sha256 of json.dumps(doc, indent=2,
 // ensure_ascii=False).
 func DocHash(doc any) (string, error) {
-	b, err := PyJSON(doc, true)
+	b, err := py.JSON(doc, true)
 	if err != nil {
 		return "", fmt.Errorf("doc_hash: %w", err)
 	}
@@ -74,7 +75,7 @@ func PromptHash(arguments [][]any) string {
 	if len(arguments) == 0 || len(arguments[0]) == 0 {
 		return HashString("")
 	}
-	return HashString(PyStr(arguments[0][0]))
+	return HashString(py.Str(arguments[0][0]))
 }
 
 // TargetHash is lm-eval's target_hash: sha256 of str(target).
@@ -109,10 +110,10 @@ func (s *Sample) FillHashes() error {
 }
 
 // ordered returns the line's object in lm-eval's key order.
-func (s *Sample) ordered() *Map[any] {
-	args := NewMap[any]()
+func (s *Sample) ordered() *py.Map[any] {
+	args := py.NewMap[any]()
 	for i, a := range s.Arguments {
-		one := NewMap[any]()
+		one := py.NewMap[any]()
 		for j, v := range a {
 			one.Set("arg_"+strconv.Itoa(j), v)
 		}
@@ -122,23 +123,23 @@ func (s *Sample) ordered() *Map[any] {
 	if metrics == nil {
 		metrics = []string{}
 	}
-	o := NewMap[any]()
+	o := py.NewMap[any]()
 	o.Set("doc_id", s.DocID)
 	o.Set("doc", s.Doc)
 	o.Set("target", s.Target)
 	o.Set("arguments", args)
-	o.Set("resps", Sanitize(s.Resps))
-	o.Set("filtered_resps", Sanitize(s.FilteredResps))
+	o.Set("resps", py.Sanitize(s.Resps))
+	o.Set("filtered_resps", py.Sanitize(s.FilteredResps))
 	o.Set("filter", s.Filter)
 	o.Set("metrics", metrics)
 	o.Set("doc_hash", s.DocHash)
 	o.Set("prompt_hash", s.PromptHash)
 	o.Set("target_hash", s.TargetHash)
 	for _, k := range s.Values.Keys() {
-		o.Set(k, s.Values.anyValue(k))
+		o.Set(k, s.Values.Value(k))
 	}
 	for _, k := range s.Extra.Keys() {
-		o.Set(k, s.Extra.anyValue(k))
+		o.Set(k, s.Extra.Value(k))
 	}
 	return o
 }
@@ -146,7 +147,7 @@ func (s *Sample) ordered() *Map[any] {
 // EncodeLine returns the sample as lm-eval writes it: json.dumps(sample,
 // ensure_ascii=False) and a newline.
 func (s *Sample) EncodeLine() ([]byte, error) {
-	b, err := PyJSON(s.ordered(), false)
+	b, err := py.JSON(s.ordered(), false)
 	if err != nil {
 		return nil, fmt.Errorf("sample doc %d: %w", s.DocID, err)
 	}
@@ -161,7 +162,7 @@ var fixedSampleKeys = map[string]bool{
 }
 
 // sampleFromMap converts one decoded line into a Sample.
-func sampleFromMap(o *Map[any]) (Sample, error) {
+func sampleFromMap(o *py.Map[any]) (Sample, error) {
 	var s Sample
 	id, ok := o.Float("doc_id")
 	if !ok {
@@ -170,7 +171,7 @@ func sampleFromMap(o *Map[any]) (Sample, error) {
 	s.DocID = int(id)
 	s.Doc, _ = o.Get("doc")
 	if t, ok := o.Get("target"); ok {
-		s.Target = PyStr(t)
+		s.Target = py.Str(t)
 	}
 	if a, ok := o.Get("arguments"); ok {
 		args, err := decodeArguments(a)
@@ -188,7 +189,7 @@ func sampleFromMap(o *Map[any]) (Sample, error) {
 	if m, ok := o.Get("metrics"); ok {
 		list, _ := m.([]any)
 		for _, x := range list {
-			s.Metrics = append(s.Metrics, PyStr(x))
+			s.Metrics = append(s.Metrics, py.Str(x))
 		}
 	}
 	metricSet := map[string]bool{}
@@ -199,15 +200,15 @@ func sampleFromMap(o *Map[any]) (Sample, error) {
 		switch {
 		case fixedSampleKeys[k]:
 		case metricSet[k] || len(s.Metrics) == 0:
-			s.Values.Set(k, o.anyValue(k))
+			s.Values.Set(k, o.Value(k))
 		default:
-			s.Extra.Set(k, o.anyValue(k))
+			s.Extra.Set(k, o.Value(k))
 		}
 	}
 	return s, nil
 }
 
-func getString(o *Map[any], k string) (string, bool) {
+func getString(o *py.Map[any], k string) (string, bool) {
 	v, ok := o.Get(k)
 	s, isStr := v.(string)
 	return s, ok && isStr
@@ -217,16 +218,16 @@ func getString(o *Map[any], k string) (string, bool) {
 // Older lm-eval files may hold a plain list of lists.
 func decodeArguments(a any) ([][]any, error) {
 	switch x := a.(type) {
-	case *Map[any]:
+	case *py.Map[any]:
 		var out [][]any
 		for _, k := range x.Keys() {
-			inner, ok := x.anyValue(k).(*Map[any])
+			inner, ok := x.Value(k).(*py.Map[any])
 			if !ok {
 				return nil, fmt.Errorf("arguments.%s: want an object of arg_N", k)
 			}
 			var one []any
 			for _, ak := range inner.Keys() {
-				one = append(one, inner.anyValue(ak))
+				one = append(one, inner.Value(ak))
 			}
 			out = append(out, one)
 		}
@@ -271,11 +272,11 @@ func ReadSamples(path string) ([]Sample, error) {
 }
 
 func parseSampleLine(b []byte) (Sample, error) {
-	v, err := ParseJSON(b)
+	v, err := py.ParseJSON(b)
 	if err != nil {
 		return Sample{}, fmt.Errorf("invalid JSON: %w", err)
 	}
-	o, ok := v.(*Map[any])
+	o, ok := v.(*py.Map[any])
 	if !ok {
 		return Sample{}, errors.New("not a JSON object")
 	}

@@ -3,6 +3,8 @@ package report
 import (
 	"strconv"
 	"strings"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // SampleView is a samples line made readable: the prompt, the choices
@@ -30,7 +32,7 @@ func (v SampleView) Correct() bool { return v.HasScore && v.Score == 1 }
 func ViewSample(s Sample) SampleView {
 	v := SampleView{DocID: s.DocID, Filter: s.Filter, Target: s.Target, Gold: -1, Pick: -1}
 	if len(s.Arguments) > 0 && len(s.Arguments[0]) > 0 {
-		v.Prompt = PyStr(s.Arguments[0][0])
+		v.Prompt = py.Str(s.Arguments[0][0])
 	}
 	if len(s.Metrics) > 0 {
 		v.Metric = s.Metrics[0]
@@ -39,11 +41,11 @@ func ViewSample(s Sample) SampleView {
 	filtered, _ := s.FilteredResps.([]any)
 	if isChoiceSample(s) {
 		for i, a := range s.Arguments {
-			v.Choices = append(v.Choices, PyStr(a[1]))
+			v.Choices = append(v.Choices, py.Str(a[1]))
 			ll := 0.0
 			if i < len(filtered) {
 				if pair, ok := filtered[i].([]any); ok && len(pair) > 0 {
-					ll, _ = strconv.ParseFloat(PyStr(pair[0]), 64)
+					ll, _ = strconv.ParseFloat(py.Str(pair[0]), 64)
 				}
 			}
 			v.LLs = append(v.LLs, ll)
@@ -54,11 +56,11 @@ func ViewSample(s Sample) SampleView {
 	}
 	if resps, ok := s.Resps.([]any); ok && len(resps) > 0 {
 		if inner, ok := resps[0].([]any); ok && len(inner) > 0 {
-			v.Response = PyStr(inner[0])
+			v.Response = py.Str(inner[0])
 		}
 	}
 	if len(filtered) > 0 {
-		v.Filtered = PyStr(filtered[0])
+		v.Filtered = py.Str(filtered[0])
 	}
 	return v
 }

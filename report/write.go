@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // DateID is lm-eval's date_id: datetime.isoformat() with ":" replaced by
@@ -65,7 +67,7 @@ func WriteRun(dir string, res *Results, samples map[string][]Sample, ts time.Tim
 		return "", fmt.Errorf("write run: %w", err)
 	}
 	tasks := sampleTaskOrder(&r, samples)
-	hashes := Map[string]{}
+	hashes := py.Map[string]{}
 	for _, k := range r.TaskHashes.Keys() {
 		v, _ := r.TaskHashes.Get(k)
 		hashes.Set(k, v)

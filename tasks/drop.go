@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
 )
 
@@ -119,7 +120,7 @@ func dropParse(a map[string]any) ([]any, error) {
 		}
 		parts = append(parts, s)
 	}
-	return []any{metrics.PyStrip(strings.Join(parts, " "))}, nil
+	return []any{py.Strip(strings.Join(parts, " "))}, nil
 }
 
 // scoreDrop is utils.process_results on the first response.

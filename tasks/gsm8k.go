@@ -3,6 +3,7 @@ package tasks
 import (
 	"strings"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
 )
 
@@ -44,7 +45,7 @@ func init() {
 			if _, ok := d["answer"]; ok {
 				a, err := str(d, "answer")
 				parts := strings.Split(a, "####")
-				return metrics.PyStrip(parts[len(parts)-1]), err
+				return py.Strip(parts[len(parts)-1]), err
 			}
 			return strAny(str(d, "target"))
 		},

@@ -3,17 +3,17 @@ package tasks
 import (
 	"strings"
 
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // hellaswag (lm_eval/tasks/hellaswag/hellaswag.yaml + utils.py).
 
-var bracketRe = metrics.MustCompilePy("\\[.*?\\]")
+var bracketRe = py.MustCompile("\\[.*?\\]")
 
 // hellaswagPreprocess is utils.preprocess: strip, " [title]" → ". ", drop
 // [bracketed] artefacts, collapse double spaces once.
 func hellaswagPreprocess(t string) string {
-	t = metrics.PyStrip(t)
+	t = py.Strip(t)
 	t = strings.ReplaceAll(t, " [title]", ". ")
 	t = bracketRe.Sub(t, "")
 	return strings.ReplaceAll(t, "  ", " ")
@@ -44,7 +44,7 @@ func hellaswagProcess(d Doc) (Doc, error) {
 	for k, v := range d {
 		out[k] = v
 	}
-	out["query"] = hellaswagPreprocess(act + ": " + a + " " + metrics.PyCapitalize(b))
+	out["query"] = hellaswagPreprocess(act + ": " + a + " " + py.Capitalize(b))
 	choices := make([]any, len(endings))
 	for i, e := range endings {
 		choices[i] = hellaswagPreprocess(e)

@@ -3,7 +3,7 @@ package tasks
 import (
 	"strings"
 
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // hendrycks_math and minerva_math: seven subjects each, over
@@ -101,7 +101,7 @@ func scoreHendrycksMath(s *spec, inst *Instance, resps []Response) (map[string]S
 	return map[string]SampleResult{"none": {Metrics: map[string]any{"exact_match": em}, FilteredResps: gen}}, nil
 }
 
-var finalAnswerRe = metrics.MustCompilePy(`Final Answer: The final answer is(.*?). I hope it is correct.`)
+var finalAnswerRe = py.MustCompile(`Final Answer: The final answer is(.*?). I hope it is correct.`)
 
 // minervaUnnormalized is get_unnormalized_answer.
 func minervaUnnormalized(text string) string {
@@ -109,7 +109,7 @@ func minervaUnnormalized(text string) string {
 	if len(m) == 0 {
 		return "[invalidanswer]"
 	}
-	return metrics.PyStrip(m[0][0])
+	return py.Strip(m[0][0])
 }
 
 // scoreMinervaMath: exact_match compares the normalized "Final Answer"

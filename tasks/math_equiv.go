@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // MATH answer handling shared by hendrycks_math and minerva_math
@@ -181,8 +181,8 @@ var (
 		"pounds", "meters", "meals", "edges", "students", "childrentickets", "multiples",
 		"\\text{s}", "\\text{.}", "\\text{\ns}", "\\text{}^2", "\\text{}^3", "\\text{\n}", "\\text{}",
 		`\mathrm{th}`, `^\circ`, `^{\circ}`, `\;`, `,\!`, "{,}", `"`, "\\dots"}
-	minervaWordRes = map[string]*metrics.PyRegexp{}
-	cmdSplitRe     = metrics.MustCompilePy(`(\\[a-zA-Z]+)`)
+	minervaWordRes = map[string]*py.Regexp{}
+	cmdSplitRe     = py.MustCompile(`(\\[a-zA-Z]+)`)
 	minervaRes     = [][2]string{
 		{`(.*?)(\$)(.*?)(\$)(.*)`, `$\3$`},
 		{`(\\text\{)(.*?)(\})`, `\2`},
@@ -193,18 +193,18 @@ var (
 		{`(sqrt)(\[[^\]]*\])(\w)`, `\1\2{\3}`},
 		{`(sqrt)(?!\[)([^{])`, `sqrt{\2}`},
 	}
-	minervaCompiled []*metrics.PyRegexp
-	thousandsRe     = metrics.MustCompilePy(`^-?\d{1,3}(,\d{3})+\Z`)
+	minervaCompiled []*py.Regexp
+	thousandsRe     = py.MustCompile(`^-?\d{1,3}(,\d{3})+\Z`)
 )
 
 func init() {
 	for _, e := range minervaRemoved {
 		if isAlpha(e) {
-			minervaWordRes[e] = metrics.MustCompilePy(`(?<!\\)\b` + e + `\b`)
+			minervaWordRes[e] = py.MustCompile(`(?<!\\)\b` + e + `\b`)
 		}
 	}
 	for _, p := range minervaRes {
-		minervaCompiled = append(minervaCompiled, metrics.MustCompilePy(p[0]))
+		minervaCompiled = append(minervaCompiled, py.MustCompile(p[0]))
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // MMLU default variant (lm_eval/tasks/mmlu/default/): 57 subject tasks
@@ -42,7 +42,7 @@ func mmluText(d Doc) (string, error) {
 	if len(c) < 4 {
 		return "", fmt.Errorf("choices has %d entries, want 4", len(c))
 	}
-	return metrics.PyStrip(q) + "\nA. " + c[0] + "\nB. " + c[1] + "\nC. " + c[2] + "\nD. " + c[3] + "\nAnswer:", nil
+	return py.Strip(q) + "\nA. " + c[0] + "\nB. " + c[1] + "\nC. " + c[2] + "\nD. " + c[3] + "\nAnswer:", nil
 }
 
 func init() {

@@ -3,14 +3,14 @@ package tasks
 import (
 	"strings"
 
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // Perplexity tasks: wikitext (loglikelihood_rolling over detokenized pages)
 // and lambada_openai (loglikelihood of the last word).
 
 var (
-	wikiSlashRe = metrics.MustCompilePy(`/' [0-9]/`)
+	wikiSlashRe = py.MustCompile(`/' [0-9]/`)
 	wikiBrRes   = [][2]string{
 		{`\(\s*([^\)]*?)\s*\)`, `(\1)`},
 		{`\[\s*([^\]]*?)\s*\]`, `[\1]`},
@@ -18,13 +18,13 @@ var (
 		{`\"\s*([^\"]*?)\s*\"`, `"\1"`},
 		{`'\s*([^']*?)\s*'`, `'\1'`},
 	}
-	wikiBrCompiled []*metrics.PyRegexp
-	wsSplitRe      = metrics.MustCompilePy(`\s+`)
+	wikiBrCompiled []*py.Regexp
+	wsSplitRe      = py.MustCompile(`\s+`)
 )
 
 func init() {
 	for _, p := range wikiBrRes {
-		wikiBrCompiled = append(wikiBrCompiled, metrics.MustCompilePy(p[0]))
+		wikiBrCompiled = append(wikiBrCompiled, py.MustCompile(p[0]))
 	}
 }
 

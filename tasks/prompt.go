@@ -6,13 +6,13 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/goeval/goeval/internal/pyrand"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // sampler draws few-shot docs as lm-eval's ContextSampler / FirstNSampler.
 type sampler struct {
 	pool     []Doc
-	rnd      *pyrand.Rand
+	rnd      *py.Rand
 	firstN   bool
 	withEval bool // fewshot split == test split: the eval doc is passed (k+1 draws)
 }
@@ -20,7 +20,7 @@ type sampler struct {
 // newSampler builds the few-shot pool (fewshot_split, else fixed samples,
 // else train, validation, test) when k > 0.
 func (s *spec) newSampler(opts Options, k int) (*sampler, error) {
-	fs := &sampler{rnd: pyrand.New(opts.Seed), firstN: s.firstN, withEval: s.fewshotSplit == s.testSplit}
+	fs := &sampler{rnd: py.NewRand(opts.Seed), firstN: s.firstN, withEval: s.fewshotSplit == s.testSplit}
 	if k == 0 {
 		return fs, nil
 	}

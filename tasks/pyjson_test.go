@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // pyJSON renders v as Python's json.dumps(v, ensure_ascii=False) with
@@ -24,7 +24,7 @@ func pyJSON(b *strings.Builder, v any, keys map[string][]string, path string) {
 	case int64:
 		b.WriteString(strconv.FormatInt(x, 10))
 	case float64:
-		b.WriteString(metrics.PyFloatRepr(x))
+		b.WriteString(py.Repr(x))
 	case []string:
 		arr := make([]any, len(x))
 		for i, s := range x {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/goeval/goeval/internal/pyrand"
+	"github.com/goeval/goeval/internal/py"
 )
 
 // TestPyRandomGolden checks the few-shot sampler's random source
@@ -32,7 +32,7 @@ func TestPyRandomGolden(t *testing.T) {
 		t.Fatal("empty golden")
 	}
 	for _, c := range cases {
-		r := pyrand.New(c.Seed)
+		r := py.NewRand(c.Seed)
 		for i, want := range c.Bits {
 			if got := uint32(r.GetRandBits(32)); got != want {
 				t.Fatalf("seed %d bits[%d] = %d, want %d", c.Seed, i, got, want)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
 )
 
@@ -41,7 +42,7 @@ func init() {
 		},
 		target: func(d Doc) (any, error) {
 			s, i, err := winoBlank(d)
-			return metrics.PyStrip(s[i+1:]), err
+			return py.Strip(s[i+1:]), err
 		},
 		choices: func(d Doc) ([]string, error) {
 			s, i, err := winoBlank(d)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/lm"
 )
 
 func init() {
@@ -54,13 +54,13 @@ func benchGenerate(args []string) error {
 	rng := rand.New(rand.NewPCG(*seed, 0))
 	vocab := e.Config().VocabSize
 	for _, b := range sizes {
-		reqs := make([]engine.GenerateRequest, b)
+		reqs := make([]lm.GenerateRequest, b)
 		for i := range reqs {
 			ids := make([]int32, *promptLen)
 			for j := range ids {
 				ids[j] = int32(rng.IntN(vocab))
 			}
-			reqs[i] = engine.GenerateRequest{ContextIDs: ids, MaxTokens: *steps}
+			reqs[i] = lm.GenerateRequest{ContextIDs: ids, MaxTokens: *steps}
 		}
 		g0, s0, start := e.GenStats(), e.Stats(), time.Now()
 		if _, err := e.GenerateUntil(context.Background(), reqs); err != nil {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/lm"
 )
 
 // benchScore implements `goeval bench score`: tokens/s of the scoring path
@@ -89,15 +89,15 @@ func startCPUProfile(path string) (stop func(), err error) {
 }
 
 // randomRequests makes n seeded requests of ctxLen + contLen random ids.
-func randomRequests(n, ctxLen, contLen, vocab int, seed uint64) []engine.LoglikelihoodRequest {
+func randomRequests(n, ctxLen, contLen, vocab int, seed uint64) []lm.LoglikelihoodRequest {
 	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	out := make([]engine.LoglikelihoodRequest, n)
+	out := make([]lm.LoglikelihoodRequest, n)
 	for i := range out {
 		ids := make([]int32, ctxLen+contLen)
 		for j := range ids {
 			ids[j] = int32(r.IntN(vocab))
 		}
-		out[i] = engine.LoglikelihoodRequest{ContextIDs: ids[:ctxLen], ContinuationIDs: ids[ctxLen:]}
+		out[i] = lm.LoglikelihoodRequest{ContextIDs: ids[:ctxLen], ContinuationIDs: ids[ctxLen:]}
 	}
 	return out
 }

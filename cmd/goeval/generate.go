@@ -12,6 +12,7 @@ import (
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/lm"
 )
 
 func init() {
@@ -88,9 +89,9 @@ func runGenerate(args []string) error {
 		return err
 	}
 	defer e.Close()
-	reqs := make([]engine.GenerateRequest, len(prompts))
+	reqs := make([]lm.GenerateRequest, len(prompts))
 	for i, p := range prompts {
-		reqs[i] = engine.GenerateRequest{ContextIDs: p.PromptIDs, Until: g.until, MaxTokens: g.maxTokens,
+		reqs[i] = lm.GenerateRequest{ContextIDs: p.PromptIDs, Until: g.until, MaxTokens: g.maxTokens,
 			Temperature: float32(g.temp), TopP: float32(g.topP), TopK: g.topK, Seed: g.seed + uint64(i)}
 		if p.Prompt != nil {
 			reqs[i].Context = *p.Prompt

@@ -14,7 +14,9 @@ import (
 
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
-	"github.com/goeval/goeval/internal/fakelm"
+	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/metrics"
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/tasks"
@@ -196,19 +198,19 @@ type runTarget struct {
 // runModel evaluates one model and writes its results folder
 // (--output-path/<model name sanitized>/).
 func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	lm, extra, closeLM, err := openLM(f, model, &opts)
+	m, extra, closeLM, err := openLM(f, model, &opts)
 	if err != nil {
 		return err
 	}
 	defer closeLM()
-	return evaluateLM(ctx, f, runTarget{name: model, base: model, index: -1}, lm, extra, opts, seeds, gk)
+	return evaluateLM(ctx, f, runTarget{name: model, base: model, index: -1}, m, extra, opts, seeds, gk)
 }
 
 // evaluateLM evaluates lm as target t, prints the summary table and, with
 // --output-path, writes the results (and samples) files.
-func evaluateLM(ctx context.Context, f *runFlags, t runTarget, lm engine.LM, extra map[string]any, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
+func evaluateLM(ctx context.Context, f *runFlags, t runTarget, model lm.LM, extra map[string]any, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
 	opts.Progress = newProgressPrinter(os.Stderr)
-	res, err := goevalpkg.Evaluate(ctx, lm, opts)
+	res, err := goevalpkg.Evaluate(ctx, model, opts)
 	if err != nil {
 		return err
 	}
@@ -236,7 +238,7 @@ func (f *runFlags) engineOptions() engine.Options {
 
 // openLM opens the model (or the fake LM), sets the chat template and
 // returns the model's results-file keys (tokenizer tokens, max_length).
-func openLM(f *runFlags, model string, opts *goevalpkg.Options) (engine.LM, map[string]any, func(), error) {
+func openLM(f *runFlags, model string, opts *goevalpkg.Options) (lm.LM, map[string]any, func(), error) {
 	if model == "fake" {
 		if f.chat {
 			opts.Task.ChatTemplate = func(msgs []tasks.ChatMessage, gen bool) (string, error) {
@@ -247,7 +249,7 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (engine.LM, map[
 				return b.String(), nil
 			}
 		}
-		return fakelm.New(), nil, func() {}, nil
+		return lmtest.New(), nil, func() {}, nil
 	}
 	m, err := goevalpkg.OpenModel(model, f.engineOptions())
 	if err != nil {
@@ -261,7 +263,7 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (engine.LM, map[
 
 // config is the results file's "config" entry, in lm-eval's key order;
 // model_args holds pretrained, then peft for an adapter, then dtype.
-func (f *runFlags) config(t runTarget, seeds []any, gk map[string]any) *report.Map[any] {
+func (f *runFlags) config(t runTarget, seeds []any, gk map[string]any) *py.Map[any] {
 	var batch any = f.batch
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		batch = n
@@ -272,8 +274,8 @@ func (f *runFlags) config(t runTarget, seeds []any, gk map[string]any) *report.M
 		return c
 	}
 	if v, ok := c.Get("model_args"); ok {
-		if args, ok := v.(*report.Map[any]); ok {
-			withPeft := report.NewMap[any]()
+		if args, ok := v.(*py.Map[any]); ok {
+			withPeft := py.NewMap[any]()
 			for _, k := range args.Keys() {
 				x, _ := args.Get(k)
 				withPeft.Set(k, x)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/report"
 )
 
@@ -98,10 +99,10 @@ func respsDiff(t *testing.T, a, b []report.Sample) float64 {
 }
 
 // modelArgs returns a run's config.model_args.
-func modelArgs(t *testing.T, r *report.Results) *report.Map[any] {
+func modelArgs(t *testing.T, r *report.Results) *py.Map[any] {
 	t.Helper()
 	v, _ := r.Config.Get("model_args")
-	args, ok := v.(*report.Map[any])
+	args, ok := v.(*py.Map[any])
 	if !ok {
 		t.Fatalf("config.model_args = %#v", v)
 	}

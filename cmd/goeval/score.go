@@ -14,6 +14,7 @@ import (
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models/tokenizer"
 )
 
@@ -177,15 +178,15 @@ func readScoreRequests(r io.Reader) ([]scoreIn, error) {
 // engine call, so the engine batches them) and returns results in order.
 func scoreAll(e *engine.Engine, reqs []scoreIn, tokens bool) ([]scoreOut, error) {
 	ctx := context.Background()
-	var ll []engine.LoglikelihoodRequest
-	var roll []engine.RollingRequest
+	var ll []lm.LoglikelihoodRequest
+	var roll []lm.RollingRequest
 	var llAt, rollAt []int
 	for i, r := range reqs {
 		if r.Text != nil {
-			roll, rollAt = append(roll, engine.RollingRequest{Text: *r.Text}), append(rollAt, i)
+			roll, rollAt = append(roll, lm.RollingRequest{Text: *r.Text}), append(rollAt, i)
 			continue
 		}
-		q := engine.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
+		q := lm.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
 		if r.Context != nil {
 			q.Context, q.Continuation = *r.Context, *r.Continuation
 		}
@@ -213,7 +214,7 @@ func scoreAll(e *engine.Engine, reqs []scoreIn, tokens bool) ([]scoreOut, error)
 }
 
 // scoreTokens serves --token-logprobs (token-id requests only).
-func scoreTokens(ctx context.Context, e *engine.Engine, ll []engine.LoglikelihoodRequest, reqs []scoreIn, at []int, out []scoreOut) error {
+func scoreTokens(ctx context.Context, e *engine.Engine, ll []lm.LoglikelihoodRequest, reqs []scoreIn, at []int, out []scoreOut) error {
 	if len(ll) != len(out) {
 		return badInputf("--token-logprobs works with context_ids/continuation_ids requests only")
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/report"
 )
 
@@ -21,7 +22,7 @@ func verdict(v report.SampleView) string {
 
 // printView prints one doc; with compare, the other run's pick or answer.
 func printView(w io.Writer, v, other report.SampleView, compare bool) {
-	fmt.Fprintf(w, "── doc %d  %s=%s  %s", v.DocID, v.Metric, report.PyStr(v.Score), verdict(v))
+	fmt.Fprintf(w, "── doc %d  %s=%s  %s", v.DocID, v.Metric, py.Str(v.Score), verdict(v))
 	if compare {
 		fmt.Fprintf(w, "  (other run: %s)", verdict(other))
 	}
@@ -71,7 +72,7 @@ func printStats(w io.Writer, run *report.Run, task string, views []report.Sample
 		for _, k := range m.Keys() {
 			if strings.Contains(k, ",") {
 				v, _ := m.Get(k)
-				fmt.Fprintf(w, "  %-36s %v\n", k, report.PyStr(v))
+				fmt.Fprintf(w, "  %-36s %v\n", k, py.Str(v))
 			}
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/lm"
 )
 
 // maxAbsDelta is the largest |Δ logprob_sum| allowed against transformers
@@ -122,9 +123,9 @@ func checkModel(t *testing.T, bin, dir string) {
 		t.Fatalf("engine.Open: %v", err)
 	}
 	defer m.Close()
-	in := make([]engine.LoglikelihoodRequest, len(reqs))
+	in := make([]lm.LoglikelihoodRequest, len(reqs))
 	for i, r := range reqs {
-		in[i] = engine.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
+		in[i] = lm.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
 	}
 	got, err := m.Loglikelihood(context.Background(), in)
 	if err != nil {

@@ -1,4 +1,4 @@
-package report
+package py
 
 import (
 	"bytes"
@@ -23,10 +23,10 @@ const (
 	pyIndent2 = 2  // json.dumps(x, indent=2)
 )
 
-// PyJSON returns Python's json.dumps(v, ensure_ascii=False), with indent=2
+// JSON returns Python's json.dumps(v, ensure_ascii=False), with indent=2
 // when indent is true. Objects should be *Map to keep key order; Go maps are
 // written with sorted keys.
-func PyJSON(v any, indent bool) ([]byte, error) {
+func JSON(v any, indent bool) ([]byte, error) {
 	mode := pyCompact
 	if indent {
 		mode = pyIndent2
@@ -59,7 +59,7 @@ func encodePy(b *bytes.Buffer, v any, mode, level int) error {
 			b.WriteString("null")
 			return nil
 		}
-		return encodeObject(b, x.Keys(), x.anyValue, mode, level)
+		return encodeObject(b, x.Keys(), x.Value, mode, level)
 	case []any:
 		return encodeArray(b, len(x), func(i int) any { return x[i] }, mode, level)
 	case json.RawMessage:
@@ -218,58 +218,12 @@ func pyJSONFloat(f float64) string {
 	case math.IsInf(f, -1):
 		return "-Infinity"
 	}
-	return PyRepr(f)
+	return Repr(f)
 }
 
-// PyRepr returns Python's repr(f) (also str(f)): the shortest digits that
-// round-trip, fixed notation for 1e-4 <= |f| < 1e16 with at least one
-// decimal ("1.0"), otherwise exponent notation ("1e-05", "1.5e+16").
-func PyRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // "d.ddde±XX"
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	decpt := exp + 1
-	if decpt <= -4 || decpt > 16 {
-		m := digits[:1]
-		if len(digits) > 1 {
-			m += "." + digits[1:]
-		}
-		es := "+"
-		if exp < 0 {
-			es, exp = "-", -exp
-		}
-		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp)
-	}
-	switch {
-	case decpt <= 0:
-		return sign + "0." + strings.Repeat("0", -decpt) + digits
-	case decpt >= len(digits):
-		return sign + digits + strings.Repeat("0", decpt-len(digits)) + ".0"
-	}
-	return sign + digits[:decpt] + "." + digits[decpt:]
-}
-
-// PyStr returns Python's str(v) for the leaf values lm-eval writes into
+// Str returns Python's str(v) for the leaf values lm-eval writes into
 // resps and filtered_resps: floats in repr, bools as True/False, None.
-func PyStr(v any) string {
+func Str(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "None"
@@ -281,9 +235,9 @@ func PyStr(v any) string {
 		}
 		return "False"
 	case float64:
-		return PyRepr(x)
+		return Repr(x)
 	case float32:
-		return PyRepr(float64(x))
+		return Repr(float64(x))
 	case json.Number:
 		return string(x)
 	}
@@ -291,7 +245,7 @@ func PyStr(v any) string {
 }
 
 // Sanitize mirrors lm-eval's sanitize_list: nested slices keep their shape
-// and every leaf becomes PyStr(leaf). lm-eval applies it to resps and
+// and every leaf becomes Str(leaf). lm-eval applies it to resps and
 // filtered_resps before writing a samples line.
 func Sanitize(v any) any {
 	rv := reflect.ValueOf(v)
@@ -302,5 +256,5 @@ func Sanitize(v any) any {
 		}
 		return out
 	}
-	return PyStr(v)
+	return Str(v)
 }

@@ -1,4 +1,4 @@
-package metrics
+package py
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/dlclark/regexp2"
 )
 
-// PyRegexp is a compiled Python `re` pattern. It runs on dlclark/regexp2
+// Regexp is a compiled Python `re` pattern. It runs on dlclark/regexp2
 // (a backtracking .NET-syntax engine) after translating the few constructs
 // whose meaning differs, which brings it much closer to Python than Go's
 // RE2-based regexp:
@@ -28,26 +28,26 @@ import (
 // Known remaining differences: `\b` uses .NET's word definition (it also
 // counts combining marks and all connector punctuation as word characters);
 // possessive quantifiers and atomic groups exist only in .NET.
-type PyRegexp struct {
+type Regexp struct {
 	src   string
 	re    *regexp2.Regexp
 	names map[string]int // Python group name → group number
 }
 
-// CompilePy compiles a Python `re` pattern (no flags; use inline flags such
+// Compile compiles a Python `re` pattern (no flags; use inline flags such
 // as (?s) or (?i) as Python does).
-func CompilePy(pattern string) (*PyRegexp, error) {
+func Compile(pattern string) (*Regexp, error) {
 	tr, names := translatePy(pattern)
 	re, err := regexp2.Compile(tr, regexp2.None)
 	if err != nil {
 		return nil, fmt.Errorf("regex %q: %w", pattern, err)
 	}
-	return &PyRegexp{src: pattern, re: re, names: names}, nil
+	return &Regexp{src: pattern, re: re, names: names}, nil
 }
 
-// MustCompilePy is CompilePy that panics on error, for fixed patterns.
-func MustCompilePy(pattern string) *PyRegexp {
-	re, err := CompilePy(pattern)
+// MustCompile is Compile that panics on error, for fixed patterns.
+func MustCompile(pattern string) *Regexp {
+	re, err := Compile(pattern)
 	if err != nil {
 		panic(err)
 	}
@@ -55,12 +55,12 @@ func MustCompilePy(pattern string) *PyRegexp {
 }
 
 // String returns the Python source pattern.
-func (p *PyRegexp) String() string { return p.src }
+func (p *Regexp) String() string { return p.src }
 
 // FindAll is Python's re.findall: one entry per match, each entry holding the
 // whole match when the pattern has no groups, else one string per group
 // (an unmatched group is ""). Empty matches are included as in Python 3.7+.
-func (p *PyRegexp) FindAll(s string) [][]string {
+func (p *Regexp) FindAll(s string) [][]string {
 	var out [][]string
 	m, err := p.re.FindStringMatch(s)
 	for err == nil && m != nil {
@@ -82,14 +82,14 @@ func (p *PyRegexp) FindAll(s string) [][]string {
 }
 
 // MatchString reports whether the pattern matches anywhere in s (re.search).
-func (p *PyRegexp) MatchString(s string) bool {
+func (p *Regexp) MatchString(s string) bool {
 	ok, err := p.re.MatchString(s)
 	return err == nil && ok
 }
 
 // Sub is Python's re.sub(pattern, repl, s) with a template repl: `\1`,
 // `\g<1>`, `\g<name>` insert groups and `\n`, `\t`, `\\` are escapes.
-func (p *PyRegexp) Sub(s, repl string) string {
+func (p *Regexp) Sub(s, repl string) string {
 	out, err := p.re.Replace(s, translateRepl(repl, p.names), -1, -1)
 	if err != nil {
 		return s
@@ -100,7 +100,7 @@ func (p *PyRegexp) Sub(s, repl string) string {
 // Split is Python's re.split(pattern, s): pieces between matches, with the
 // groups' texts interleaved when the pattern has groups; empty pieces at
 // the ends are kept.
-func (p *PyRegexp) Split(s string) []string {
+func (p *Regexp) Split(s string) []string {
 	var out []string
 	last := 0
 	m, err := p.re.FindStringMatch(s)
@@ -129,7 +129,7 @@ func runeToByte(s string, runeIdx int) int {
 }
 
 // translatePy rewrites the Python-only or Python-different constructs of a
-// pattern into regexp2 syntax (see PyRegexp).
+// pattern into regexp2 syntax (see Regexp).
 func translatePy(p string) (string, map[string]int) {
 	var b strings.Builder
 	inClass := false

@@ -1,4 +1,4 @@
-package metrics
+package py
 
 import (
 	"strings"
@@ -6,10 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// PyIsSpace reports whether r is whitespace for Python's str.isspace,
+// IsSpace reports whether r is whitespace for Python's str.isspace,
 // str.strip and str.split. It differs from unicode.IsSpace by including the
 // information separators U+001C..U+001F.
-func PyIsSpace(r rune) bool {
+func IsSpace(r rune) bool {
 	switch {
 	case r >= 0x09 && r <= 0x0d, r >= 0x1c && r <= 0x20, r == 0x85, r == 0xa0,
 		r == 0x1680, r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029,
@@ -19,17 +19,17 @@ func PyIsSpace(r rune) bool {
 	return false
 }
 
-// PyStrip is Python's str.strip() with no argument.
-func PyStrip(s string) string { return strings.TrimFunc(s, PyIsSpace) }
+// Strip is Python's str.strip() with no argument.
+func Strip(s string) string { return strings.TrimFunc(s, IsSpace) }
 
-// PySplit is Python's str.split() with no argument: runs of Python
+// Split is Python's str.split() with no argument: runs of Python
 // whitespace separate fields; no empty fields.
-func PySplit(s string) []string { return strings.FieldsFunc(s, PyIsSpace) }
+func Split(s string) []string { return strings.FieldsFunc(s, IsSpace) }
 
-// PyLower is Python's str.lower(): full Unicode lowercase mapping, including
+// Lower is Python's str.lower(): full Unicode lowercase mapping, including
 // U+0130 → "i̇" (two code points) and the final-sigma rule (Σ → ς at the end
 // of a word). Other SpecialCasing conditions are not implemented.
-func PyLower(s string) string { return lowerFrom(s, 0) }
+func Lower(s string) string { return lowerFrom(s, 0) }
 
 // lowerFrom lowercases s[from:], judging final sigmas in the context of
 // the whole string (str.capitalize does the same).
@@ -52,9 +52,9 @@ func lowerFrom(s string, from int) string {
 	return b.String()
 }
 
-// PyUpper is Python's str.upper(): simple uppercase mapping plus the common
+// Upper is Python's str.upper(): simple uppercase mapping plus the common
 // one-to-many mappings (ß → SS, ŉ → ʼN, ﬁ/ﬂ ligatures).
-func PyUpper(s string) string {
+func Upper(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -75,9 +75,9 @@ var titleSpecial = map[rune]string{
 	'ß': "Ss", 'ŉ': "ʼN", 'ﬀ': "Ff", 'ﬁ': "Fi", 'ﬂ': "Fl", 'ﬃ': "Ffi", 'ﬄ': "Ffl", 'ﬅ': "St", 'ﬆ': "St",
 }
 
-// PyCapitalize is Python 3.8+'s str.capitalize(): the first character
+// Capitalize is Python 3.8+'s str.capitalize(): the first character
 // titlecased, every other character LOWERCASED ("hELLO wORLD" → "Hello world").
-func PyCapitalize(s string) string {
+func Capitalize(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	if size == 0 {
 		return s

@@ -1,6 +1,7 @@
-// Package engine runs language models for scoring and generation. It knows
-// nothing about tasks or metrics: it scores strings and token sequences.
-package engine
+// Package lm is the contract between the evaluator and a language model:
+// the LM interface and its three request/response kinds. It imports nothing
+// heavy, so a Go training loop can implement LM without linking GoMLX.
+package lm
 
 import "context"
 

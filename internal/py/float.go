@@ -1,20 +1,22 @@
-package metrics
+package py
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"unicode"
 )
 
-// ParsePyFloat is Python's float(str): surrounding Python whitespace is
+// ParseFloat is Python's float(str): surrounding Python whitespace is
 // ignored; a decimal literal with optional sign, exponent and single
 // underscores between digits; any Unicode decimal digit counts as its ASCII
 // value; "inf", "infinity" and "nan" in any case. Hex floats (which Go's
 // ParseFloat takes) are rejected. Overflow gives ±Inf, as in Python.
-func ParsePyFloat(s string) (float64, bool) {
-	s = PyStrip(s)
+func ParseFloat(s string) (float64, bool) {
+	s = Strip(s)
 	ascii, ok := pyFloatASCII(s)
 	if !ok {
 		return 0, false
@@ -101,11 +103,37 @@ func validDecimal(s string) bool {
 	return i == len(s)
 }
 
-// PyFloatRepr is Python's repr(float): the shortest round-tripping digits,
-// fixed notation with at least one decimal ("5.0") when the decimal exponent
-// is in [-4, 16), else scientific with a signed two-digit-minimum exponent
-// ("1e+16", "1.5e-05"); "inf", "-inf", "nan".
-func PyFloatRepr(f float64) string {
+// ToFloat converts a Go or JSON-decoded numeric value (float, int,
+// json.Number, bool as 0/1) to float64; anything else, such as lm-eval's
+// "N/A" stderr strings, gives ok=false.
+func ToFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// Repr returns Python's repr(f) (also str(f)): the shortest digits that
+// round-trip, fixed notation for 1e-4 <= |f| < 1e16 with at least one
+// decimal ("1.0"), otherwise exponent notation ("1e-05", "1.5e+16").
+func Repr(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "nan"
@@ -113,24 +141,37 @@ func PyFloatRepr(f float64) string {
 		return "inf"
 	case math.IsInf(f, -1):
 		return "-inf"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // -d.ddde±XX
-	mant, expStr, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expStr)
-	if exp >= -4 && exp < 16 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.ContainsAny(s, ".") {
-			s += ".0"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
 		}
-		return s
+		return "0.0"
 	}
-	sign := "+"
-	if exp < 0 {
-		sign, exp = "-", -exp
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
 	}
-	es := strconv.Itoa(exp)
-	if len(es) < 2 {
-		es = "0" + es
+	e := strconv.FormatFloat(f, 'e', -1, 64) // "d.ddde±XX"
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	decpt := exp + 1
+	if decpt <= -4 || decpt > 16 {
+		m := digits[:1]
+		if len(digits) > 1 {
+			m += "." + digits[1:]
+		}
+		es := "+"
+		if exp < 0 {
+			es, exp = "-", -exp
+		}
+		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp)
 	}
-	return mant + "e" + sign + es
+	switch {
+	case decpt <= 0:
+		return sign + "0." + strings.Repeat("0", -decpt) + digits
+	case decpt >= len(digits):
+		return sign + digits + strings.Repeat("0", decpt-len(digits)) + ".0"
+	}
+	return sign + digits[:decpt] + "." + digits[decpt:]
 }

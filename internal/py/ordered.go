@@ -1,12 +1,10 @@
-package report
+package py
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/goeval/goeval/metrics"
 )
 
 // Map is a JSON object that keeps its keys in insertion order, as Python
@@ -75,13 +73,14 @@ func (o *Map[V]) Len() int {
 	return len(o.keys)
 }
 
-// anyValue lets the Python-style encoder walk a Map of any value type.
-func (o *Map[V]) anyValue(k string) any { return o.m[k] }
+// Value returns the value under k as an any (nil when missing), so code can
+// walk a Map of any value type.
+func (o *Map[V]) Value(k string) any { return o.m[k] }
 
 // orderedObject is implemented by every *Map[V].
 type orderedObject interface {
 	Keys() []string
-	anyValue(k string) any
+	Value(k string) any
 }
 
 // MarshalJSON writes the object compactly with keys in order.
@@ -208,5 +207,5 @@ func (o *Map[V]) Float(k string) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return metrics.ToFloat(any(v))
+	return ToFloat(any(v))
 }

@@ -1,7 +1,7 @@
-// Package fakelm is a deterministic engine.LM for tests (lm-eval's DummyLM
+// Package fakelm is a deterministic lm.LM for tests (lm-eval's DummyLM
 // analogue): every answer is a pure function of its own request, so results
 // never depend on batching or request order.
-package fakelm
+package lmtest
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/lm"
 )
 
 // LM is the fake model. Calls counts the method calls and Requests the
@@ -34,17 +34,17 @@ func hash(parts ...string) uint64 {
 
 // Loglikelihood returns -(len(cont) code points)·0.1 - (hash mod 1000)/250
 // and IsGreedy on the hash's top bit.
-func (l *LM) Loglikelihood(ctx context.Context, reqs []engine.LoglikelihoodRequest) ([]engine.LoglikelihoodResult, error) {
+func (l *LM) Loglikelihood(ctx context.Context, reqs []lm.LoglikelihoodRequest) ([]lm.LoglikelihoodResult, error) {
 	l.Calls["loglikelihood"]++
 	l.Requests += len(reqs)
-	out := make([]engine.LoglikelihoodResult, len(reqs))
+	out := make([]lm.LoglikelihoodResult, len(reqs))
 	for i, r := range reqs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		h := hash(r.Context, r.Continuation)
 		n := utf8.RuneCountInString(r.Continuation)
-		out[i] = engine.LoglikelihoodResult{
+		out[i] = lm.LoglikelihoodResult{
 			LogProb:   -float64(n)*0.1 - float64(h%1000)/250,
 			IsGreedy:  h>>63 == 1,
 			NumTokens: max(1, len(strings.Fields(r.Continuation))),
@@ -54,15 +54,15 @@ func (l *LM) Loglikelihood(ctx context.Context, reqs []engine.LoglikelihoodReque
 }
 
 // LoglikelihoodRolling returns -0.5 per byte minus a hash term.
-func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []engine.RollingRequest) ([]engine.RollingResult, error) {
+func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequest) ([]lm.RollingResult, error) {
 	l.Calls["rolling"]++
 	l.Requests += len(reqs)
-	out := make([]engine.RollingResult, len(reqs))
+	out := make([]lm.RollingResult, len(reqs))
 	for i, r := range reqs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		out[i] = engine.RollingResult{LogProb: -0.5*float64(len(r.Text)) - float64(hash(r.Text)%100)/10,
+		out[i] = lm.RollingResult{LogProb: -0.5*float64(len(r.Text)) - float64(hash(r.Text)%100)/10,
 			NumTokens: len(strings.Fields(r.Text)) + 1}
 	}
 	return out, nil
@@ -71,10 +71,10 @@ func (l *LM) LoglikelihoodRolling(ctx context.Context, reqs []engine.RollingRequ
 // GenerateUntil answers with a short deterministic text that sometimes
 // contains a "#### N" answer line and sometimes a bare number, cut at the
 // first stop string like a real engine.
-func (l *LM) GenerateUntil(ctx context.Context, reqs []engine.GenerateRequest) ([]engine.GenerateResult, error) {
+func (l *LM) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
 	l.Calls["generate"]++
 	l.Requests += len(reqs)
-	out := make([]engine.GenerateResult, len(reqs))
+	out := make([]lm.GenerateResult, len(reqs))
 	for i, r := range reqs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -95,7 +95,7 @@ func (l *LM) GenerateUntil(ctx context.Context, reqs []engine.GenerateRequest) (
 				text, reason = text[:j], "until"
 			}
 		}
-		out[i] = engine.GenerateResult{Text: text, StopReason: reason, IDs: make([]int32, len(strings.Fields(text)))}
+		out[i] = lm.GenerateResult{Text: text, StopReason: reason, IDs: make([]int32, len(strings.Fields(text)))}
 	}
 	return out, nil
 }

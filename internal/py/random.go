@@ -1,9 +1,9 @@
-// Package pyrand is an exact port of CPython's random.Random (MT19937 with
+// This file is an exact port of CPython's random.Random (MT19937 with
 // init_by_array seeding) for the methods lm-eval's few-shot sampler and
 // bootstrap stderr use: seeding from an int, random(), getrandbits,
 // _randbelow, choices (unweighted), sample and shuffle. Same seed, same
 // sequence as Python 3.
-package pyrand
+package py
 
 import "math"
 
@@ -16,14 +16,14 @@ const (
 )
 
 // Rand is a CPython-compatible Mersenne Twister. The zero value is not
-// seeded; use New.
+// seeded; use NewRand.
 type Rand struct {
 	mt  [n]uint32
 	mti int
 }
 
 // New returns a generator seeded like Python's random.Random(seed).
-func New(seed int64) *Rand {
+func NewRand(seed int64) *Rand {
 	r := &Rand{}
 	r.Seed(seed)
 	return r
