@@ -8,7 +8,11 @@
 // and the evaluator (the root package) converts them to engine calls.
 package tasks
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/goeval/goeval/lm"
+)
 
 // Doc is one dataset row (after the task's process_docs), with values as
 // decoded from parquet/jsonl: string, int64, float64, bool, []any,
@@ -107,8 +111,8 @@ type Options struct {
 // DefaultOptions returns lm-eval's defaults: task few-shot, all docs, seed 1234.
 func DefaultOptions() Options { return Options{NumFewshot: -1, Seed: 1234} }
 
-// ChatMessage is one chat turn given to a chat template.
-type ChatMessage struct{ Role, Content string }
+// ChatMessage is one chat turn given to a chat template (lm.ChatMessage).
+type ChatMessage = lm.ChatMessage
 
 // MetricSpec is one entry of a task's metric_list.
 type MetricSpec struct {
