@@ -54,15 +54,17 @@ func scoreGraph(m models.Model, withTokens bool) func(ctx *context.Context, in [
 	}
 }
 
-// targetLogProbs is log_softmax(logits)[target], in float64:
-// logit[target] − log Σ exp(logit). Without the usual max subtraction:
-// float64 exp overflows only above 709, far beyond any model's logits, and
-// this skips a broadcast pass over [K, V].
+// targetLogProbs is log_softmax(logits)[target], in float64, with the
+// maximum subtracted before exp: logit[target] − (m + log Σ exp(logit − m)),
+// m = max logit. A diverged checkpoint's logits (|l| in the thousands) then
+// still give finite log-probs; NaN or ±Inf logits give NaN, never a
+// plausible number.
 //
 //	logits [K, V] f32, targets [K] int32 → [K] f64
 func targetLogProbs(logits, targets *Node) *Node {
 	lf := ConvertDType(logits, dtypes.Float64)
-	lse := Log(ReduceSum(Exp(lf), -1))
+	m := ReduceAndKeep(lf, ReduceMax, -1) // [K, 1]
+	lse := Add(Log(ReduceSum(Exp(Sub(lf, m)), -1)), Reshape(m, -1))
 	picked := Gather(lf, Stack([]*Node{Iota(logits.Graph(), targets.Shape(), 0), targets}, -1)) // [K]
 	return Sub(picked, lse)
 }
