@@ -1,0 +1,164 @@
+// Package archtest holds the tests that keep goeval's architecture in
+// shape: which package may import which. It has no non-test code.
+package archtest
+
+import (
+	"go/build"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/goeval/goeval"
+
+// layers places every package of the module (path relative to the module
+// root, "." for the root). A package may import only packages of a strictly
+// lower layer: contracts low, formats high. A new package must be added
+// here, which is the moment to decide where it belongs.
+var layers = map[string]int{
+	// 0: leaves everyone may use.
+	"internal/errs": 0, "internal/py": 0,
+	// 1: contracts and self-contained formats.
+	"lm": 1, "metrics": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
+	// 2: tasks, model graphs, test doubles.
+	"tasks": 2, "models": 2, "lm/lmtest": 2, "internal/testutil": 2,
+	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
+	"engine": 3, ".": 3,
+	// 4: formats and generators built on the evaluator and the models.
+	"report": 4, "synth": 4,
+	// 5: benchmarks.
+	"bench": 5,
+	// 6: the command line.
+	"cmd/goeval": 6,
+	// 7: reference tooling.
+	"parity/models": 7, "parity/lmeval/synthtasks": 7, "internal/archtest": 7,
+}
+
+// forbidden are edges the layer table alone would allow but the design
+// rules out: the engine knows nothing about tasks or metrics, models know
+// nothing about requests, and the command line calls libraries instead of
+// reaching into checkpoint files, graph blocks or Python emulation.
+var forbidden = map[string][]string{
+	"engine":     {"tasks", "metrics", "."},
+	"models":     {"lm", "tasks", "metrics"},
+	"cmd/goeval": {"models/safetensors", "models/nn", "internal/py"},
+}
+
+// light are packages that must not link GoMLX, XLA or the plotting
+// library, even indirectly: a Go training loop that calls Evaluate with its
+// own LM links only these.
+var light = []string{".", "lm", "lm/lmtest", "tasks", "metrics"}
+
+var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		t.Fatalf("repository root not found from %s: %v", dir, err)
+	}
+	return dir
+}
+
+// packages returns every Go package directory of the module (relative
+// path → non-test imports inside the module, relative).
+func packages(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		pkg, err := build.Default.ImportDir(path, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		var deps []string
+		for _, imp := range pkg.Imports {
+			if imp == module {
+				deps = append(deps, ".")
+			} else if r, ok := strings.CutPrefix(imp, module+"/"); ok {
+				deps = append(deps, r)
+			}
+		}
+		out[rel] = deps
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestLayering fails on any import from a lower layer to a higher or equal
+// one, and on packages missing from the layer table.
+func TestLayering(t *testing.T) {
+	pkgs := packages(t, repoRoot(t))
+	names := make([]string, 0, len(pkgs))
+	for p := range pkgs {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		lp, ok := layers[p]
+		if !ok {
+			t.Errorf("package %q is not in the layer table of internal/archtest: add it where it belongs", p)
+			continue
+		}
+		for _, d := range pkgs[p] {
+			ld, ok := layers[d]
+			if ok && ld >= lp {
+				t.Errorf("%s (layer %d) imports %s (layer %d): imports must go to a lower layer", p, lp, d, ld)
+			}
+			for _, f := range forbidden[p] {
+				if d == f {
+					t.Errorf("%s imports %s: that edge is ruled out (see forbidden in internal/archtest)", p, d)
+				}
+			}
+		}
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("found only %d packages: the walk is broken", len(pkgs))
+	}
+}
+
+// TestLightPackages checks with `go list -deps` that the evaluator and its
+// contracts link no GoMLX, XLA or plotting package.
+func TestLightPackages(t *testing.T) {
+	root := repoRoot(t)
+	for _, p := range light {
+		cmd := exec.Command("go", "list", "-deps", "./"+p)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v", p, err)
+		}
+		deps := strings.Fields(string(out))
+		for _, d := range deps {
+			for _, h := range heavy {
+				if strings.HasPrefix(d, h) {
+					t.Errorf("package %s depends on %s (via go list -deps): the evaluator must stay light", p, d)
+				}
+			}
+		}
+		t.Logf("%s: %d packages in go list -deps", p, len(deps))
+	}
+}
