@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,25 +10,9 @@ import (
 	"testing"
 )
 
-// goevalBin is the command built once by TestMain and shared by the CLI tests.
-var goevalBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "goeval-cli-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	goevalBin = filepath.Join(dir, "goeval")
-	if out, err := exec.Command("go", "build", "-o", goevalBin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// goevalBin is the command the CLI tests run: the test binary itself,
+// which TestMain (script_test.go) installs on $PATH as goeval.
+const goevalBin = "goeval"
 
 // goeval runs the binary and returns stdout, stderr and the exit status.
 func goeval(t *testing.T, args ...string) (string, string, int) {
