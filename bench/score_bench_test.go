@@ -3,12 +3,10 @@ package bench
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"testing"
 
 	"github.com/goeval/goeval/engine"
-	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 )
 
@@ -41,7 +39,7 @@ func BenchmarkScore(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer e.Close()
-			reqs := requests(16, 120, 8, e.Config().VocabSize)
+			reqs := RandomRequests(16, 120, 8, e.Config().VocabSize, 1)
 			if _, err := e.Loglikelihood(context.Background(), reqs); err != nil {
 				b.Fatal(err)
 			}
@@ -58,18 +56,4 @@ func BenchmarkScore(b *testing.B) {
 			b.ReportMetric(float64(s.CompileTime.Milliseconds()), "compile_ms")
 		})
 	}
-}
-
-// requests makes n seeded random requests of ctxLen + contLen tokens.
-func requests(n, ctxLen, contLen, vocab int) []lm.LoglikelihoodRequest {
-	r := rand.New(rand.NewPCG(1, 2))
-	out := make([]lm.LoglikelihoodRequest, n)
-	for i := range out {
-		ids := make([]int32, ctxLen+contLen)
-		for j := range ids {
-			ids[j] = int32(r.IntN(vocab))
-		}
-		out[i] = lm.LoglikelihoodRequest{ContextIDs: ids[:ctxLen], ContinuationIDs: ids[ctxLen:]}
-	}
-	return out
 }

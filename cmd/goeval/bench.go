@@ -5,6 +5,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/goeval/goeval/internal/errs"
 )
 
 func init() {
@@ -47,13 +49,13 @@ func runBench(args []string) error {
 		sb.WriteString("Run 'goeval bench <kind> --help' for its flags.\n")
 		fmt.Fprint(os.Stderr, sb.String())
 		if len(args) == 0 {
-			return badInputf("missing benchmark kind")
+			return errs.BadInputf("missing benchmark kind")
 		}
 		return nil
 	}
 	k, ok := benchKinds[args[0]]
 	if !ok {
-		return badInputf("unknown benchmark %q; run 'goeval bench --help' for the list", args[0])
+		return errs.BadInputf("unknown benchmark %q; run 'goeval bench --help' for the list", args[0])
 	}
 	return k.run(args[1:])
 }

@@ -4,32 +4,30 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/bench"
+	"github.com/goeval/goeval/internal/errs"
 )
 
 func init() {
 	registerBench("generate", "generation throughput: prefill and decode tokens/s at several batch sizes", benchGenerate)
 }
 
-// benchGenerate implements `goeval bench generate`: for each batch size B
-// it generates `--steps` tokens for B random prompts of `--prompt-len`
-// tokens (greedy, KV cache) and prints prefill and decode tokens/s,
-// measured inside the graphs (compilation excluded: it is reported
-// separately).
+// benchGenerate implements `goeval bench generate` (see bench.Generate):
+// one line per batch size, printed as soon as it is measured.
 func benchGenerate(args []string) error {
 	fs := flag.NewFlagSet("bench generate", flag.ContinueOnError)
 	var f scoreFlags
 	f.register(fs)
+	o := bench.GenerateOptions{OnRow: func(r bench.GenerateRow) { r.WriteText(os.Stdout) }}
 	batches := fs.String("batches", "1,8,32", "comma-separated batch sizes (rows decoded together)")
-	promptLen := fs.Int("prompt-len", 64, "prompt tokens per row (random ids)")
-	steps := fs.Int("steps", 8, "tokens generated per row (the first comes from prefill)")
-	seed := fs.Uint64("seed", 1, "seed of the random prompts")
+	fs.IntVar(&o.PromptLen, "prompt-len", 64, "prompt tokens per row (random ids)")
+	fs.IntVar(&o.Steps, "steps", 8, "tokens generated per row (the first comes from prefill)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random prompts")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval bench generate --model DIR [--batches 1,8,32] [--prompt-len N] [--steps N] [flags]")
 		fmt.Fprintln(fs.Output(), "Prints one line per batch size: prefill and decode tokens/s (graph time, compiles excluded).")
@@ -38,46 +36,16 @@ func benchGenerate(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
-	sizes, err := parseBatches(*batches)
-	if err != nil {
+	var err error
+	if o.Batches, err = parseBatches(*batches); err != nil {
 		return err
 	}
-	if *promptLen < 1 || *steps < 2 {
-		return badInputf("--prompt-len must be ≥ 1 and --steps ≥ 2")
+	if o.PromptLen < 1 || o.Steps < 2 {
+		return errs.BadInputf("--prompt-len must be ≥ 1 and --steps ≥ 2")
 	}
-	f.batch = slices.Max(sizes) // the engine's batch; a call with b requests runs b rows (rounded up to a power of two)
-	e, err := f.open()
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	rng := rand.New(rand.NewPCG(*seed, 0))
-	vocab := e.Config().VocabSize
-	for _, b := range sizes {
-		reqs := make([]lm.GenerateRequest, b)
-		for i := range reqs {
-			ids := make([]int32, *promptLen)
-			for j := range ids {
-				ids[j] = int32(rng.IntN(vocab))
-			}
-			reqs[i] = lm.GenerateRequest{ContextIDs: ids, MaxTokens: *steps}
-		}
-		g0, s0, start := e.GenStats(), e.Stats(), time.Now()
-		if _, err := e.GenerateUntil(context.Background(), reqs); err != nil {
-			return err
-		}
-		wall := time.Since(start)
-		g1, s1 := e.GenStats(), e.Stats()
-		pre := rate(g1.PrefillTokens-g0.PrefillTokens, g1.PrefillTime-g0.PrefillTime)
-		dec := rate(g1.DecodeTokens-g0.DecodeTokens, g1.DecodeTime-g0.DecodeTime)
-		msStep := 0.0
-		if n := g1.DecodeSteps - g0.DecodeSteps; n > 0 {
-			msStep = float64((g1.DecodeTime - g0.DecodeTime).Microseconds()) / 1000 / float64(n)
-		}
-		fmt.Printf("backend=%s batch=%d prompt_len=%d steps=%d prefill_tok_per_s=%.1f decode_tok_per_s=%.2f decode_ms_per_step=%.1f compile_ms=%.0f wall_s=%.1f\n",
-			s1.BackendName, b, *promptLen, *steps, pre, dec, msStep, float64((s1.CompileTime-s0.CompileTime).Microseconds())/1000, wall.Seconds())
-	}
-	return nil
+	f.batch = slices.Max(o.Batches) // the engine's batch; a call with b requests runs b rows (rounded up to a power of two)
+	_, err = bench.Generate(context.Background(), f.open, o)
+	return err
 }
 
 // parseBatches parses --batches.
@@ -86,17 +54,9 @@ func parseBatches(s string) ([]int, error) {
 	for _, p := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n < 1 {
-			return nil, badInputf("--batches %q: want positive integers separated by commas", s)
+			return nil, errs.BadInputf("--batches %q: want positive integers separated by commas", s)
 		}
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-// rate is tokens per second (0 when nothing ran).
-func rate(n int, d time.Duration) float64 {
-	if d <= 0 {
-		return 0
-	}
-	return float64(n) / d.Seconds()
 }

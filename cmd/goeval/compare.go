@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/report"
 )
 
@@ -35,20 +36,20 @@ Flags:`)
 		return err
 	}
 	if fs.NArg() < 1 {
-		return badInputf("compare needs at least one run (results file or folder); see 'goeval compare --help'")
+		return errs.BadInputf("compare needs at least one run (results file or folder); see 'goeval compare --help'")
 	}
 	if !validFormat(*format) {
-		return badInputf("--format %q: use one of %s", *format, strings.Join(report.Formats, ", "))
+		return errs.BadInputf("--format %q: use one of %s", *format, strings.Join(report.Formats, ", "))
 	}
 	if *iters < 0 {
-		return badInputf("--bootstrap-iters %d: must be ≥ 0", *iters)
+		return errs.BadInputf("--bootstrap-iters %d: must be ≥ 0", *iters)
 	}
 	runs, err := report.LoadAll(fs.Args())
 	if err != nil {
 		return err
 	}
 	if len(runs) < 2 {
-		return badInputf("compare needs two runs or more, found %d in %s", len(runs), strings.Join(fs.Args(), " "))
+		return errs.BadInputf("compare needs two runs or more, found %d in %s", len(runs), strings.Join(fs.Args(), " "))
 	}
 	c, err := report.Compare(runs, report.CompareOptions{BootstrapIters: max(*iters, 1), Seed: *seed})
 	if err != nil {

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,12 +27,6 @@ type generateOut struct {
 	Text string  `json:"text"`
 	IDs  []int32 `json:"ids"`
 }
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return fmt.Sprint(*s) }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // genFlags are goeval generate's flags besides the engine ones.
 type genFlags struct {
@@ -75,10 +66,10 @@ func runGenerate(args []string) error {
 		return flagError(err)
 	}
 	if fs.NArg() > 0 {
-		return badInputf("generate takes no arguments, got %q (prompts come on stdin)", fs.Arg(0))
+		return errs.BadInputf("generate takes no arguments, got %q (prompts come on stdin)", fs.Arg(0))
 	}
 	if g.maxTokens < 1 || g.temp < 0 || g.topP <= 0 || g.topP > 1 || g.topK < 0 {
-		return badInputf("--max-tokens must be ≥ 1, --temperature ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
+		return errs.BadInputf("--max-tokens must be ≥ 1, --temperature ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
 	}
 	prompts, err := readPrompts(os.Stdin)
 	if err != nil {
@@ -99,7 +90,7 @@ func runGenerate(args []string) error {
 	}
 	res, err := e.GenerateUntil(context.Background(), reqs)
 	if err != nil {
-		return promptLine(err, prompts)
+		return stdinLine(err, len(prompts), func(i int) int { return prompts[i].line })
 	}
 	out := make([]generateOut, len(res))
 	for i, r := range res {
@@ -116,42 +107,18 @@ type promptRow struct {
 
 // readPrompts parses every line; errors name the line.
 func readPrompts(r io.Reader) ([]promptRow, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<28)
 	var out []promptRow
-	for line := 1; sc.Scan(); line++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var in generateIn
-		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-			return nil, badInputf("stdin line %d: invalid JSON: %v", line, err)
-		}
+	err := readJSONLines(r, func(line int, in generateIn) error {
 		switch {
 		case in.Prompt != nil && in.PromptIDs == nil:
 		case in.Prompt == nil && len(in.PromptIDs) > 0:
 		case in.Prompt == nil && in.PromptIDs != nil:
-			return nil, badInputf("stdin line %d: \"prompt_ids\" must be a non-empty list of token ids", line)
+			return errs.BadInputf("stdin line %d: \"prompt_ids\" must be a non-empty list of token ids", line)
 		default:
-			return nil, badInputf("stdin line %d: want exactly one of {\"prompt\": str} or {\"prompt_ids\": [int]}", line)
+			return errs.BadInputf("stdin line %d: want exactly one of {\"prompt\": str} or {\"prompt_ids\": [int]}", line)
 		}
 		out = append(out, promptRow{in, line})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, badInputf("reading stdin: %v", err)
-	}
-	return out, nil
-}
-
-// promptLine rewrites an engine error about request k as one naming the
-// stdin line.
-func promptLine(err error, prompts []promptRow) error {
-	var re *engine.RequestError
-	if errors.As(err, &re) && re.Index >= 0 && re.Index < len(prompts) {
-		err = fmt.Errorf("stdin line %d: %w", prompts[re.Index].line, re.Err)
-		if errs.IsBadInput(re.Err) {
-			return badInput(err)
-		}
-	}
-	return err
+		return nil
+	})
+	return out, err
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/safetensors"
 )
@@ -61,17 +62,11 @@ func runInspect(args []string) error {
 		fmt.Fprintln(fs.Output(), "Usage: goeval inspect --model DIR [--json] [--tensors]\n\nPrints the architecture, parameter count, dtypes, config, tensors, tokenizer, and whether\nthe tensors match what config.json implies (exit status stays 0 when they do not).\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	fs.SetOutput(io.Discard) // a flag error is reported as one line by main
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(os.Stdout)
-			fs.Usage()
-			return nil
-		}
-		return badInput(err)
+	if help, err := parseQuiet(fs, args); help || err != nil {
+		return err
 	}
 	if *dir == "" || fs.NArg() > 0 {
-		return badInputf("inspect needs --model DIR and no other arguments")
+		return errs.BadInputf("inspect needs --model DIR and no other arguments")
 	}
 	r, err := inspectModel(*dir, *all)
 	if err != nil {

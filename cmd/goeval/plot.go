@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/report"
 )
 
@@ -29,7 +30,7 @@ Flags:`)
 		return err
 	}
 	if fs.NArg() < 1 {
-		return badInputf("plot needs at least one run; see 'goeval plot --help'")
+		return errs.BadInputf("plot needs at least one run; see 'goeval plot --help'")
 	}
 	runs, err := report.LoadAll(fs.Args())
 	if err != nil {
@@ -45,10 +46,10 @@ Flags:`)
 	}
 	p, err := draw(c)
 	if err != nil {
-		return badInput(err)
+		return errs.BadInput(err)
 	}
 	if err := report.SavePlot(p, *out); err != nil {
-		return badInput(err)
+		return errs.BadInput(err)
 	}
 	fmt.Fprintf(os.Stderr, "goeval plot: wrote %s\n", *out)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/report"
 )
 
@@ -34,7 +35,7 @@ Flags:`)
 		return err
 	}
 	if fs.NArg() < 1 {
-		return badInputf("report needs at least one run (results file or folder); see 'goeval report --help'")
+		return errs.BadInputf("report needs at least one run (results file or folder); see 'goeval report --help'")
 	}
 	runs, err := report.LoadAll(fs.Args())
 	if err != nil {
@@ -49,7 +50,7 @@ Flags:`)
 		return err
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
-		return badInputf("write -o %s: %w", *out, err)
+		return errs.BadInputf("write -o %s: %w", *out, err)
 	}
 	fmt.Fprintf(os.Stderr, "goeval report: wrote %s (%d runs, %d rows)\n", *out, len(runs), len(c.Rows))
 	return nil

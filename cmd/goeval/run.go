@@ -14,6 +14,7 @@ import (
 
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmtest"
@@ -66,7 +67,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, badInputf("run takes no arguments, got %q (flags start with --)", fs.Arg(0))
+		return nil, errs.BadInputf("run takes no arguments, got %q (flags start with --)", fs.Arg(0))
 	}
 	return f, f.validate()
 }
@@ -74,30 +75,30 @@ func parseRunFlags(args []string) (*runFlags, error) {
 func (f *runFlags) validate() error {
 	switch {
 	case f.model == "":
-		return badInputf("--model is required (a checkpoint directory, or \"fake\")")
+		return errs.BadInputf("--model is required (a checkpoint directory, or \"fake\")")
 	case strings.TrimSpace(f.tasks) == "":
-		return badInputf("--tasks is required, e.g. --tasks hellaswag,arc_easy")
+		return errs.BadInputf("--tasks is required, e.g. --tasks hellaswag,arc_easy")
 	case math.IsNaN(f.limit) || math.IsInf(f.limit, 0) || f.limit < 0:
-		return badInputf("--limit %v out of range: use 0 (all), a fraction in (0,1) or a count >= 1", f.limit)
+		return errs.BadInputf("--limit %v out of range: use 0 (all), a fraction in (0,1) or a count >= 1", f.limit)
 	case f.fewshot < -1:
-		return badInputf("--num-fewshot %d out of range: use -1 (task default) or >= 0", f.fewshot)
+		return errs.BadInputf("--num-fewshot %d out of range: use -1 (task default) or >= 0", f.fewshot)
 	case f.logSamples && f.out == "":
-		return badInputf("--log-samples needs --output-path")
+		return errs.BadInputf("--log-samples needs --output-path")
 	case f.multiturn && !f.chat:
-		return badInputf("--fewshot-as-multiturn needs --apply-chat-template")
+		return errs.BadInputf("--fewshot-as-multiturn needs --apply-chat-template")
 	}
 	if err := f.validateAdapters(); err != nil {
 		return err
 	}
 	if f.batch != "auto" {
 		if n, err := strconv.Atoi(f.batch); err != nil || n < 1 {
-			return badInputf("--batch-size %q: use a positive number or \"auto\"", f.batch)
+			return errs.BadInputf("--batch-size %q: use a positive number or \"auto\"", f.batch)
 		}
 	}
 	switch f.device {
 	case "cpu", "cuda", "xla-cpu":
 	default:
-		return badInputf("--device %q: use cpu, cuda or xla-cpu", f.device)
+		return errs.BadInputf("--device %q: use cpu, cuda or xla-cpu", f.device)
 	}
 	return nil
 }
@@ -113,7 +114,7 @@ func (f *runFlags) seeds() ([]any, error) {
 		parts = append(parts, "1234")
 	}
 	if len(parts) != 4 {
-		return nil, badInputf("--seed %q: give one number or four comma-separated ones", f.seed)
+		return nil, errs.BadInputf("--seed %q: give one number or four comma-separated ones", f.seed)
 	}
 	out := make([]any, 4)
 	for i, p := range parts {
@@ -122,7 +123,7 @@ func (f *runFlags) seeds() ([]any, error) {
 		}
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil {
-			return nil, badInputf("--seed %q: %q is not an integer", f.seed, p)
+			return nil, errs.BadInputf("--seed %q: %q is not an integer", f.seed, p)
 		}
 		out[i] = n
 	}
@@ -135,11 +136,10 @@ func runRun(args []string) error {
 		return nil
 	}
 	if err != nil {
-		var ue usageError
-		if errors.As(err, &ue) {
+		if errs.IsBadInput(err) {
 			return err
 		}
-		return badInput(err)
+		return errs.BadInput(err)
 	}
 	seeds, err := f.seeds()
 	if err != nil {
@@ -165,7 +165,7 @@ func runRun(args []string) error {
 		return err
 	}
 	if len(f.adapters) > 0 && len(models) > 1 {
-		return badInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
+		return errs.BadInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

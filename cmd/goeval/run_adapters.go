@@ -8,6 +8,7 @@ import (
 
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/errs"
 )
 
 // runUsage heads goeval run --help.
@@ -34,27 +35,27 @@ func (f *runFlags) validateAdapters() error {
 	switch f.adapterMode {
 	case "auto", engine.AdapterMerged, engine.AdapterSeparate:
 	default:
-		return badInputf("--adapter-mode %q: use auto, merged or separate", f.adapterMode)
+		return errs.BadInputf("--adapter-mode %q: use auto, merged or separate", f.adapterMode)
 	}
 	if len(f.adapters) == 0 {
 		if f.skipBase {
-			return badInputf("--skip-base needs at least one --adapter")
+			return errs.BadInputf("--skip-base needs at least one --adapter")
 		}
 		return nil
 	}
 	if f.model == "fake" {
-		return badInputf("--adapter needs a checkpoint directory as --model, not \"fake\"")
+		return errs.BadInputf("--adapter needs a checkpoint directory as --model, not \"fake\"")
 	}
 	seen := map[string]bool{}
 	for _, a := range f.adapters {
 		if a == "" {
-			return badInputf("--adapter \"\": give an adapter directory")
+			return errs.BadInputf("--adapter \"\": give an adapter directory")
 		}
 		if _, err := os.Stat(filepath.Join(a, "adapter_config.json")); err != nil {
-			return badInputf("--adapter %s: no adapter_config.json there; give a PEFT adapter directory", a)
+			return errs.BadInputf("--adapter %s: no adapter_config.json there; give a PEFT adapter directory", a)
 		}
 		if seen[a] {
-			return badInputf("--adapter %q given twice: each adapter writes its own results folder", a)
+			return errs.BadInputf("--adapter %q given twice: each adapter writes its own results folder", a)
 		}
 		seen[a] = true
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/goeval/goeval/internal/errs"
 )
 
 // expandModels reads --model as a checkpoint sweep: comma-separated
@@ -30,7 +32,7 @@ func expandModels(spec string) ([]string, error) {
 		}
 		matches, err := filepath.Glob(part)
 		if err != nil {
-			return nil, badInputf("--model %q: bad glob pattern: %v", part, err)
+			return nil, errs.BadInputf("--model %q: bad glob pattern: %v", part, err)
 		}
 		sort.Strings(matches)
 		n := 0
@@ -41,11 +43,11 @@ func expandModels(spec string) ([]string, error) {
 			}
 		}
 		if n == 0 {
-			return nil, badInputf("--model %q matches no checkpoint directory", part)
+			return nil, errs.BadInputf("--model %q matches no checkpoint directory", part)
 		}
 	}
 	if len(out) == 0 {
-		return nil, badInputf("--model %q names no model", spec)
+		return nil, errs.BadInputf("--model %q names no model", spec)
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	goevalpkg "github.com/goeval/goeval"
+	"github.com/goeval/goeval/internal/errs"
 )
 
 // parseGenKwargs reads --gen-kwargs as lm-eval: a JSON object, or k=v
@@ -22,14 +23,14 @@ func parseGenKwargs(s string) (map[string]any, error) {
 	out := map[string]any{}
 	if strings.HasPrefix(s, "{") {
 		if err := json.Unmarshal([]byte(s), &out); err != nil {
-			return nil, badInputf("--gen-kwargs: bad JSON object: %v", err)
+			return nil, errs.BadInputf("--gen-kwargs: bad JSON object: %v", err)
 		}
 		return out, nil
 	}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, badInputf("--gen-kwargs %q: %q is not key=value", s, kv)
+			return nil, errs.BadInputf("--gen-kwargs %q: %q is not key=value", s, kv)
 		}
 		out[strings.TrimSpace(k)] = typedValue(strings.TrimSpace(v))
 	}

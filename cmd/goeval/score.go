@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -77,10 +74,10 @@ func (f *scoreFlags) open() (*engine.Engine, error) {
 // ("" = merged), and the tokenizer when there is one.
 func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, error) {
 	if f.model == "" {
-		return nil, badInputf("--model is required")
+		return nil, errs.BadInputf("--model is required")
 	}
 	if f.batch < 1 {
-		return nil, badInputf("--batch-size %d must be ≥ 1", f.batch)
+		return nil, errs.BadInputf("--batch-size %d must be ≥ 1", f.batch)
 	}
 	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
 		Adapters: adapters, AdapterMode: mode}
@@ -116,10 +113,7 @@ func runScore(args []string) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
-		return badInput(err)
+		return flagError(err)
 	}
 	reqs, err := readScoreRequests(os.Stdin)
 	if err != nil {
@@ -139,39 +133,28 @@ func runScore(args []string) error {
 
 // readScoreRequests parses and validates every line; errors name the line.
 func readScoreRequests(r io.Reader) ([]scoreIn, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<28)
 	var reqs []scoreIn
-	for line := 1; sc.Scan(); line++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var in scoreIn
-		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-			return nil, badInputf("stdin line %d: invalid JSON: %v", line, err)
-		}
+	err := readJSONLines(r, func(line int, in scoreIn) error {
 		ids := in.ContextIDs != nil || in.ContinuationIDs != nil
 		strs := in.Context != nil || in.Continuation != nil
 		switch {
 		case in.Text != nil && !ids && !strs:
 		case ids && !strs && in.Text == nil:
 			if len(in.ContinuationIDs) == 0 {
-				return nil, badInputf("stdin line %d: \"continuation_ids\" must be a non-empty list of token ids", line)
+				return errs.BadInputf("stdin line %d: \"continuation_ids\" must be a non-empty list of token ids", line)
 			}
 		case strs && !ids && in.Text == nil:
 			if in.Context == nil || in.Continuation == nil {
-				return nil, badInputf("stdin line %d: give both \"context\" and \"continuation\"", line)
+				return errs.BadInputf("stdin line %d: give both \"context\" and \"continuation\"", line)
 			}
 		default:
-			return nil, badInputf("stdin line %d: want exactly one of {context_ids, continuation_ids}, {context, continuation} or {text}", line)
+			return errs.BadInputf("stdin line %d: want exactly one of {context_ids, continuation_ids}, {context, continuation} or {text}", line)
 		}
 		in.line = line
 		reqs = append(reqs, in)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, badInputf("reading stdin: %v", err)
-	}
-	return reqs, nil
+		return nil
+	})
+	return reqs, err
 }
 
 // scoreAll runs the log-likelihood and rolling requests (each kind in one
@@ -216,12 +199,12 @@ func scoreAll(e *engine.Engine, reqs []scoreIn, tokens bool) ([]scoreOut, error)
 // scoreTokens serves --token-logprobs (token-id requests only).
 func scoreTokens(ctx context.Context, e *engine.Engine, ll []lm.LoglikelihoodRequest, reqs []scoreIn, at []int, out []scoreOut) error {
 	if len(ll) != len(out) {
-		return badInputf("--token-logprobs works with context_ids/continuation_ids requests only")
+		return errs.BadInputf("--token-logprobs works with context_ids/continuation_ids requests only")
 	}
 	c, k := make([][]int32, len(ll)), make([][]int32, len(ll))
 	for i, r := range ll {
 		if r.ContinuationIDs == nil {
-			return badInputf("stdin line %d: --token-logprobs needs token-id requests", reqs[at[i]].line)
+			return errs.BadInputf("stdin line %d: --token-logprobs needs token-id requests", reqs[at[i]].line)
 		}
 		c[i], k[i] = r.ContextIDs, r.ContinuationIDs
 	}
@@ -238,25 +221,5 @@ func scoreTokens(ctx context.Context, e *engine.Engine, ll []lm.LoglikelihoodReq
 // requestLine rewrites an engine error about request k of a call (at maps
 // call positions to requests) as an error naming the stdin line.
 func requestLine(err error, reqs []scoreIn, at []int) error {
-	var re *engine.RequestError
-	if errors.As(err, &re) && re.Index >= 0 && re.Index < len(at) {
-		err = fmt.Errorf("stdin line %d: %w", reqs[at[re.Index]].line, re.Err)
-		if errs.IsBadInput(re.Err) {
-			return badInput(err)
-		}
-	}
-	return err
-}
-
-// writeJSONLines writes one JSON object per line.
-func writeJSONLines[T any](w io.Writer, rows []T) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, r := range rows {
-		if err := enc.Encode(r); err != nil {
-			return fmt.Errorf("writing output: %w", err)
-		}
-	}
-	return bw.Flush()
+	return stdinLine(err, len(at), func(i int) int { return reqs[at[i]].line })
 }

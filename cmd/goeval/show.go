@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/report"
 )
 
@@ -43,7 +44,7 @@ Flags:`)
 	}
 	pos := fs.Args()
 	if len(pos) != 1 || o.task == "" {
-		return badInputf("show needs one RUN and --task; see 'goeval show --help'")
+		return errs.BadInputf("show needs one RUN and --task; see 'goeval show --help'")
 	}
 	return show(os.Stdout, pos[0], o)
 }
@@ -54,7 +55,7 @@ func loadOne(path string) (*report.Run, error) {
 		return nil, err
 	}
 	if len(runs) != 1 {
-		return nil, badInputf("%s holds %d runs; name one results_*.json file or model folder", path, len(runs))
+		return nil, errs.BadInputf("%s holds %d runs; name one results_*.json file or model folder", path, len(runs))
 	}
 	return runs[0], nil
 }
@@ -65,7 +66,7 @@ func loadViews(run *report.Run, task, filter string) ([]report.SampleView, error
 		return nil, err
 	}
 	if samples == nil {
-		return nil, badInputf("%s: no samples file for task %q (tasks with samples: %s); run with --log-samples",
+		return nil, errs.BadInputf("%s: no samples file for task %q (tasks with samples: %s); run with --log-samples",
 			run.ResultsPath, task, strings.Join(keys(run.SamplesPath), ", "))
 	}
 	if filter == "" {
@@ -78,7 +79,7 @@ func loadViews(run *report.Run, task, filter string) ([]report.SampleView, error
 		}
 	}
 	if len(out) == 0 {
-		return nil, badInputf("task %q has no samples with filter %q", task, filter)
+		return nil, errs.BadInputf("task %q has no samples with filter %q", task, filter)
 	}
 	return out, nil
 }

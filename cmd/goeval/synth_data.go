@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -24,10 +25,10 @@ func runSynthData(args []string) error {
 		return flagError(err)
 	}
 	if *task == "" || *out == "" {
-		return badInputf("synth data needs --task and --out")
+		return errs.BadInputf("synth data needs --task and --out")
 	}
 	if *n < 1 || *n > 100000 {
-		return badInputf("--n %d out of range: use 1..100000", *n)
+		return errs.BadInputf("--n %d out of range: use 1..100000", *n)
 	}
 	files, err := tasks.Synth(*task, *out, tasks.SynthOptions{N: *n, Seed: *seed})
 	if err != nil {

@@ -3,10 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
 )
 
@@ -55,17 +55,11 @@ func runSynthModel(args []string) error {
 		fmt.Fprintln(fs.Output(), "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	fs.SetOutput(io.Discard) // a flag error is reported as one line by main
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(os.Stdout)
-			fs.Usage()
-			return nil
-		}
-		return badInput(err)
+	if help, err := parseQuiet(fs, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
-		return badInputf("unexpected argument %q", fs.Arg(0))
+		return errs.BadInputf("unexpected argument %q", fs.Arg(0))
 	}
 	if err := applyPreset(fs, &o, *preset); err != nil {
 		return err
@@ -88,7 +82,7 @@ func applyPreset(fs *flag.FlagSet, o *models.SynthOptions, name string) error {
 	}
 	p, ok := synthPresets[name]
 	if !ok {
-		return badInputf("--preset %q: use tiny, qwen2.5-0.5b or llama3.2-1b", name)
+		return errs.BadInputf("--preset %q: use tiny, qwen2.5-0.5b or llama3.2-1b", name)
 	}
 	explicit := map[string]string{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = f.Value.String() })
@@ -125,7 +119,7 @@ func applyRopeScaling(fs *flag.FlagSet, o *models.SynthOptions, kind string) err
 		o.RopeScaling = &models.RopeScaling{Type: "llama3", Factor: get("rope-factor"), LowFreqFactor: get("rope-low"),
 			HighFreqFactor: get("rope-high"), OriginalMaxPositionEmbeddings: int(get("rope-original"))}
 	default:
-		return badInputf("--rope-scaling %q: use llama3 or leave it empty", kind)
+		return errs.BadInputf("--rope-scaling %q: use llama3 or leave it empty", kind)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/synthtok"
 )
 
@@ -20,11 +21,11 @@ func runSynthTokenizer(args []string) error {
 		return flagError(err)
 	}
 	if *out == "" {
-		return badInputf("--out is required")
+		return errs.BadInputf("--out is required")
 	}
 	ids, err := synthtok.Write(*out, *vocab)
 	if err != nil {
-		return badInput(err)
+		return errs.BadInput(err)
 	}
 	fmt.Printf("wrote %s (vocab %d, eos %d)\n", *out, *vocab, ids["<|endoftext|>"])
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -23,10 +24,10 @@ func runTasks(args []string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return badInput(err)
+		return errs.BadInput(err)
 	}
 	if fs.NArg() > 0 {
-		return badInputf("tasks takes no arguments, got %q", fs.Arg(0))
+		return errs.BadInputf("tasks takes no arguments, got %q", fs.Arg(0))
 	}
 	def := tasks.DefaultOptions()
 	fmt.Printf("%-48s %-22s %-8s %s\n", "TASK", "OUTPUT", "FEWSHOT", "GROUPS")

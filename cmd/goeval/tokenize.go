@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/tokenizer"
 )
 
@@ -35,13 +36,10 @@ func runTokenize(args []string) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
-		return badInput(err)
+		return flagError(err)
 	}
 	if *tokPath == "" {
-		return badInputf("--tokenizer is required")
+		return errs.BadInputf("--tokenizer is required")
 	}
 	tok, err := tokenizer.Load(*tokPath)
 	if err != nil {
@@ -52,21 +50,12 @@ func runTokenize(args []string) error {
 
 // tokenizeStream encodes every input line and writes one output line each.
 func tokenizeStream(tok *tokenizer.Tokenizer, addSpecial bool, r io.Reader, w io.Writer) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<28)
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	for line := 1; sc.Scan(); line++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var in tokenizeIn
-		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-			return badInputf("stdin line %d: invalid JSON: %v", line, err)
-		}
+	err := readJSONLines(r, func(line int, in tokenizeIn) error {
 		if in.Text == nil {
-			return badInputf("stdin line %d: missing \"text\" field", line)
+			return errs.BadInputf("stdin line %d: missing \"text\" field", line)
 		}
 		ids := tok.Encode(*in.Text, addSpecial)
 		if ids == nil {
@@ -75,9 +64,10 @@ func tokenizeStream(tok *tokenizer.Tokenizer, addSpecial bool, r io.Reader, w io
 		if err := enc.Encode(tokenizeOut{IDs: ids, Decoded: tok.Decode(ids, false)}); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return badInputf("reading stdin: %v", err)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }
