@@ -33,8 +33,8 @@ func benchGenerate(args []string) error {
 		fmt.Fprintln(fs.Output(), "Prints one line per batch size: prefill and decode tokens/s (graph time, compiles excluded).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	var err error
 	if o.Batches, err = parseBatches(*batches); err != nil {

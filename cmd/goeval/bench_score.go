@@ -27,8 +27,8 @@ func benchScore(args []string) error {
 		fmt.Fprintln(fs.Output(), "Scores --requests random requests twice (the first pass compiles) and prints one line: backend, batch, buckets, tokens/s, compile time, peak RSS.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	if o.Requests < 1 || o.Context < 1 || o.Continuation < 1 {
 		return errs.BadInputf("--requests, --context and --continuation must be ≥ 1")

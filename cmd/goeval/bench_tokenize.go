@@ -19,8 +19,8 @@ func benchTokenize(args []string) error {
 	fs.StringVar(&o.Corpus, "corpus", "models/tokenizer/testdata/corpus.jsonl.gz", "JSON lines of {\"text\": str} (optionally .gz)")
 	fs.DurationVar(&o.MinTime, "time", 3*time.Second, "minimum measuring time per mode")
 	fs.IntVar(&o.Threads, "threads", runtime.NumCPU(), "goroutines for the batch mode")
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	if o.Tokenizer == "" {
 		return errs.BadInputf("--tokenizer is required")

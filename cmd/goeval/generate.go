@@ -62,8 +62,8 @@ func runGenerate(args []string) error {
 		fmt.Fprintln(fs.Output(), "Generation stops at an --until string, an EOS id (config.json, generation_config.json, tokenizer_config.json) or after --max-tokens.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return errs.BadInputf("generate takes no arguments, got %q (prompts come on stdin)", fs.Arg(0))

@@ -62,7 +62,7 @@ func runInspect(args []string) error {
 		fmt.Fprintln(fs.Output(), "Usage: goeval inspect --model DIR [--json] [--tensors]\n\nPrints the architecture, parameter count, dtypes, config, tensors, tokenizer, and whether\nthe tensors match what config.json implies (exit status stays 0 when they do not).\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if help, err := parseQuiet(fs, args); help || err != nil {
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if *dir == "" || fs.NArg() > 0 {

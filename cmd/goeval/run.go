@@ -63,11 +63,11 @@ func parseRunFlags(args []string) (*runFlags, error) {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		if help {
+			return nil, flag.ErrHelp
+		}
 		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, errs.BadInputf("run takes no arguments, got %q (flags start with --)", fs.Arg(0))
 	}
 	return f, f.validate()
 }

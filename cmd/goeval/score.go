@@ -112,8 +112,8 @@ func runScore(args []string) error {
 		fmt.Fprintln(fs.Output(), "Writes one line per request: {\"logprob\": float, \"is_greedy\": bool, \"n_tokens\": int}.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	reqs, err := readScoreRequests(os.Stdin)
 	if err != nil {

@@ -21,8 +21,8 @@ func runSynthData(args []string) error {
 		fmt.Fprintln(fs.Output(), "Usage: goeval synth data --task NAME|all --out DIR [--n N] [--seed N]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	if *task == "" || *out == "" {
 		return errs.BadInputf("synth data needs --task and --out")

@@ -55,7 +55,7 @@ func runSynthModel(args []string) error {
 		fmt.Fprintln(fs.Output(), "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if help, err := parseQuiet(fs, args); help || err != nil {
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

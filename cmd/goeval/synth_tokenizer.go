@@ -17,8 +17,8 @@ func runSynthTokenizer(args []string) error {
 		fmt.Fprintln(fs.Output(), "Usage: goeval synth tokenizer --out DIR [--vocab N]\n\nWrites a deterministic byte-level BPE tokenizer (Hugging Face tokenizer.json layout, ChatML chat template).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	if *out == "" {
 		return errs.BadInputf("--out is required")

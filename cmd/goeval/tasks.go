@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
 
-	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -20,14 +18,8 @@ func runTasks(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval tasks\nLists every built-in task (name, output type, default num_fewshot, groups) and every group.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errs.BadInput(err)
-	}
-	if fs.NArg() > 0 {
-		return errs.BadInputf("tasks takes no arguments, got %q", fs.Arg(0))
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	def := tasks.DefaultOptions()
 	fmt.Printf("%-48s %-22s %-8s %s\n", "TASK", "OUTPUT", "FEWSHOT", "GROUPS")

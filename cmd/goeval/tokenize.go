@@ -35,8 +35,8 @@ func runTokenize(args []string) error {
 		fmt.Fprintln(fs.Output(), "Reads {\"text\": str} lines on stdin; writes {\"ids\": [int], \"decoded\": str} lines on stdout.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
 	}
 	if *tokPath == "" {
 		return errs.BadInputf("--tokenizer is required")
