@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/goeval/goeval/models/synthtok"
+	"github.com/goeval/goeval/synth"
 )
 
 // runSynthTokenizer writes a small deterministic byte-level BPE tokenizer.
@@ -22,7 +22,7 @@ func runSynthTokenizer(args []string) error {
 	if *out == "" {
 		return badInputf("--out is required")
 	}
-	ids, err := synthtok.Write(*out, *vocab)
+	ids, err := synth.Tokenizer(*out, *vocab)
 	if err != nil {
 		return badInput(err)
 	}
