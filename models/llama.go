@@ -122,7 +122,7 @@ func llamaTensors(c *Config) map[string][]int {
 
 // llama is the llama family's blocks.
 type llama struct {
-	cfg     *Config
+	rmsEnds
 	invFreq []float64 // RoPE inverse frequencies [D/2]
 }
 
@@ -138,7 +138,7 @@ func newLlama(cfg *Config) (Model, error) {
 	if err != nil {
 		return nil, errs.BadInputf("config.json: %w", err)
 	}
-	d := newDecoder(cfg, &llama{cfg: cfg, invFreq: inv}, nn.AttentionOptions{})
+	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg}, invFreq: inv}, nn.AttentionOptions{})
 	first := cfg.MaxWindowLayers
 	if cfg.Arch() == "MistralForCausalLM" {
 		first = 0
@@ -150,13 +150,18 @@ func newLlama(cfg *Config) (Model, error) {
 	return d, nil
 }
 
-func (m *llama) embed(ctx *context.Context, tokens *Node) *Node { return embedTokens(ctx, tokens) }
+// rmsEnds are the ends of the decoder that the llama family and Phi-3
+// share: the token embedding, the final RMSNorm (model.norm) and a
+// bias-free LM head.
+type rmsEnds struct{ cfg *Config }
 
-func (m *llama) norm(ctx *context.Context, x *Node) *Node {
+func (m rmsEnds) embed(ctx *context.Context, tokens *Node) *Node { return embedTokens(ctx, tokens) }
+
+func (m rmsEnds) norm(ctx *context.Context, x *Node) *Node {
 	return nn.RMSNorm(x, Param(ctx, x.Graph(), "model.norm.weight"), m.cfg.RMSNormEps)
 }
 
-func (m *llama) logits(ctx *context.Context, hidden *Node) *Node {
+func (m rmsEnds) logits(ctx *context.Context, hidden *Node) *Node {
 	return linear(ctx, hidden, lmHeadName(m.cfg), nil)
 }
 

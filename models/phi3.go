@@ -35,7 +35,7 @@ type phi3Keys struct {
 
 // phi3 is Phi-3's blocks.
 type phi3 struct {
-	cfg     *Config
+	rmsEnds // llama.go
 	invFreq []float64
 	rot     int
 }
@@ -53,7 +53,7 @@ func newPhi3Blocks(c *Config) (*phi3, int, error) {
 	if err != nil {
 		return nil, 0, errs.BadInputf("%v (longrope/su scaling of the 128k Phi-3 models is not supported)", err)
 	}
-	return &phi3{cfg: c, invFreq: inv, rot: rot}, int(or(k.SlidingWindow, 0)), nil
+	return &phi3{rmsEnds: rmsEnds{c}, invFreq: inv, rot: rot}, int(or(k.SlidingWindow, 0)), nil
 }
 
 // phi3Tensors lists a Phi-3 checkpoint's tensors.
@@ -74,16 +74,6 @@ func phi3Tensors(c *Config) map[string][]int {
 		m[p+"mlp.down_proj.weight"] = []int{h, f}
 	}
 	return m
-}
-
-func (m *phi3) embed(ctx *context.Context, tokens *Node) *Node { return embedTokens(ctx, tokens) }
-
-func (m *phi3) norm(ctx *context.Context, x *Node) *Node {
-	return nn.RMSNorm(x, Param(ctx, x.Graph(), "model.norm.weight"), m.cfg.RMSNormEps)
-}
-
-func (m *phi3) logits(ctx *context.Context, hidden *Node) *Node {
-	return linear(ctx, hidden, lmHeadName(m.cfg), nil)
 }
 
 // layer is x + attn(norm(x)), then x + mlp(norm(x)).
