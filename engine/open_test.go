@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goeval/goeval/lm"
@@ -86,5 +87,40 @@ func TestOpenWithAdapter(t *testing.T) {
 	}
 	if n := m.NumParameters(); n != 0 {
 		t.Errorf("closed model still holds %d parameters", n)
+	}
+}
+
+// TestOpenInfo checks Open's tokenizer, Info (lm-eval's results-file facts:
+// Pad and EOT fall back to EOS, max_length from config.json) and the chat
+// template, and that a missing checkpoint's error names the directory.
+func TestOpenInfo(t *testing.T) {
+	dir := filepath.Join(fixturesDir(t), "tiny-qwen2")
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	tok := e.Tokenizer()
+	if tok == nil {
+		t.Fatal("Open loaded no tokenizer")
+	}
+	info := e.Info()
+	eos, _ := tok.EOS()
+	if info.EOS == nil || info.EOS.ID != eos || info.Pad != info.EOS || info.EOT != info.EOS {
+		t.Errorf("info %+v: want EOS %d as pad and EOT", info, eos)
+	}
+	if _, ok := tok.BOS(); ok != (info.BOS != nil) {
+		t.Errorf("BOS %+v, tokenizer has one: %v", info.BOS, ok)
+	}
+	if info.MaxLength != e.Config().MaxPositionEmbeddings {
+		t.Errorf("max length %d, want config's %d", info.MaxLength, e.Config().MaxPositionEmbeddings)
+	}
+	out, err := e.ApplyChatTemplate([]lm.ChatMessage{{Role: "user", Content: "hi"}}, true)
+	if err != nil || out == "" {
+		t.Errorf("chat template: %q, %v", out, err)
+	}
+	missing := filepath.Join(t.TempDir(), "none")
+	if _, err := Open(missing, Options{}); err == nil || !strings.Contains(err.Error(), "model "+missing+":") {
+		t.Errorf("missing checkpoint: %v", err)
 	}
 }
