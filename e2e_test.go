@@ -15,9 +15,9 @@ import (
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/py"
-	"github.com/goeval/goeval/models"
-	"github.com/goeval/goeval/models/synthtok"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -50,7 +50,7 @@ func TestEndToEndLMEval(t *testing.T) {
 	}
 	dir := t.TempDir()
 	modelDir, dataDir := synthE2E(t, dir, cfg.Synth)
-	m, err := goeval.OpenModel(modelDir, engine.Options{Device: "cpu", DType: "float32", BatchSize: 4})
+	m, err := engine.Open(modelDir, engine.Options{Device: "cpu", DType: "float32", BatchSize: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestEndToEndLMEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			info := goeval.RunInfo{ModelName: modelDir, Extra: m.RunExtra(), Config: goeval.RunConfig(goeval.RunSettings{
+			info := goeval.RunInfo{ModelName: modelDir, Extra: runExtra(m.Info()), Config: goeval.RunConfig(goeval.RunSettings{
 				Model: modelDir, DType: "float32", BatchSize: 4, Device: "cpu", Limit: run.Limit,
 				BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
 			rep, samples := res.Report(info)
@@ -83,15 +83,15 @@ func TestEndToEndLMEval(t *testing.T) {
 // hashes against the goldens' (a changed synthesizer needs new goldens).
 func synthE2E(t *testing.T, dir string, want map[string]string) (string, string) {
 	modelDir, dataDir := filepath.Join(dir, "M"), filepath.Join(dir, "D")
-	if _, err := synthtok.Write(modelDir, 512); err != nil {
+	if _, err := synth.Tokenizer(modelDir, 512); err != nil {
 		t.Fatal(err)
 	}
 	// goeval synth model --arch qwen2 --hidden 64 --layers 2 --heads 4
 	// --kv-heads 2 --intermediate 128 --seed 1 (the tiny preset otherwise).
-	o := models.SynthOptions{Arch: "qwen2", Hidden: 64, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 128,
+	o := synth.ModelOptions{Arch: "qwen2", Hidden: 64, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 128,
 		Vocab: 512, RopeTheta: 10000, MaxPositions: 2048, BOS: 1, EOS: 2, Seed: 1, DType: "f32", Shards: 1,
 		TokenizerDir: modelDir, Out: modelDir}
-	if err := models.Synth(o); err != nil {
+	if err := synth.Model(o); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tasks.Synth("all", dataDir, tasks.SynthOptions{N: 30}); err != nil {
@@ -232,6 +232,24 @@ func normaliseList(l []any, paths map[string]string) []any {
 	out := make([]any, len(l))
 	for i, e := range l {
 		out[i] = normalise(e, paths)
+	}
+	return out
+}
+
+// runExtra is the results-file keys cmd/goeval writes for a model's
+// lm.Info: special tokens as [token, "id"] or [nil, "None"], eot_token_id
+// and max_length.
+func runExtra(info lm.Info) map[string]any {
+	tok := func(t *lm.Token) []any {
+		if t == nil {
+			return []any{nil, "None"}
+		}
+		return []any{t.Text, strconv.Itoa(int(t.ID))}
+	}
+	out := map[string]any{"tokenizer_pad_token": tok(info.Pad), "tokenizer_eos_token": tok(info.EOS),
+		"tokenizer_bos_token": tok(info.BOS), "max_length": info.MaxLength}
+	if info.EOT != nil {
+		out["eot_token_id"] = int(info.EOT.ID)
 	}
 	return out
 }

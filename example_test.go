@@ -12,7 +12,7 @@ import (
 )
 
 // A Go training loop evaluates in-process: any lm.LM works (here a
-// deterministic fake; in practice goeval.OpenModel(dir, engine.Options{})).
+// deterministic fake; in practice engine.Open(dir, engine.Options{})).
 func ExampleEvaluate() {
 	data, err := os.MkdirTemp("", "goeval-example-")
 	if err != nil {

@@ -12,8 +12,7 @@ import (
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/models"
-	"github.com/goeval/goeval/models/synthtok"
+	"github.com/goeval/goeval/synth"
 )
 
 // tinyModel writes a small random llama checkpoint and returns an Opener
@@ -21,7 +20,7 @@ import (
 func tinyModel(t *testing.T, batch int) Opener {
 	t.Helper()
 	dir := t.TempDir()
-	err := models.Synth(models.SynthOptions{Arch: "llama", Hidden: 32, Layers: 1, Heads: 2, KVHeads: 1,
+	err := synth.Model(synth.ModelOptions{Arch: "llama", Hidden: 32, Layers: 1, Heads: 2, KVHeads: 1,
 		Intermediate: 64, Vocab: 128, RopeTheta: 10000, MaxPositions: 256, BOS: 1, EOS: 2, Seed: 1, Out: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +79,7 @@ func TestGenerate(t *testing.T) {
 
 func TestTokenize(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := synthtok.Write(dir, 300); err != nil {
+	if _, err := synth.Tokenizer(dir, 300); err != nil {
 		t.Fatal(err)
 	}
 	corpus := filepath.Join(dir, "corpus.jsonl")

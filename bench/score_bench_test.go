@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/engine"
-	"github.com/goeval/goeval/models"
+	"github.com/goeval/goeval/synth"
 )
 
 // benchModel returns $GOEVAL_BENCH_MODEL, or a small random Qwen2-shaped
@@ -17,7 +17,7 @@ func benchModel(b *testing.B) string {
 		return d
 	}
 	dir := b.TempDir()
-	err := models.Synth(models.SynthOptions{Arch: "qwen2", Hidden: 256, Layers: 4, Heads: 4, KVHeads: 2,
+	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: 256, Layers: 4, Heads: 4, KVHeads: 2,
 		Intermediate: 768, Vocab: 32000, Tie: true, RopeTheta: 1e6, RMSNormEps: 1e-6, MaxPositions: 4096,
 		Seed: 1, BOS: 1, EOS: 2, Out: dir})
 	if err != nil {

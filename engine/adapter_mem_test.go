@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/safetensors"
+	"github.com/goeval/goeval/synth"
 )
 
 // TestAdapterMemory measures peak RSS (VmHWM) of two child processes
@@ -29,7 +29,7 @@ func TestAdapterMemory(t *testing.T) {
 	}
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base")
-	if err := models.Synth(models.SynthOptions{Arch: "llama", Hidden: 512, Layers: 8, Heads: 8, KVHeads: 4,
+	if err := synth.Model(synth.ModelOptions{Arch: "llama", Hidden: 512, Layers: 8, Heads: 8, KVHeads: 4,
 		Intermediate: 1408, Vocab: 32000, Seed: 1, BOS: 1, EOS: 2, Out: base}); err != nil {
 		t.Fatal(err)
 	}

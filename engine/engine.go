@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -12,16 +15,17 @@ import (
 
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
-	"github.com/goeval/goeval/models/safetensors"
+	"github.com/goeval/goeval/models/tokenizer"
 )
 
 // Engine scores requests with a Hugging Face checkpoint on a GoMLX backend.
-// It implements LM. Methods are safe for concurrent use (calls are
-// serialized).
+// It implements lm.LM, lm.ChatTemplater and lm.Describer. Methods are safe
+// for concurrent use (calls are serialized).
 type Engine struct {
 	opts    Options
 	cfg     *models.Config
 	model   models.Model
+	tok     *tokenizer.Tokenizer // dir's tokenizer, or Options.Tokenizer when it is one; may be nil
 	backend backends.Backend
 	spec    string // backend spec, e.g. "go" or "xla:/…/plugin.so"
 	ctx     *mlctx.Context
@@ -30,16 +34,48 @@ type Engine struct {
 	prefix  int32
 
 	mu    sync.Mutex
-	execs map[bool]*mlctx.Exec // keyed by withTokens
-	seen  map[string]bool      // compiled shapes
+	execs scoreExecs
+	seen  map[string]bool // compiled shapes
 	stats Stats
 	gen   *genState // generation graphs (generate.go), created on first use
 
 	// Adapters (adapter.go): the separate-mode adapter applied (-1: none),
-	// how many the context holds, and whether this Engine is a WithAdapter
-	// view that shares (and must not free) the weights.
+	// how many the context holds, whether this Engine is a WithAdapter view
+	// that shares (and must not free) the weights, and the views still open
+	// (closed before the weights).
 	adapter, numAdapters int
 	view                 bool
+	views                []*Engine
+}
+
+// scoreExecs are the scoring Execs, one per withTokens (score.go).
+type scoreExecs struct{ plain, withTokens *mlctx.Exec }
+
+// get returns the Exec for withTokens, or nil.
+func (x *scoreExecs) get(withTokens bool) *mlctx.Exec {
+	if withTokens {
+		return x.withTokens
+	}
+	return x.plain
+}
+
+// set stores the Exec for withTokens.
+func (x *scoreExecs) set(withTokens bool, e *mlctx.Exec) {
+	if withTokens {
+		x.withTokens = e
+	} else {
+		x.plain = e
+	}
+}
+
+// finalize frees both Execs.
+func (x *scoreExecs) finalize() {
+	for _, e := range []*mlctx.Exec{x.plain, x.withTokens} {
+		if e != nil {
+			e.Finalize()
+		}
+	}
+	*x = scoreExecs{}
 }
 
 // Stats are cumulative counters for logs and benchmarks.
@@ -56,56 +92,78 @@ type Stats struct {
 	BackendName  string // backend description
 }
 
-var _ lm.LM = (*Engine)(nil)
+var (
+	_ lm.LM            = (*Engine)(nil)
+	_ lm.ChatTemplater = (*Engine)(nil)
+	_ lm.Describer     = (*Engine)(nil)
+)
 
-// Open loads the checkpoint in modelDir (config.json + safetensors) onto
-// the backend chosen by opts.
-func Open(modelDir string, opts Options) (*Engine, error) {
+// Open loads the Hugging Face checkpoint in dir (config.json, safetensors,
+// tokenizer.json) onto the backend chosen by opts, with its tokenizer for
+// string requests: Options.Tokenizer when set, else dir's tokenizer.json; a
+// checkpoint without one serves token-id requests only. Errors name dir.
+func Open(dir string, opts Options) (*Engine, error) {
+	e, err := open(dir, opts)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", dir, err)
+	}
+	return e, nil
+}
+
+// open is Open without the error context.
+func open(dir string, opts Options) (*Engine, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
+	tok, err := loadTokenizer(dir, &opts)
+	if err != nil {
+		return nil, err
+	}
 	dtype, _ := opts.computeDType()
-	cfg, err := models.LoadConfig(modelDir)
-	if err != nil {
-		return nil, err
-	}
-	model, err := models.New(cfg)
-	if err != nil {
-		return nil, err
-	}
 	spec, err := backendSpec(opts)
 	if err != nil {
 		return nil, err
 	}
 	spec = safeGoSpec(spec)
-	e := &Engine{opts: opts, cfg: cfg, model: model, spec: spec, ctx: mlctx.New(),
-		execs: map[bool]*mlctx.Exec{}, seen: map[string]bool{}, adapter: -1}
+	e := &Engine{opts: opts, tok: tok, spec: spec, seen: map[string]bool{}, adapter: -1}
 	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
 		return nil, err
 	}
-	set, err := safetensors.Open(modelDir)
-	if err != nil {
-		return nil, err
-	}
-	defer set.Close()
 	start := time.Now()
-	tf, separate, err := e.loadAdapters(set)
-	if err != nil {
+	var l *models.Loaded
+	lo := models.LoadOptions{DType: dtype, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode, Logf: opts.Logf}
+	if err := tryCatch("load weights", func() (err error) { l, err = models.Load(e.backend, dir, lo); return err }); err != nil {
 		return nil, err
 	}
-	if err := tryCatch("load weights", func() error { return models.LoadWeightsWith(e.ctx, e.backend, cfg, set, dtype, tf) }); err != nil {
-		return nil, err
-	}
-	if err := tryCatch("load adapters", func() error { return e.storeAdapters(separate, dtype) }); err != nil {
-		return nil, err
+	e.cfg, e.model, e.ctx = l.Config, l.Model, l.Context
+	if l.NumAdapters > 0 {
+		e.numAdapters, e.adapter = l.NumAdapters, 0
 	}
 	e.setLimits()
 	if e.backend.String() == "go" { // simplego: the weights live in the Go heap
 		limitHeap(int64(e.ctx.NumParameters()) * int64(dtype.Size()))
 	}
-	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", modelDir, cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtype, e.maxLen)
+	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtype, e.maxLen)
 	e.stats.Backend, e.stats.BackendName = spec, e.backend.Name()
 	return e, nil
+}
+
+// loadTokenizer returns the tokenizer of dir (tokenizer.json) unless
+// o.Tokenizer is set, and sets o.Tokenizer to it; nil without one.
+func loadTokenizer(dir string, o *Options) (*tokenizer.Tokenizer, error) {
+	if o.Tokenizer != nil {
+		tok, _ := o.Tokenizer.(*tokenizer.Tokenizer)
+		return tok, nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tokenizer.json")); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	tok, err := tokenizer.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	o.Tokenizer = tok
+	return tok, nil
 }
 
 // setLimits resolves max length, batch size and the prefix token.
@@ -164,14 +222,22 @@ func (e *Engine) Stats() Stats {
 	return e.stats
 }
 
-// Close frees the compiled graphs and the weights.
+// Close frees the engine: for a WithAdapter view its compiled graphs, for
+// an opened engine its open views' graphs and then the weights. Closing
+// twice is harmless.
 func (e *Engine) Close() error {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, x := range e.execs {
-		x.Finalize()
+	views := e.views
+	e.views = nil
+	e.mu.Unlock()
+	for _, v := range views {
+		if err := v.Close(); err != nil {
+			return fmt.Errorf("close adapter view: %w", err)
+		}
 	}
-	e.execs = nil
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.execs.finalize()
 	e.gen.finalize()
 	e.gen = nil
 	if e.ctx != nil && !e.view {

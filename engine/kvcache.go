@@ -27,7 +27,7 @@ import (
 //	decode:  tokens [B], positions [B], cache → logits [B, V] f32, cache'
 //
 // simplego has no DynamicUpdateSlice, so decode writes its slot with
-// Where(slot == position, k, cache) (models.Llama.Decode), and prefill
+// Where(slot == position, k, cache) (models.Model.Decode), and prefill
 // moves whole rows with Gather + Where.
 
 // kvCache is the device-side cache of one decode batch.
@@ -61,29 +61,16 @@ func (e *Engine) GenStats() GenStats {
 	return e.gen.stats
 }
 
-// cachedModel returns the model's KV-cache forward.
-func (e *Engine) cachedModel() (models.CachedModel, error) {
-	cm, ok := e.model.(models.CachedModel)
-	if !ok {
-		return nil, fmt.Errorf("architecture %s has no KV-cache forward for generation", e.cfg.Arch())
-	}
-	return cm, nil
-}
-
 // genExecs returns the prefill and decode Execs, creating them once.
 func (e *Engine) genExecs() (*genState, error) {
 	if e.gen != nil {
 		return e.gen, nil
 	}
-	cm, err := e.cachedModel()
+	pre, err := mlctx.NewExec(e.backend, e.ctx, prefillGraph(e.model))
 	if err != nil {
 		return nil, err
 	}
-	pre, err := mlctx.NewExec(e.backend, e.ctx, prefillGraph(cm))
-	if err != nil {
-		return nil, err
-	}
-	dec, err := mlctx.NewExec(e.backend, e.ctx, decodeGraph(cm))
+	dec, err := mlctx.NewExec(e.backend, e.ctx, decodeGraph(e.model))
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +90,11 @@ func (s *genState) finalize() {
 
 // newCache allocates a zeroed cache for b rows of s slots.
 func (e *Engine) newCache(b, s int) (*kvCache, error) {
-	cm, err := e.cachedModel()
-	if err != nil {
-		return nil, err
-	}
 	dtype, err := e.opts.computeDType()
 	if err != nil {
 		return nil, err
 	}
-	layers, kv, d := cm.CacheDims()
+	layers, kv, d := e.model.CacheDims()
 	c := &kvCache{B: b, S: s, t: make([]*tensors.Tensor, 2*layers)}
 	for i := range c.t {
 		c.t[i] = tensors.FromShape(shapes.Make(dtype, b, s, kv, d))
@@ -130,7 +113,7 @@ func (c *kvCache) free() {
 }
 
 // prefillGraph builds the prefill graph described at the top of this file.
-func prefillGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*Node {
+func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
 		tokens, last, src, sel, cache := in[0], in[1], in[2], in[3], in[4:]
 		g := tokens.Graph()
@@ -156,14 +139,8 @@ func prefillGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*
 	}
 }
 
-// decodeLogitser is implemented by models with an LM head tuned for a few
-// decode rows (models.Llama.DecodeLogits).
-type decodeLogitser interface {
-	DecodeLogits(ctx *mlctx.Context, hidden *Node) *Node
-}
-
 // decodeGraph builds the one-token decode graph.
-func decodeGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*Node {
+func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
 		tokens, positions, flat := in[0], in[1], in[2:]
 		cache := make([]models.KV, len(flat)/2)
@@ -171,12 +148,7 @@ func decodeGraph(m models.CachedModel) func(ctx *mlctx.Context, in []*Node) []*N
 			cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
 		}
 		hidden, next := m.Decode(ctx, tokens, positions, cache) // [B, H]
-		var logits *Node
-		if dl, ok := m.(decodeLogitser); ok {
-			logits = dl.DecodeLogits(ctx, hidden)
-		} else {
-			logits = m.Logits(ctx, hidden)
-		}
+		logits := m.DecodeLogits(ctx, hidden)                   // [B, V]
 		out := []*Node{ConvertDType(logits, dtypes.Float32)}
 		for _, l := range next {
 			out = append(out, l.K, l.V)

@@ -237,7 +237,7 @@ func collect(outs []*tensors.Tensor, b batch, items []item, results []Score) err
 // exec returns the scoring Exec (one per withTokens; it caches one
 // compiled graph per input shape).
 func (e *Engine) exec(tokens bool) (*mlctx.Exec, error) {
-	if x := e.execs[tokens]; x != nil {
+	if x := e.execs.get(tokens); x != nil {
 		return x, nil
 	}
 	x, err := mlctx.NewExec(e.backend, e.ctx, scoreGraph(e.model, tokens))
@@ -245,6 +245,6 @@ func (e *Engine) exec(tokens bool) (*mlctx.Exec, error) {
 		return nil, err
 	}
 	x.SetMaxCache(256)
-	e.execs[tokens] = x
+	e.execs.set(tokens, x)
 	return x, nil
 }

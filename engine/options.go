@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models"
 )
 
 // Tokenizer is what the engine needs from a tokenizer (models/tokenizer
@@ -42,7 +43,8 @@ type Options struct {
 	// rolling windows have this size. 0: config max_position_embeddings,
 	// else 2048.
 	MaxLength int
-	// Tokenizer is needed for string requests (optional).
+	// Tokenizer, when set, replaces the checkpoint's tokenizer.json for
+	// string requests (Open loads that one otherwise).
 	Tokenizer Tokenizer
 	// PrefixToken overrides the token used as context for an empty context
 	// and as the first rolling window's prefix (lm-eval prefix_token_id).
@@ -90,7 +92,7 @@ func (o Options) validate() error {
 	if _, err := o.computeDType(); err != nil {
 		return err
 	}
-	if _, err := o.adapterMode(); err != nil {
+	if _, err := models.ParseAdapterMode(o.AdapterMode); err != nil {
 		return err
 	}
 	return nil

@@ -19,10 +19,7 @@ func TestArchsDecodeMatchesHidden(t *testing.T) {
 	for _, name := range []string{"phi", "phi3", "gemma2", "gemma3"} {
 		t.Run(name, func(t *testing.T) {
 			tm := loadTestModel(t, filepath.Join(testdata, "archs", name), nil)
-			cm, ok := tm.model.(CachedModel)
-			if !ok {
-				t.Fatalf("%T is not a CachedModel", tm.model)
-			}
+			cm := tm.model
 			exec, err := context.NewExec(tm.backend, tm.ctx.Reuse(), func(ctx *context.Context, tokens *Node) []*Node {
 				g := tokens.Graph()
 				full := cm.Hidden(ctx, tokens, Iota(g, tokens.Shape(), 1), nil)

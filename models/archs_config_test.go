@@ -29,10 +29,11 @@ func TestArchConfigsOldKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := m.(*Gemma)
+	d := m.(*decoder)
+	g := d.blocks.(*gemma)
 	var windows []int
-	for _, l := range g.layers {
-		windows = append(windows, l.window)
+	for _, o := range d.attn {
+		windows = append(windows, o.Window)
 	}
 	if got := fmt.Sprint(windows); got != "[4 4 0 4 4 0]" {
 		t.Errorf("windows = %v, want [4 4 0 4 4 0] (pattern 3)", windows)
@@ -53,7 +54,7 @@ func TestArchConfigsOldKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := pm.(*Phi); p.rot != 32 || len(p.invFreq) != 16 {
+	if p := pm.(*decoder).blocks.(*phi); p.rot != 32 || len(p.invFreq) != 16 {
 		t.Errorf("phi rotary dims = %d (%d freqs), want 32 = 0.4 × head_dim 80", p.rot, len(p.invFreq))
 	}
 }

@@ -16,10 +16,6 @@ import (
 // ConfigFile is the name of the Hugging Face model configuration.
 const ConfigFile = "config.json"
 
-// SupportedArchitectures lists the config.json "architectures"[0] values
-// this package can load. Files adding an architecture append to it in init.
-var SupportedArchitectures = []string{"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM"}
-
 // RopeScaling is config.json's rope_scaling. Type is "llama3" or "linear"
 // ("default" means no scaling and is dropped at load).
 type RopeScaling struct {
@@ -89,6 +85,9 @@ type Config struct {
 	Raw map[string]any `json:"-"`
 	// Path is the file the config was read from (for messages).
 	Path string `json:"-"`
+
+	data           []byte // the file, for the architecture's own keys (decode)
+	headDimDerived bool   // head_dim absent and set to hidden_size / num_attention_heads
 }
 
 // Arch returns architectures[0], the name that selects the graph builder.
@@ -113,9 +112,9 @@ func LoadConfig(dir string) (*Config, error) {
 }
 
 // ParseConfig decodes config.json bytes (path names the file in errors),
-// fills defaults and validates.
+// fills defaults (the common ones, then the architecture's) and validates.
 func ParseConfig(path string, data []byte) (*Config, error) {
-	c := &Config{Path: path}
+	c := &Config{Path: path, data: data}
 	if err := json.Unmarshal(data, &c.Raw); err != nil {
 		return nil, jsonError(path, data, err)
 	}
@@ -125,11 +124,28 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	if err := c.fillFromRaw(); err != nil {
 		return nil, err
 	}
+	if err := c.validateArch(); err != nil {
+		return nil, err
+	}
 	c.fillDefaults()
+	if a, _ := c.lookup(); a.Defaults != nil {
+		if err := a.Defaults(c); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// decode reads the architecture's own config.json keys into v, a struct
+// with json tags (pointer fields tell absent or null keys apart).
+func (c *Config) decode(v any) error {
+	if err := json.Unmarshal(c.data, v); err != nil {
+		return jsonError(configName(c), c.data, err)
+	}
+	return nil
 }
 
 // jsonError turns a decoding error into one line naming the file, the line
@@ -160,8 +176,7 @@ func lineCol(data []byte, off int64) (int, int) {
 }
 
 // fillFromRaw reads the fields whose JSON form varies: token ids (null, int
-// or list), torch_dtype/dtype, sliding windows, and transformers 5's
-// rope_parameters.
+// or list), torch_dtype/dtype and transformers 5's rope_parameters.
 func (c *Config) fillFromRaw() error {
 	c.BOSTokenID = -1
 	if v, ok := c.Raw["bos_token_id"].(float64); ok {
@@ -185,18 +200,6 @@ func (c *Config) fillFromRaw() error {
 	for _, k := range []string{"torch_dtype", "dtype"} {
 		if s, ok := c.Raw[k].(string); ok && c.TorchDType == "" {
 			c.TorchDType = s
-		}
-	}
-	sw, _ := c.Raw["sliding_window"].(float64)
-	useSW, _ := c.Raw["use_sliding_window"].(bool)
-	switch c.Arch() {
-	case "MistralForCausalLM":
-		c.SlidingWindow = int(sw)
-	case "Qwen2ForCausalLM", "Qwen3ForCausalLM":
-		if useSW {
-			c.SlidingWindow = int(sw)
-			mwl, _ := c.Raw["max_window_layers"].(float64)
-			c.MaxWindowLayers = int(mwl)
 		}
 	}
 	return c.fillRopeParameters()
@@ -226,18 +229,15 @@ func (c *Config) fillRopeParameters() error {
 	return nil
 }
 
-// fillDefaults applies transformers' defaults for keys config.json omits.
+// fillDefaults applies transformers' defaults for the common keys
+// config.json omits; Arch.Defaults then applies the architecture's.
 func (c *Config) fillDefaults() {
 	has := func(k string) bool { return c.Raw[k] != nil }
 	if !has("num_key_value_heads") {
 		c.NumKeyValueHeads = c.NumAttentionHeads
 	}
-	if !has("head_dim") {
-		if c.Arch() == "Qwen3ForCausalLM" {
-			c.HeadDim = 128 // Qwen3Config's default, not hidden/heads
-		} else if c.NumAttentionHeads > 0 {
-			c.HeadDim = c.HiddenSize / c.NumAttentionHeads
-		}
+	if !has("head_dim") && c.NumAttentionHeads > 0 {
+		c.HeadDim, c.headDimDerived = c.HiddenSize/c.NumAttentionHeads, true
 	}
 	if !has("rms_norm_eps") {
 		c.RMSNormEps = 1e-6
@@ -249,31 +249,20 @@ func (c *Config) fillDefaults() {
 		c.HiddenAct = "silu"
 	}
 	if !has("max_position_embeddings") {
-		c.MaxPositionEmbeddings = map[string]int{"LlamaForCausalLM": 2048, "MistralForCausalLM": 131072}[c.Arch()]
-		if c.MaxPositionEmbeddings == 0 {
-			c.MaxPositionEmbeddings = 32768
-		}
+		c.MaxPositionEmbeddings = 32768
 	}
 	if c.RopeScaling != nil && c.RopeScaling.Type == "default" {
 		c.RopeScaling = nil
 	}
-	switch c.Arch() {
-	case "Qwen2ForCausalLM":
-		c.AttentionBias, c.AttentionOutputBias = true, false
-	case "MistralForCausalLM":
-		c.AttentionBias, c.AttentionOutputBias = false, false
-	case "Qwen3ForCausalLM":
-		c.AttentionOutputBias, c.QKNorm = c.AttentionBias, true
-	default:
-		c.AttentionOutputBias = c.AttentionBias
-	}
 }
 
 // Validate checks that the configuration describes a model this package
-// can build; every message names config.json and the field.
+// can build: the common fields, then the architecture's own checks. Every
+// message names config.json and the field.
 func (c *Config) Validate() error {
-	if err := c.validateArch(); err != nil {
-		return err
+	a, err := c.lookup()
+	if err != nil {
+		return c.validateArch()
 	}
 	for _, f := range []struct {
 		name string
@@ -291,7 +280,7 @@ func (c *Config) Validate() error {
 	if c.NumAttentionHeads%c.NumKeyValueHeads != 0 {
 		return errs.BadInputf("%s: num_attention_heads (%d) must be a multiple of num_key_value_heads (%d)", c.Path, c.NumAttentionHeads, c.NumKeyValueHeads)
 	}
-	if c.Raw["head_dim"] == nil && c.Arch() != "Qwen3ForCausalLM" && c.HiddenSize%c.NumAttentionHeads != 0 {
+	if c.headDimDerived && c.HiddenSize%c.NumAttentionHeads != 0 {
 		return errs.BadInputf("%s: hidden_size (%d) must be divisible by num_attention_heads (%d), or head_dim must be given", c.Path, c.HiddenSize, c.NumAttentionHeads)
 	}
 	if c.HeadDim <= 0 || c.HeadDim%2 != 0 {
@@ -300,58 +289,17 @@ func (c *Config) Validate() error {
 	if !(c.RMSNormEps > 0) || !(c.RopeTheta > 0) {
 		return errs.BadInputf("%s: rms_norm_eps (%g) and rope_theta (%g) must be positive", c.Path, c.RMSNormEps, c.RopeTheta)
 	}
-	if spec, ok := archSpecs[c.Arch()]; ok {
-		return spec.validate(c) // phi, phi3, gemma2, gemma3 (arch_hooks.go)
-	}
-	if c.HiddenAct != "silu" && c.HiddenAct != "swish" {
-		return errs.BadInputf("%s: hidden_act %q is not supported for %s (only silu)", c.Path, c.HiddenAct, c.Arch())
-	}
-	if b, _ := c.Raw["mlp_bias"].(bool); b {
-		return errs.BadInputf("%s: mlp_bias true is not supported", c.Path)
-	}
-	if c.SlidingWindow < 0 {
-		return errs.BadInputf("%s: sliding_window must not be negative (got %d)", c.Path, c.SlidingWindow)
-	}
-	return c.validateRopeScaling()
+	return a.Validate(c)
 }
 
+// validateArch checks that architectures[0] is registered.
 func (c *Config) validateArch() error {
 	arch := c.Arch()
 	if arch == "" {
-		return errs.BadInputf("%s: architectures is missing or empty; expected one of %v", c.Path, SupportedArchitectures)
+		return errs.BadInputf("%s: architectures is missing or empty; expected one of %v", c.Path, Architectures())
 	}
-	for _, a := range SupportedArchitectures {
-		if a == arch {
-			return nil
-		}
-	}
-	return errs.BadInputf("%s: architecture %q is not supported; supported: %v", c.Path, arch, SupportedArchitectures)
-}
-
-// validateRopeScaling accepts no scaling, "linear" and "llama3" (with the
-// checks transformers' rope_config_validation makes).
-func (c *Config) validateRopeScaling() error {
-	r := c.RopeScaling
-	if r == nil {
-		return nil
-	}
-	switch r.Type {
-	case "linear":
-		if !(r.Factor >= 1) {
-			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for linear scaling (got %g)", c.Path, r.Factor)
-		}
-	case "llama3":
-		if !(r.Factor >= 1) {
-			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for llama3 scaling (got %g)", c.Path, r.Factor)
-		}
-		if !(r.LowFreqFactor > 0) || !(r.HighFreqFactor > r.LowFreqFactor) {
-			return errs.BadInputf("%s: rope_scaling needs 0 < low_freq_factor < high_freq_factor (got %g, %g)", c.Path, r.LowFreqFactor, r.HighFreqFactor)
-		}
-		if r.OriginalMaxPositionEmbeddings <= 0 {
-			return errs.BadInputf("%s: rope_scaling.original_max_position_embeddings must be a positive integer for llama3 scaling", c.Path)
-		}
-	default:
-		return errs.BadInputf("%s: rope_scaling type %q is not supported (supported: linear, llama3)", c.Path, r.Type)
+	if _, ok := registry[arch]; !ok {
+		return errs.BadInputf("%s: architecture %q is not supported; supported: %v", c.Path, arch, Architectures())
 	}
 	return nil
 }

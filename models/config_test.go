@@ -119,7 +119,7 @@ func TestConfigErrors(t *testing.T) {
 	cases := []struct {
 		name, old, new, want string
 	}{
-		{"unknown arch", `"LlamaForCausalLM"`, `"GPTNeoXForCausalLM"`, `architecture "GPTNeoXForCausalLM" is not supported; supported: [LlamaForCausalLM`},
+		{"unknown arch", `"LlamaForCausalLM"`, `"GPTNeoXForCausalLM"`, `architecture "GPTNeoXForCausalLM" is not supported; supported: [Gemma2ForCausalLM`},
 		{"no arch", `["LlamaForCausalLM"]`, `[]`, "architectures is missing"},
 		{"malformed", `"vocab_size": 100,`, `"vocab_size": 100,,`, "dir/config.json:2:"},
 		{"wrong type", `"hidden_size": 64`, `"hidden_size": "64"`, "field hidden_size must be int"},

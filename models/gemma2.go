@@ -1,16 +1,17 @@
 package models
 
 import (
-	"fmt"
 	"math"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models/nn"
 )
 
-// Gemma is the decoder of Gemma2ForCausalLM and Gemma3ForCausalLM (text):
+// The Gemma decoder, Gemma2ForCausalLM here and Gemma3ForCausalLM (text) in
+// gemma3.go:
 //
 //	x = embed(tokens) · √H
 //	per layer: x += post_attn_norm(attn(input_norm(x)))
@@ -19,210 +20,173 @@ import (
 //
 // Norms are (1+w)·x/rms(x) in float32. Scores are q·kᵀ/√query_pre_attn_scalar,
 // soft-capped when attn_logit_softcapping is set; sliding_attention layers
-// see only the last sliding_window keys. Gemma 3 adds per-head q/k norms
-// before RoPE and a separate RoPE base (and scaling) for sliding and global
-// layers (gemma3.go).
-type Gemma struct {
-	cfg                 *Config
-	heads, kvHeads, dim int
-	scale               float64 // query_pre_attn_scalar^-0.5
-	attnCap, finalCap   float64 // 0: no soft-capping
-	qkNorm              bool    // Gemma 3
-	layers              []gemmaLayer
+// see only the last sliding_window keys. Gemma 2 alternates sliding and
+// global layers, sliding first.
+func init() {
+	registerGemma("Gemma2ForCausalLM", gemmaVariant{pattern: func(*gemmaKeys) int { return 2 }})
 }
 
-// gemmaLayer is the attention kind of one layer.
+// gemmaVariant is what tells the Gemma generations apart.
+type gemmaVariant struct {
+	// pattern is the sliding-window pattern used without layer_types.
+	pattern func(k *gemmaKeys) int
+	// qkNorm: per-head (1+w) RMSNorm of q and k before RoPE.
+	qkNorm bool
+	// ropePerLayerType: separate RoPE parameters for sliding and global layers.
+	ropePerLayerType bool
+}
+
+// gemmaKeys are Gemma's own config.json keys.
+type gemmaKeys struct {
+	HiddenActivation        *string  `json:"hidden_activation"`
+	HiddenAct               *string  `json:"hidden_act"`
+	AttentionBias           bool     `json:"attention_bias"`
+	Bidirectional           bool     `json:"use_bidirectional_attention"`
+	QueryPreAttnScalar      *float64 `json:"query_pre_attn_scalar"`
+	SlidingWindow           *float64 `json:"sliding_window"`
+	SlidingWindowPattern    *float64 `json:"sliding_window_pattern"`
+	OldSlidingWindowPattern *float64 `json:"_sliding_window_pattern"`
+	AttnLogitSoftcapping    *float64 `json:"attn_logit_softcapping"`
+	FinalLogitSoftcapping   *float64 `json:"final_logit_softcapping"`
+	LayerTypes              []string `json:"layer_types"`
+}
+
+// registerGemma registers one Gemma generation.
+func registerGemma(arch string, v gemmaVariant) {
+	Register(arch, Arch{
+		Validate: func(c *Config) error { _, err := newGemma(c, v); return err },
+		Tensors:  func(c *Config) map[string][]int { return gemmaTensors(c, v) },
+		New:      func(c *Config) (Model, error) { return newGemma(c, v) },
+	})
+}
+
+// gemma is Gemma's blocks.
+type gemma struct {
+	cfg      *Config
+	v        gemmaVariant
+	finalCap float64      // 0: no soft-capping of the logits
+	layers   []gemmaLayer // rotary embedding per layer
+}
+
+// gemmaLayer is the rotary embedding of one layer.
 type gemmaLayer struct {
-	window  int // 0: global attention
 	invFreq []float64
 	rot     int
 }
 
-func init() {
-	registerArch("Gemma2ForCausalLM", func(c *Config) (Model, error) { return newGemma(c, false) },
-		archSpec{validate: func(c *Config) error { return validateGemma(c, false) }, tensors: gemmaTensors(false)})
-}
-
-// gemmaPattern is the sliding-window pattern used when config.json has no
-// layer_types: Gemma 2 alternates (sliding first), Gemma 3 puts a global
-// layer every sliding_window_pattern layers (default 6).
-func gemmaPattern(c *Config, gemma3 bool) int {
-	if !gemma3 {
-		return 2
+// newGemma checks Gemma's keys and resolves scales, caps and each layer's
+// window and RoPE.
+func newGemma(c *Config, v gemmaVariant) (*decoder, error) {
+	var k gemmaKeys
+	if err := c.decode(&k); err != nil {
+		return nil, err
 	}
-	return int(c.rawFloat("sliding_window_pattern", c.rawFloat("_sliding_window_pattern", 6)))
+	if err := checkGemmaKeys(c, &k); err != nil {
+		return nil, err
+	}
+	types, err := c.layerTypes(k.LayerTypes, v.pattern(&k))
+	if err != nil {
+		return nil, err
+	}
+	m := &gemma{cfg: c, v: v, finalCap: or(k.FinalLogitSoftcapping, 0)}
+	d := newDecoder(c, m, nn.AttentionOptions{Scale: 1 / math.Sqrt(or(k.QueryPreAttnScalar, float64(c.HeadDim))),
+		SoftCap: or(k.AttnLogitSoftcapping, 0)})
+	for i, lt := range types {
+		if lt == "sliding_attention" {
+			if d.attn[i].Window = int(or(k.SlidingWindow, 0)); d.attn[i].Window <= 0 {
+				return nil, errs.BadInputf("%s: sliding_attention layers need a positive sliding_window", c.Path)
+			}
+		}
+		if !v.ropePerLayerType {
+			lt = ""
+		}
+		var l gemmaLayer
+		if l.invFreq, l.rot, err = c.ropeLayer(lt); err != nil {
+			return nil, err
+		}
+		m.layers = append(m.layers, l)
+	}
+	return d, nil
 }
 
-// validateGemma checks the Gemma-specific config.json fields.
-func validateGemma(c *Config, gemma3 bool) error {
-	act := c.rawString("hidden_activation", c.rawString("hidden_act", "gelu_pytorch_tanh"))
+// checkGemmaKeys rejects the settings goeval does not implement.
+func checkGemmaKeys(c *Config, k *gemmaKeys) error {
+	act := or(k.HiddenActivation, or(k.HiddenAct, "gelu_pytorch_tanh"))
 	if act != "gelu_pytorch_tanh" && act != "gelu_new" {
 		return errs.BadInputf("%s: hidden_activation %q is not supported for %s (only gelu_pytorch_tanh)", c.Path, act, c.Arch())
 	}
-	if c.rawBool("attention_bias") {
+	if k.AttentionBias {
 		return errs.BadInputf("%s: attention_bias true is not supported for %s", c.Path, c.Arch())
 	}
-	if c.rawBool("use_bidirectional_attention") {
+	if k.Bidirectional {
 		return errs.BadInputf("%s: use_bidirectional_attention is not supported (causal LMs only)", c.Path)
 	}
-	if c.NumAttentionHeads%c.NumKeyValueHeads != 0 {
-		return errs.BadInputf("%s: num_attention_heads must be a multiple of num_key_value_heads", c.Path)
-	}
-	if q := c.rawFloat("query_pre_attn_scalar", float64(c.HeadDim)); !(q > 0) {
+	if q := or(k.QueryPreAttnScalar, float64(c.HeadDim)); !(q > 0) {
 		return errs.BadInputf("%s: query_pre_attn_scalar must be > 0 (got %g)", c.Path, q)
-	}
-	types, err := c.layerTypes(gemmaPattern(c, gemma3))
-	if err != nil {
-		return err
-	}
-	for _, lt := range types {
-		if lt == "sliding_attention" && c.rawFloat("sliding_window", 0) <= 0 {
-			return errs.BadInputf("%s: sliding_attention layers need a positive sliding_window", c.Path)
-		}
-		r, err := c.ropeFor(ropeLayerType(lt, gemma3))
-		if err == nil {
-			_, _, err = r.invFreq(c.HeadDim)
-		}
-		if err != nil {
-			return errs.BadInputf("%s: %v", c.Path, err)
-		}
 	}
 	return nil
 }
 
-// ropeLayerType is the key ropeFor uses: Gemma 3 has per-layer-type RoPE.
-func ropeLayerType(lt string, gemma3 bool) string {
-	if gemma3 {
-		return lt
+// gemmaTensors lists a Gemma checkpoint's tensors.
+func gemmaTensors(c *Config, v gemmaVariant) map[string][]int {
+	h, f, hd := c.HiddenSize, c.IntermediateSize, c.HeadDim
+	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
+	m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
+	if !c.TieWordEmbeddings {
+		m["lm_head.weight"] = []int{c.VocabSize, h}
 	}
-	return ""
+	for i := range c.NumHiddenLayers {
+		p := layerPrefix(i)
+		for _, n := range []string{"input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm", "post_feedforward_layernorm"} {
+			m[p+n+".weight"] = []int{h}
+		}
+		m[p+"self_attn.q_proj.weight"] = []int{q, h}
+		m[p+"self_attn.k_proj.weight"] = []int{kv, h}
+		m[p+"self_attn.v_proj.weight"] = []int{kv, h}
+		m[p+"self_attn.o_proj.weight"] = []int{h, q}
+		m[p+"mlp.gate_proj.weight"] = []int{f, h}
+		m[p+"mlp.up_proj.weight"] = []int{f, h}
+		m[p+"mlp.down_proj.weight"] = []int{h, f}
+		if v.qkNorm {
+			m[p+"self_attn.q_norm.weight"] = []int{hd}
+			m[p+"self_attn.k_norm.weight"] = []int{hd}
+		}
+	}
+	return m
 }
 
-// gemmaTensors lists a Gemma 2 or Gemma 3 checkpoint's tensors.
-func gemmaTensors(gemma3 bool) func(c *Config) map[string][]int {
-	return func(c *Config) map[string][]int {
-		h, f, hd := c.HiddenSize, c.IntermediateSize, c.HeadDim
-		q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-		m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
-		if !c.TieWordEmbeddings {
-			m["lm_head.weight"] = []int{c.VocabSize, h}
-		}
-		for i := range c.NumHiddenLayers {
-			p := fmt.Sprintf("model.layers.%d.", i)
-			for _, n := range []string{"input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm", "post_feedforward_layernorm"} {
-				m[p+n+".weight"] = []int{h}
-			}
-			m[p+"self_attn.q_proj.weight"] = []int{q, h}
-			m[p+"self_attn.k_proj.weight"] = []int{kv, h}
-			m[p+"self_attn.v_proj.weight"] = []int{kv, h}
-			m[p+"self_attn.o_proj.weight"] = []int{h, q}
-			m[p+"mlp.gate_proj.weight"] = []int{f, h}
-			m[p+"mlp.up_proj.weight"] = []int{f, h}
-			m[p+"mlp.down_proj.weight"] = []int{h, f}
-			if gemma3 {
-				m[p+"self_attn.q_norm.weight"] = []int{hd}
-				m[p+"self_attn.k_norm.weight"] = []int{hd}
-			}
-		}
-		return m
-	}
+// embed scales the embeddings by √H (HF: a tensor of x's dtype).
+func (m *gemma) embed(ctx *context.Context, tokens *Node) *Node {
+	return MulScalar(embedTokens(ctx, tokens), float64(float32(math.Sqrt(float64(m.cfg.HiddenSize)))))
 }
 
-// newGemma resolves scales, caps and each layer's window and RoPE.
-func newGemma(cfg *Config, gemma3 bool) (Model, error) {
-	m := &Gemma{cfg: cfg, heads: cfg.NumAttentionHeads, kvHeads: cfg.NumKeyValueHeads, dim: cfg.HeadDim,
-		scale:   1 / math.Sqrt(cfg.rawFloat("query_pre_attn_scalar", float64(cfg.HeadDim))),
-		attnCap: cfg.rawFloat("attn_logit_softcapping", 0), finalCap: cfg.rawFloat("final_logit_softcapping", 0),
-		qkNorm: gemma3}
-	types, err := cfg.layerTypes(gemmaPattern(cfg, gemma3))
-	if err != nil {
-		return nil, err
-	}
-	for _, lt := range types {
-		var l gemmaLayer
-		if lt == "sliding_attention" {
-			l.window = int(cfg.rawFloat("sliding_window", 0))
-		}
-		r, err := cfg.ropeFor(ropeLayerType(lt, gemma3))
-		if err != nil {
-			return nil, err
-		}
-		if l.invFreq, l.rot, err = r.invFreq(m.dim); err != nil {
-			return nil, errs.BadInputf("%s: %v", cfg.Path, err)
-		}
-		m.layers = append(m.layers, l)
-	}
-	return m, nil
+func (m *gemma) norm(ctx *context.Context, x *Node) *Node {
+	return nn.OffsetRMSNorm(x, Param(ctx, x.Graph(), "model.norm.weight"), m.cfg.RMSNormEps)
 }
 
-// Config implements Model.
-func (m *Gemma) Config() *Config { return m.cfg }
+// logits is the (tied) LM head, soft-capped when final_logit_softcapping
+// is set.
+func (m *gemma) logits(ctx *context.Context, hidden *Node) *Node {
+	return nn.SoftCap(linear(ctx, hidden, lmHeadName(m.cfg), nil), m.finalCap)
+}
 
-// Hidden implements Model.
+// layer is one Gemma layer with its four norms.
 //
-//	tokens [B, T] → [B, T, H]
-func (m *Gemma) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) *Node {
-	return hiddenWith(m, ctx, tokens, positions, keyValid)
-}
-
-// CacheDims implements CachedModel.
-func (m *Gemma) CacheDims() (layers, kvHeads, headDim int) { return len(m.layers), m.kvHeads, m.dim }
-
-// Prefill implements CachedModel.
-func (m *Gemma) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
-	return prefillWith(m, ctx, tokens)
-}
-
-// Decode implements CachedModel.
-func (m *Gemma) Decode(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
-	return decodeWith(m, ctx, tokens, positions, cache)
-}
-
-// forward implements hookedDecoder.
-func (m *Gemma) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook) *Node {
-	g := tokens.Graph()
-	eps := m.cfg.RMSNormEps
-	x := embed(ctx, tokens, "model.embed_tokens.weight")
-	x = MulScalar(x, float64(float32(math.Sqrt(float64(m.cfg.HiddenSize))))) // HF: a tensor of x's dtype
-	for i, l := range m.layers {
-		p := fmt.Sprintf("model.layers.%d.", i)
-		norm := func(n string, x *Node) *Node { return gemmaRMSNorm(x, Param(ctx, g, p+n+".weight"), eps) }
-		h := m.attention(ctx, p+"self_attn.", l, norm("input_layernorm", x), positions, maskFor(l.window), hook(i))
-		x = Add(x, norm("post_attention_layernorm", h))
-		h = norm("pre_feedforward_layernorm", x)
-		gate := Linear(ctx, h, p+"mlp.gate_proj.weight", nil)
-		up := Linear(ctx, h, p+"mlp.up_proj.weight", nil)
-		h = Linear(ctx, Mul(geluTanh(gate), up), p+"mlp.down_proj.weight", nil)
-		x = Add(x, norm("post_feedforward_layernorm", h))
+//	x [B, T, H] → [B, T, H]
+func (m *gemma) layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node {
+	p, g, c, l := layerPrefix(i), x.Graph(), m.cfg, m.layers[i]
+	norm := func(n string, x *Node) *Node { return nn.OffsetRMSNorm(x, Param(ctx, g, p+n+".weight"), c.RMSNormEps) }
+	h, a := norm("input_layernorm", x), p+"self_attn."
+	q := projectHeads(ctx, h, a+"q_proj", false, c.NumAttentionHeads, c.HeadDim)
+	k := projectHeads(ctx, h, a+"k_proj", false, c.NumKeyValueHeads, c.HeadDim)
+	v := projectHeads(ctx, h, a+"v_proj", false, c.NumKeyValueHeads, c.HeadDim)
+	if m.v.qkNorm {
+		q = nn.OffsetRMSNorm(q, Param(ctx, g, a+"q_norm.weight"), c.RMSNormEps)
+		k = nn.OffsetRMSNorm(k, Param(ctx, g, a+"k_norm.weight"), c.RMSNormEps)
 	}
-	return gemmaRMSNorm(x, Param(ctx, g, "model.norm.weight"), eps)
-}
-
-// attention is one Gemma self-attention block.
-//
-//	h [B, T, H] → [B, T, H]
-func (m *Gemma) attention(ctx *context.Context, p string, l gemmaLayer, h, positions, mask *Node, hook kvHook) *Node {
-	g := h.Graph()
-	b, t := h.Shape().Dim(0), h.Shape().Dim(1)
-	proj := func(name string, heads int) *Node {
-		return Reshape(Linear(ctx, h, p+name+".weight", nil), b, t, heads, m.dim)
-	}
-	q, k, v := proj("q_proj", m.heads), proj("k_proj", m.kvHeads), proj("v_proj", m.kvHeads)
-	if m.qkNorm {
-		q = gemmaRMSNorm(q, Param(ctx, g, p+"q_norm.weight"), m.cfg.RMSNormEps)
-		k = gemmaRMSNorm(k, Param(ctx, g, p+"k_norm.weight"), m.cfg.RMSNormEps)
-	}
-	q, k = partialRoPE(q, positions, l.invFreq, l.rot), partialRoPE(k, positions, l.invFreq, l.rot)
-	k, v = applyHook(hook, k, v)
-	return Linear(ctx, attention(q, k, v, mask, m.scale, m.attnCap), p+"o_proj.weight", nil)
-}
-
-// Logits implements Model: the (tied) LM head, soft-capped when
-// final_logit_softcapping is set (in float32).
-func (m *Gemma) Logits(ctx *context.Context, hidden *Node) *Node {
-	name := "lm_head.weight"
-	if m.cfg.TieWordEmbeddings {
-		name = "model.embed_tokens.weight"
-	}
-	return softcap(Linear(ctx, hidden, name, nil), m.finalCap)
+	q, k = nn.ApplyPartialRoPE(q, positions, l.invFreq, l.rot), nn.ApplyPartialRoPE(k, positions, l.invFreq, l.rot)
+	h = project(ctx, attend(q, k, v), a+"o_proj", false)
+	x = Add(x, norm("post_attention_layernorm", h))
+	h = gatedMLP(ctx, norm("pre_feedforward_layernorm", x), p+"mlp.", nn.GeGLU)
+	return Add(x, norm("post_feedforward_layernorm", h))
 }

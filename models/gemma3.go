@@ -5,8 +5,8 @@ package models
 // head_dim, before RoPE), a RoPE base per layer type (rope_local_base_freq
 // or rope_parameters.sliding_attention for sliding layers, rope_theta and
 // rope_scaling for global ones) and, without layer_types, one global layer
-// every sliding_window_pattern layers.
+// every sliding_window_pattern layers (default 6).
 func init() {
-	registerArch("Gemma3ForCausalLM", func(c *Config) (Model, error) { return newGemma(c, true) },
-		archSpec{validate: func(c *Config) error { return validateGemma(c, true) }, tensors: gemmaTensors(true)})
+	registerGemma("Gemma3ForCausalLM", gemmaVariant{qkNorm: true, ropePerLayerType: true,
+		pattern: func(k *gemmaKeys) int { return int(or(k.SlidingWindowPattern, or(k.OldSlidingWindowPattern, 6))) }})
 }

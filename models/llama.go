@@ -1,148 +1,221 @@
 package models
 
 import (
-	"fmt"
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models/nn"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/ml/context"
-
-	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/models/nn"
 )
 
-// Llama is the decoder of LlamaForCausalLM and its close relatives, which
-// differ only in data (see newLlama):
+// The llama family: LlamaForCausalLM and its close relatives, which differ
+// only in data (llamaDefaults):
 //
 //	Mistral: sliding-window attention on every layer.
 //	Qwen2:   q/k/v biases; sliding window only when use_sliding_window.
-//	Qwen3:   per-head RMSNorm of q and k (q_norm, k_norm) before RoPE, explicit head_dim.
-type Llama struct {
-	cfg                 *Config
-	heads, kvHeads, dim int       // N, K, D
-	invFreq             []float64 // RoPE inverse frequencies [D/2]
-	qkvBias, oBias      bool
-	qkNorm              bool
-	window              []int // per layer; 0 = full causal attention
-}
-
+//	Qwen3:   per-head RMSNorm of q and k (q_norm, k_norm) before RoPE, head_dim default 128.
+//
+// Layer i: x += o_proj(attn(rope(q_proj(n)), rope(k_proj(n)), v_proj(n))) with
+// n = input_layernorm(x), then x += down(silu(gate(n)) ⊙ up(n)) with
+// n = post_attention_layernorm(x).
 func init() {
 	for _, arch := range []string{"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM"} {
-		Register(arch, newLlama)
+		Register(arch, Arch{Defaults: llamaDefaults, Validate: validateLlama, Tensors: llamaTensors, New: newLlama})
 	}
 }
 
-// newLlama validates cfg and derives the per-architecture switches.
+// llamaKeys are the llama family's own config.json keys.
+type llamaKeys struct {
+	HeadDim               *float64 `json:"head_dim"`
+	MaxPositionEmbeddings *float64 `json:"max_position_embeddings"`
+	SlidingWindow         *float64 `json:"sliding_window"`
+	UseSlidingWindow      bool     `json:"use_sliding_window"`
+	MaxWindowLayers       *float64 `json:"max_window_layers"`
+	MLPBias               bool     `json:"mlp_bias"`
+}
+
+// llamaDefaults fills the per-architecture defaults and switches.
+func llamaDefaults(c *Config) error {
+	var k llamaKeys
+	if err := c.decode(&k); err != nil {
+		return err
+	}
+	arch := c.Arch()
+	if arch == "Qwen3ForCausalLM" && k.HeadDim == nil {
+		c.HeadDim, c.headDimDerived = 128, false // Qwen3Config's default, not hidden/heads
+	}
+	if k.MaxPositionEmbeddings == nil {
+		c.MaxPositionEmbeddings = map[string]int{"LlamaForCausalLM": 2048, "MistralForCausalLM": 131072}[arch]
+		if c.MaxPositionEmbeddings == 0 {
+			c.MaxPositionEmbeddings = 32768
+		}
+	}
+	switch arch {
+	case "MistralForCausalLM":
+		c.SlidingWindow = int(or(k.SlidingWindow, 0))
+		c.AttentionBias, c.AttentionOutputBias = false, false
+	case "Qwen2ForCausalLM":
+		c.AttentionBias, c.AttentionOutputBias = true, false
+	case "Qwen3ForCausalLM":
+		c.AttentionOutputBias, c.QKNorm = c.AttentionBias, true
+	default:
+		c.AttentionOutputBias = c.AttentionBias
+	}
+	if k.UseSlidingWindow && (arch == "Qwen2ForCausalLM" || arch == "Qwen3ForCausalLM") {
+		c.SlidingWindow, c.MaxWindowLayers = int(or(k.SlidingWindow, 0)), int(or(k.MaxWindowLayers, 0))
+	}
+	return nil
+}
+
+// validateLlama checks activation, MLP bias, window and rope scaling.
+func validateLlama(c *Config) error {
+	if c.HiddenAct != "silu" && c.HiddenAct != "swish" {
+		return errs.BadInputf("%s: hidden_act %q is not supported for %s (only silu)", c.Path, c.HiddenAct, c.Arch())
+	}
+	var k llamaKeys
+	if err := c.decode(&k); err != nil {
+		return err
+	}
+	if k.MLPBias {
+		return errs.BadInputf("%s: mlp_bias true is not supported", c.Path)
+	}
+	if c.SlidingWindow < 0 {
+		return errs.BadInputf("%s: sliding_window must not be negative (got %d)", c.Path, c.SlidingWindow)
+	}
+	return c.validateRopeScaling()
+}
+
+// llamaTensors lists a llama-family checkpoint's tensors.
+func llamaTensors(c *Config) map[string][]int {
+	h, hd, f := c.HiddenSize, c.HeadDim, c.IntermediateSize
+	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
+	m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
+	if !c.TieWordEmbeddings {
+		m["lm_head.weight"] = []int{c.VocabSize, h}
+	}
+	for i := range c.NumHiddenLayers {
+		p := layerPrefix(i)
+		m[p+"input_layernorm.weight"] = []int{h}
+		m[p+"post_attention_layernorm.weight"] = []int{h}
+		m[p+"self_attn.q_proj.weight"] = []int{q, h}
+		m[p+"self_attn.k_proj.weight"] = []int{kv, h}
+		m[p+"self_attn.v_proj.weight"] = []int{kv, h}
+		m[p+"self_attn.o_proj.weight"] = []int{h, q}
+		if c.AttentionBias {
+			m[p+"self_attn.q_proj.bias"] = []int{q}
+			m[p+"self_attn.k_proj.bias"] = []int{kv}
+			m[p+"self_attn.v_proj.bias"] = []int{kv}
+		}
+		if c.AttentionOutputBias {
+			m[p+"self_attn.o_proj.bias"] = []int{h}
+		}
+		if c.QKNorm {
+			m[p+"self_attn.q_norm.weight"] = []int{hd}
+			m[p+"self_attn.k_norm.weight"] = []int{hd}
+		}
+		m[p+"mlp.gate_proj.weight"] = []int{f, h}
+		m[p+"mlp.up_proj.weight"] = []int{f, h}
+		m[p+"mlp.down_proj.weight"] = []int{h, f}
+	}
+	return m
+}
+
+// llama is the llama family's blocks.
+type llama struct {
+	rmsEnds
+	invFreq []float64 // RoPE inverse frequencies [D/2]
+}
+
+// newLlama resolves RoPE and each layer's window (Mistral's on every
+// layer, Qwen's from max_window_layers on).
 func newLlama(cfg *Config) (Model, error) {
-	m := &Llama{cfg: cfg, heads: cfg.NumAttentionHeads, kvHeads: cfg.NumKeyValueHeads, dim: cfg.HeadDim}
-	if m.kvHeads == 0 {
-		m.kvHeads = m.heads
-	}
-	if m.dim == 0 && m.heads > 0 {
-		m.dim = cfg.HiddenSize / m.heads
-	}
-	if m.heads <= 0 || m.kvHeads <= 0 || m.heads%m.kvHeads != 0 {
-		return nil, errs.BadInputf("config.json: num_attention_heads (%d) must be a positive multiple of num_key_value_heads (%d)", m.heads, m.kvHeads)
-	}
-	if cfg.HiddenSize <= 0 || cfg.NumHiddenLayers <= 0 || cfg.VocabSize <= 0 || cfg.IntermediateSize <= 0 {
-		return nil, errs.BadInputf("config.json: hidden_size, num_hidden_layers, vocab_size and intermediate_size must be > 0")
-	}
 	var scaling *nn.RopeScaling
 	if rs := cfg.RopeScaling; rs != nil {
 		scaling = &nn.RopeScaling{Type: rs.Type, Factor: rs.Factor, LowFreqFactor: rs.LowFreqFactor,
 			HighFreqFactor: rs.HighFreqFactor, OriginalMaxPositionEmbeddings: rs.OriginalMaxPositionEmbeddings}
 	}
-	inv, err := nn.InvFreq(m.dim, cfg.RopeTheta, scaling)
+	inv, err := nn.InvFreq(cfg.HeadDim, cfg.RopeTheta, scaling)
 	if err != nil {
 		return nil, errs.BadInputf("config.json: %w", err)
 	}
-	m.invFreq = inv
-	m.qkvBias, m.oBias, m.qkNorm = cfg.AttentionBias, cfg.AttentionOutputBias, cfg.QKNorm
-	// config.go resolves the window per architecture: Mistral's applies to
-	// every layer, Qwen's (use_sliding_window) from max_window_layers on.
-	m.window = make([]int, cfg.NumHiddenLayers)
-	first := 0
-	if cfg.Arch() != "MistralForCausalLM" {
-		first = cfg.MaxWindowLayers
+	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg}, invFreq: inv}, nn.AttentionOptions{})
+	first := cfg.MaxWindowLayers
+	if cfg.Arch() == "MistralForCausalLM" {
+		first = 0
 	}
-	for i := first; i < len(m.window) && cfg.SlidingWindow > 0; i++ {
-		m.window[i] = cfg.SlidingWindow
+	for i := first; i < len(d.attn) && cfg.SlidingWindow > 0; i++ {
+		d.attn[i].Window = cfg.SlidingWindow
 	}
-	return m, nil
+	d.chunkedHead = lmHeadName(cfg)
+	return d, nil
 }
 
-// Config implements Model.
-func (m *Llama) Config() *Config { return m.cfg }
+// rmsEnds are the ends of the decoder that the llama family and Phi-3
+// share: the token embedding, the final RMSNorm (model.norm) and a
+// bias-free LM head.
+type rmsEnds struct{ cfg *Config }
 
-// Hidden implements Model.
-//
-//	tokens [B, T] → embed [B, T, H] → L × (attention + MLP, pre-norm residual) → norm → [B, T, H]
-func (m *Llama) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) *Node {
-	maskFor := func(window int) *Node { return nn.AttentionMask(positions, positions, keyValid, window) }
-	return m.cachedForward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil })
+func (m rmsEnds) embed(ctx *context.Context, tokens *Node) *Node { return embedTokens(ctx, tokens) }
+
+func (m rmsEnds) norm(ctx *context.Context, x *Node) *Node {
+	return nn.RMSNorm(x, Param(ctx, x.Graph(), "model.norm.weight"), m.cfg.RMSNormEps)
+}
+
+func (m rmsEnds) logits(ctx *context.Context, hidden *Node) *Node {
+	return linear(ctx, hidden, lmHeadName(m.cfg), nil)
 }
 
 // layer is decoder layer i: x + attn(norm(x)), then x + mlp(norm(x)).
 //
-//	x [B, T, H], positions [B, T], mask [B, T, S] bool → [B, T, H]
-//
-// hook (see llama_cache.go), when not nil, receives the layer's new keys and values and returns the ones to
-// attend to (a KV cache's), which mask [B, T, S] must match.
-func (m *Llama) layer(ctx *context.Context, i int, x, positions, mask *Node, hook kvHook) *Node {
-	p := fmt.Sprintf("model.layers.%d.", i)
-	g := x.Graph()
-	h := nn.RMSNorm(x, Param(ctx, g, p+"input_layernorm.weight"), m.cfg.RMSNormEps)
-	q, k, v := m.QKV(ctx, i, h, positions)
-	if hook != nil {
-		k, v = hook(k, v)
-	}
-	x = Add(x, m.AttentionOut(ctx, i, nn.Attention(q, k, v, mask)))
-	h = nn.RMSNorm(x, Param(ctx, g, p+"post_attention_layernorm.weight"), m.cfg.RMSNormEps)
-	mp := p + "mlp."
-	return Add(x, SwiGLU(ctx, h, mp))
+//	x [B, T, H], positions [B, T] → [B, T, H]
+func (m *llama) layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node {
+	p, g, eps := layerPrefix(i), x.Graph(), m.cfg.RMSNormEps
+	h := nn.RMSNorm(x, Param(ctx, g, p+"input_layernorm.weight"), eps)
+	q, k, v := m.qkv(ctx, p+"self_attn.", h, positions)
+	x = Add(x, project(ctx, attend(q, k, v), p+"self_attn.o_proj", m.cfg.AttentionOutputBias))
+	h = nn.RMSNorm(x, Param(ctx, g, p+"post_attention_layernorm.weight"), eps)
+	return Add(x, gatedMLP(ctx, h, p+"mlp.", nn.SwiGLU))
 }
 
-// QKV projects the normed input of layer i to rotated queries and keys and
-// to values. A KV-cache decoder stores k and v and calls nn.Attention with
-// the cached ones.
+// qkv projects the normed input to rotated queries and keys and to values.
 //
 //	h [B, T, H], positions [B, T] → q [B, T, N, D], k [B, T, K, D], v [B, T, K, D]
-func (m *Llama) QKV(ctx *context.Context, i int, h, positions *Node) (q, k, v *Node) {
-	p := fmt.Sprintf("model.layers.%d.self_attn.", i)
-	g := h.Graph()
-	b, t := h.Shape().Dim(0), h.Shape().Dim(1)
-	proj := func(name string, heads int) *Node {
-		var bias *Node
-		if m.qkvBias {
-			bias = Param(ctx, g, p+name+".bias")
-		}
-		return Reshape(Linear(ctx, h, p+name+".weight", bias), b, t, heads, m.dim)
-	}
-	q, k, v = proj("q_proj", m.heads), proj("k_proj", m.kvHeads), proj("v_proj", m.kvHeads)
-	if m.qkNorm {
-		q = nn.RMSNorm(q, Param(ctx, g, p+"q_norm.weight"), m.cfg.RMSNormEps)
-		k = nn.RMSNorm(k, Param(ctx, g, p+"k_norm.weight"), m.cfg.RMSNormEps)
+func (m *llama) qkv(ctx *context.Context, p string, h, positions *Node) (q, k, v *Node) {
+	c, g := m.cfg, h.Graph()
+	q = projectHeads(ctx, h, p+"q_proj", c.AttentionBias, c.NumAttentionHeads, c.HeadDim)
+	k = projectHeads(ctx, h, p+"k_proj", c.AttentionBias, c.NumKeyValueHeads, c.HeadDim)
+	v = projectHeads(ctx, h, p+"v_proj", c.AttentionBias, c.NumKeyValueHeads, c.HeadDim)
+	if c.QKNorm {
+		q = nn.RMSNorm(q, Param(ctx, g, p+"q_norm.weight"), c.RMSNormEps)
+		k = nn.RMSNorm(k, Param(ctx, g, p+"k_norm.weight"), c.RMSNormEps)
 	}
 	return nn.ApplyRoPE(q, positions, m.invFreq), nn.ApplyRoPE(k, positions, m.invFreq), v
 }
 
-// AttentionOut is layer i's output projection.
-//
-//	a [B, T, N·D] → [B, T, H]
-func (m *Llama) AttentionOut(ctx *context.Context, i int, a *Node) *Node {
-	p := fmt.Sprintf("model.layers.%d.self_attn.o_proj.", i)
-	var bias *Node
-	if m.oBias {
-		bias = Param(ctx, a.Graph(), p+"bias")
+// validateRopeScaling accepts no scaling, "linear" and "llama3" (with the
+// checks transformers' rope_config_validation makes).
+func (c *Config) validateRopeScaling() error {
+	r := c.RopeScaling
+	if r == nil {
+		return nil
 	}
-	return Linear(ctx, a, p+"weight", bias)
-}
-
-// Logits implements Model: hidden [..., H] → [..., V], using lm_head.weight
-// or, when tie_word_embeddings, the embedding matrix.
-func (m *Llama) Logits(ctx *context.Context, hidden *Node) *Node {
-	name := "lm_head.weight"
-	if m.cfg.TieWordEmbeddings {
-		name = "model.embed_tokens.weight"
+	switch r.Type {
+	case "linear":
+		if !(r.Factor >= 1) {
+			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for linear scaling (got %g)", c.Path, r.Factor)
+		}
+	case "llama3":
+		if !(r.Factor >= 1) {
+			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for llama3 scaling (got %g)", c.Path, r.Factor)
+		}
+		if !(r.LowFreqFactor > 0) || !(r.HighFreqFactor > r.LowFreqFactor) {
+			return errs.BadInputf("%s: rope_scaling needs 0 < low_freq_factor < high_freq_factor (got %g, %g)", c.Path, r.LowFreqFactor, r.HighFreqFactor)
+		}
+		if r.OriginalMaxPositionEmbeddings <= 0 {
+			return errs.BadInputf("%s: rope_scaling.original_max_position_embeddings must be a positive integer for llama3 scaling", c.Path)
+		}
+	default:
+		return errs.BadInputf("%s: rope_scaling type %q is not supported (supported: linear, llama3)", c.Path, r.Type)
 	}
-	return Linear(ctx, hidden, name, nil)
+	return nil
 }

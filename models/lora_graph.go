@@ -140,13 +140,13 @@ func adapterVar(ctx *context.Context, g *Graph, name, v string) *Node {
 	return nil
 }
 
-// Linear is x·Wᵀ (+ bias) for checkpoint weight name, plus, when g has an
+// linear is x·Wᵀ (+ bias) for checkpoint weight name, plus, when g has an
 // active separate-mode adapter that adapts name, (x·Aᵀ)·(scale·B)ᵀ (+ the
 // lora_B bias). Architectures call it for every projection an adapter may
 // target.
 //
 //	x [..., in], W [out, in], bias [out] or nil → [..., out]
-func Linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
+func linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	g := x.Graph()
 	y := nn.Linear(x, Param(ctx, g, name), bias)
 	a := adapterVar(ctx, g, name, "A")
@@ -156,27 +156,31 @@ func Linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	b := adapterVar(ctx, g, name, "B")
 	y = Add(y, nn.Linear(nn.Linear(x, a, nil), b, nil))
 	if d := adapterVar(ctx, g, name, "bias_delta"); d != nil {
-		y = Add(y, Reshape(ConvertDType(d, y.DType()), append(onesDims(y.Rank()-1), d.Shape().Dim(0))...))
+		dims := make([]int, y.Rank())
+		for i := range dims {
+			dims[i] = 1
+		}
+		dims[len(dims)-1] = d.Shape().Dim(0)
+		y = Add(y, Reshape(ConvertDType(d, y.DType()), dims...))
 	}
 	return y
 }
 
-// onesDims is n ones.
-func onesDims(n int) []int {
-	d := make([]int, n)
-	for i := range d {
-		d[i] = 1
+// project is linear on module's weight (module + ".weight") and, when
+// withBias, its bias (module + ".bias").
+//
+//	x [..., in] → [..., out]
+func project(ctx *context.Context, x *Node, module string, withBias bool) *Node {
+	var bias *Node
+	if withBias {
+		bias = Param(ctx, x.Graph(), module+".bias")
 	}
-	return d
+	return linear(ctx, x, module+".weight", bias)
 }
 
-// SwiGLU is the Llama MLP on the checkpoint weights under prefix ("….mlp."):
-// down(silu(gate(x)) ⊙ up(x)), each projection through Linear so that
-// separate-mode adapters apply.
+// projectHeads is project reshaped to heads of dim each.
 //
-//	x [..., H] → [..., H]
-func SwiGLU(ctx *context.Context, x *Node, prefix string) *Node {
-	gate := Linear(ctx, x, prefix+"gate_proj.weight", nil)
-	up := Linear(ctx, x, prefix+"up_proj.weight", nil)
-	return Linear(ctx, Mul(Mul(gate, Logistic(gate)), up), prefix+"down_proj.weight", nil)
+//	h [B, T, H] → [B, T, heads, dim]
+func projectHeads(ctx *context.Context, h *Node, module string, withBias bool, heads, dim int) *Node {
+	return Reshape(project(ctx, h, module, withBias), h.Shape().Dim(0), h.Shape().Dim(1), heads, dim)
 }

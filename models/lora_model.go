@@ -7,23 +7,17 @@ import (
 
 // WithAdapter returns m with separate-mode adapter index active in every
 // graph it builds (-1: the base model). The weights stay shared: use it to
-// serve base, A, B, … from one loaded context (LoadAdapterVariables). The
-// result is a CachedModel when m is one.
+// serve base, A, B, … from one loaded context (Load with AdapterSeparate).
+// Every Model method goes through the view, DecodeLogits included.
 func WithAdapter(m Model, index int) Model {
 	for {
-		if w, ok := m.(*adapterCachedModel); ok {
-			m = w.Model
-		} else if w, ok := m.(*adapterModel); ok {
-			m = w.Model
-		} else {
+		w, ok := m.(*adapterModel)
+		if !ok {
 			break
 		}
+		m = w.Model
 	}
-	am := &adapterModel{Model: m, index: index}
-	if cm, ok := m.(CachedModel); ok {
-		return &adapterCachedModel{adapterModel: am, cm: cm}
-	}
-	return am
+	return &adapterModel{Model: m, index: index}
 }
 
 // adapterModel sets the active adapter before delegating.
@@ -31,6 +25,8 @@ type adapterModel struct {
 	Model
 	index int
 }
+
+var _ Model = (*adapterModel)(nil)
 
 func (a *adapterModel) set(ctx *context.Context, n *Node) { SetActiveAdapter(ctx, n.Graph(), a.index) }
 
@@ -46,23 +42,20 @@ func (a *adapterModel) Logits(ctx *context.Context, hidden *Node) *Node {
 	return a.Model.Logits(ctx, hidden)
 }
 
-// adapterCachedModel is adapterModel for a CachedModel.
-type adapterCachedModel struct {
-	*adapterModel
-	cm CachedModel
+// Prefill implements Model.
+func (a *adapterModel) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
+	a.set(ctx, tokens)
+	return a.Model.Prefill(ctx, tokens)
 }
 
-// CacheDims implements CachedModel.
-func (a *adapterCachedModel) CacheDims() (layers, kvHeads, headDim int) { return a.cm.CacheDims() }
-
-// Prefill implements CachedModel.
-func (a *adapterCachedModel) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
+// Decode implements Model.
+func (a *adapterModel) Decode(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
 	a.set(ctx, tokens)
-	return a.cm.Prefill(ctx, tokens)
+	return a.Model.Decode(ctx, tokens, positions, cache)
 }
 
-// Decode implements CachedModel.
-func (a *adapterCachedModel) Decode(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
-	a.set(ctx, tokens)
-	return a.cm.Decode(ctx, tokens, positions, cache)
+// DecodeLogits implements Model.
+func (a *adapterModel) DecodeLogits(ctx *context.Context, hidden *Node) *Node {
+	a.set(ctx, hidden)
+	return a.Model.DecodeLogits(ctx, hidden)
 }

@@ -11,10 +11,11 @@ import (
 	"github.com/goeval/goeval/internal/errs"
 )
 
-// Model builds the GoMLX graph of one decoder-only architecture. Weights are
-// context variables named after the checkpoint tensors (see LoadWeights).
-// Graph builders panic on misuse; callers (package engine) recover at their
-// API boundary.
+// Model builds the GoMLX graphs of one decoder-only checkpoint: the full
+// forward for scoring and an incremental forward over a static-shaped KV
+// cache for generation. Weights are context variables named after the
+// checkpoint tensors (see Load). Graph builders panic on misuse; callers
+// (package engine) recover at their API boundary.
 type Model interface {
 	// Config is the checkpoint's config.json.
 	Config() *Config
@@ -30,20 +31,64 @@ type Model interface {
 	//
 	//	hidden [..., H] → [..., V] (compute dtype)
 	Logits(ctx *context.Context, hidden *graph.Node) *graph.Node
+	// CacheDims returns the number of layers, KV heads and head dim of the
+	// cache tensors [B, S, K, D].
+	CacheDims() (layers, kvHeads, headDim int)
+	// Prefill runs right-padded prompts from position 0 (Hidden with
+	// positions 0..T-1) and returns every layer's keys and values too.
+	//
+	//	tokens [B, T] int32 → hidden [B, T, H], kv L × {[B, T, K, D]}
+	Prefill(ctx *context.Context, tokens *graph.Node) (hidden *graph.Node, kv []KV)
+	// Decode runs one token per row at its own position: it writes the
+	// token's keys and values into cache slot positions[b] of row b and
+	// attends to slots ≤ positions[b] (within the sliding window). Slots
+	// above a row's position are never read, so stale values there are
+	// harmless. Prefill and Decode are exact re-arrangements of Hidden:
+	// the same ops on the same values.
+	//
+	//	tokens [B] int32, positions [B] int32, cache L × {[B, S, K, D]} → hidden [B, H], cache'
+	Decode(ctx *context.Context, tokens, positions *graph.Node, cache []KV) (hidden *graph.Node, next []KV)
+	// DecodeLogits is Logits for the few rows of a decode step. It computes
+	// the same dot products as Logits, possibly in a layout the backend runs
+	// faster at small B (see decoder.go).
+	//
+	//	hidden [B, H] → [B, V]
+	DecodeLogits(ctx *context.Context, hidden *graph.Node) *graph.Node
 }
 
-// Constructor builds a Model for a validated config.
-type Constructor func(cfg *Config) (Model, error)
+// KV is one layer's key/value cache: rotated keys and values, each
+// [B, S, K, D], where cache slot s holds the token at position s of its
+// row (slots are absolute positions).
+type KV struct{ K, V *graph.Node }
 
-var registry = map[string]Constructor{}
+// Arch is everything goeval knows about one architecture (config.json
+// "architectures"[0]); each architecture's file registers one.
+type Arch struct {
+	// Defaults fills the architecture's own defaults and derived fields of
+	// the config after the common ones (nil: none).
+	Defaults func(c *Config) error
+	// Validate checks the architecture's config.json keys after the common
+	// checks; errors are errs.BadInput naming config.json and the field.
+	Validate func(c *Config) error
+	// Tensors lists every tensor a checkpoint holds, name → shape (Hugging
+	// Face layout: Linear weights are [out, in]).
+	Tensors func(c *Config) map[string][]int
+	// New builds the graph constructor of a validated config.
+	New func(c *Config) (Model, error)
+}
+
+var registry = map[string]Arch{}
 
 // Register makes an architecture (config.json "architectures"[0], e.g.
-// "LlamaForCausalLM") available to New. It panics on duplicates.
-func Register(arch string, fn Constructor) {
-	if _, dup := registry[arch]; dup {
-		panic("models: duplicate architecture " + arch)
+// "LlamaForCausalLM") loadable. It panics on duplicates or missing parts.
+func Register(name string, a Arch) {
+	if _, dup := registry[name]; dup {
+		panic("models: duplicate architecture " + name)
 	}
-	registry[arch] = fn
+	if a.Validate == nil || a.Tensors == nil || a.New == nil {
+		panic("models: architecture " + name + " needs Validate, Tensors and New")
+	}
+	registry[name] = a
 }
 
 // Architectures lists the registered architecture names, sorted.
@@ -56,18 +101,38 @@ func Architectures() []string {
 	return names
 }
 
+// lookup returns the registration of c's architecture; an unknown one is
+// bad input.
+func (c *Config) lookup() (Arch, error) {
+	a, ok := registry[c.Arch()]
+	if !ok {
+		return Arch{}, errs.BadInputf("config.json: architecture %q is not supported (supported: %s)",
+			c.Arch(), strings.Join(Architectures(), ", "))
+	}
+	return a, nil
+}
+
 // New returns the Model for cfg's architecture; an unknown architecture is
 // bad input.
 func New(cfg *Config) (Model, error) {
-	arch := cfg.Arch()
-	fn, ok := registry[arch]
-	if !ok {
-		return nil, errs.BadInputf("config.json: architecture %q is not supported (supported: %s)",
-			arch, strings.Join(Architectures(), ", "))
-	}
-	m, err := fn(cfg)
+	a, err := cfg.lookup()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", arch, err)
+		return nil, err
+	}
+	m, err := a.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Arch(), err)
 	}
 	return m, nil
+}
+
+// ExpectedTensors lists every tensor a Hugging Face checkpoint of c's
+// architecture holds, name → shape (HF layout: Linear weights are
+// [out, in]); nil for an unknown architecture.
+func ExpectedTensors(c *Config) map[string][]int {
+	a, err := c.lookup()
+	if err != nil {
+		return nil
+	}
+	return a.Tensors(c)
 }

@@ -9,49 +9,6 @@ import (
 	"github.com/goeval/goeval/models/safetensors"
 )
 
-// ExpectedTensors lists every tensor a Hugging Face checkpoint of c's
-// architecture holds, name → shape (HF layout: Linear weights are
-// [out, in]). It covers llama, mistral, qwen2 and qwen3.
-func ExpectedTensors(c *Config) map[string][]int {
-	if spec, ok := archSpecs[c.Arch()]; ok {
-		return spec.tensors(c) // phi, phi3, gemma2, gemma3 (arch_hooks.go)
-	}
-	h, hd := c.HiddenSize, c.HeadDim
-	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-	m := map[string][]int{
-		"model.embed_tokens.weight": {c.VocabSize, h},
-		"model.norm.weight":         {h},
-	}
-	if !c.TieWordEmbeddings {
-		m["lm_head.weight"] = []int{c.VocabSize, h}
-	}
-	for i := 0; i < c.NumHiddenLayers; i++ {
-		p := fmt.Sprintf("model.layers.%d.", i)
-		m[p+"input_layernorm.weight"] = []int{h}
-		m[p+"post_attention_layernorm.weight"] = []int{h}
-		m[p+"self_attn.q_proj.weight"] = []int{q, h}
-		m[p+"self_attn.k_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.v_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.o_proj.weight"] = []int{h, q}
-		if c.AttentionBias {
-			m[p+"self_attn.q_proj.bias"] = []int{q}
-			m[p+"self_attn.k_proj.bias"] = []int{kv}
-			m[p+"self_attn.v_proj.bias"] = []int{kv}
-		}
-		if c.AttentionOutputBias {
-			m[p+"self_attn.o_proj.bias"] = []int{h}
-		}
-		if c.QKNorm {
-			m[p+"self_attn.q_norm.weight"] = []int{hd}
-			m[p+"self_attn.k_norm.weight"] = []int{hd}
-		}
-		m[p+"mlp.gate_proj.weight"] = []int{c.IntermediateSize, h}
-		m[p+"mlp.up_proj.weight"] = []int{c.IntermediateSize, h}
-		m[p+"mlp.down_proj.weight"] = []int{h, c.IntermediateSize}
-	}
-	return m
-}
-
 // IgnoredTensor reports tensors that checkpoints may carry but no model
 // uses: rotary caches some exporters save (transformers ignores them too).
 func IgnoredTensor(name string) bool {

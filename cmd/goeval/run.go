@@ -251,14 +251,14 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (lm.LM, map[stri
 		}
 		return lmtest.New(), nil, func() {}, nil
 	}
-	m, err := goevalpkg.OpenModel(model, f.engineOptions())
+	m, err := engine.Open(model, f.engineOptions())
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if f.chat {
-		opts.Task.ChatTemplate = m.ChatTemplate()
+		opts.Task.ChatTemplate = m.ApplyChatTemplate
 	}
-	return m, m.RunExtra(), func() { m.Close() }, nil
+	return m, runExtra(m.Info()), func() { m.Close() }, nil
 }
 
 // config is the results file's "config" entry, in lm-eval's key order;

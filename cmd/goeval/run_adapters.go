@@ -96,11 +96,11 @@ func (f *runFlags) resolvedAdapterMode(n int) string {
 func runAdapters(ctx context.Context, f *runFlags, base string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
 	targets := f.adapterTargets(base)
 	mode := f.resolvedAdapterMode(len(targets))
-	var shared *goevalpkg.Model
+	var shared *engine.Engine
 	if mode == engine.AdapterSeparate {
 		eo := f.engineOptions()
 		eo.Adapters, eo.AdapterMode = f.adapters, engine.AdapterSeparate
-		m, err := goevalpkg.OpenModel(base, eo)
+		m, err := engine.Open(base, eo)
 		if err != nil {
 			return err
 		}
@@ -120,8 +120,8 @@ func runAdapters(ctx context.Context, f *runFlags, base string, opts goevalpkg.O
 
 // runAdapterTarget evaluates one target: a view of shared (separate mode)
 // or a model of its own (merged mode, shared == nil).
-func runAdapterTarget(ctx context.Context, f *runFlags, shared *goevalpkg.Model, t runTarget, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	var m *goevalpkg.Model
+func runAdapterTarget(ctx context.Context, f *runFlags, shared *engine.Engine, t runTarget, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
+	var m *engine.Engine
 	var err error
 	if shared != nil {
 		m, err = shared.WithAdapter(t.index)
@@ -130,16 +130,16 @@ func runAdapterTarget(ctx context.Context, f *runFlags, shared *goevalpkg.Model,
 		if t.adapter != "" {
 			eo.Adapters, eo.AdapterMode = []string{t.adapter}, engine.AdapterMerged
 		}
-		m, err = goevalpkg.OpenModel(t.base, eo)
+		m, err = engine.Open(t.base, eo)
 	}
 	if err != nil {
 		return err
 	}
 	defer m.Close()
 	if f.chat {
-		opts.Task.ChatTemplate = m.ChatTemplate()
+		opts.Task.ChatTemplate = m.ApplyChatTemplate
 	}
-	return evaluateLM(ctx, f, t, m, m.RunExtra(), opts, seeds, gk)
+	return evaluateLM(ctx, f, t, m, runExtra(m.Info()), opts, seeds, gk)
 }
 
 // label names the target in progress lines and errors.

@@ -6,9 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/goeval/goeval/models"
-	"github.com/goeval/goeval/models/synthtok"
 	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -49,14 +48,14 @@ func TestRunSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok := filepath.Join(dir, "tok")
-	if _, err := synthtok.Write(tok, 300); err != nil {
+	if _, err := synth.Tokenizer(tok, 300); err != nil {
 		t.Fatal(err)
 	}
 	for i, n := range []string{"ck-1", "ck-2"} {
-		o := models.SynthOptions{Arch: "qwen2", Hidden: 16, Layers: 1, Heads: 2, KVHeads: 1, Intermediate: 32,
+		o := synth.ModelOptions{Arch: "qwen2", Hidden: 16, Layers: 1, Heads: 2, KVHeads: 1, Intermediate: 32,
 			Vocab: 300, RopeTheta: 10000, MaxPositions: 512, Seed: uint64(i + 1), DType: "f32", Shards: 1,
 			TokenizerDir: tok, Out: filepath.Join(dir, n)}
-		if err := models.Synth(o); err != nil {
+		if err := synth.Model(o); err != nil {
 			t.Fatal(err)
 		}
 	}

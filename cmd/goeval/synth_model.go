@@ -8,10 +8,11 @@ import (
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
+	"github.com/goeval/goeval/synth"
 )
 
 // synthPresets are the shapes of real models, for size and speed tests.
-var synthPresets = map[string]models.SynthOptions{
+var synthPresets = map[string]synth.ModelOptions{
 	"tiny": {Arch: "llama", Hidden: 64, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 192, Vocab: 512,
 		RopeTheta: 10000, MaxPositions: 2048, BOS: 1, EOS: 2},
 	"qwen2.5-0.5b": {Arch: "qwen2", Hidden: 896, Layers: 24, Heads: 14, KVHeads: 2, Intermediate: 4864, Vocab: 151936,
@@ -67,7 +68,7 @@ func runSynthModel(args []string) error {
 	if err := applyRopeScaling(fs, &o, *scaling); err != nil {
 		return err
 	}
-	if err := models.Synth(o); err != nil {
+	if err := synth.Model(o); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "goeval synth model: wrote %s (%s, hidden %d, %d layers, vocab %d, %s)\n", o.Out, o.Arch, o.Hidden, o.Layers, o.Vocab, o.DType)
@@ -76,7 +77,7 @@ func runSynthModel(args []string) error {
 
 // applyPreset replaces o with the preset, then re-applies the flags the
 // user set explicitly so they override it.
-func applyPreset(fs *flag.FlagSet, o *models.SynthOptions, name string) error {
+func applyPreset(fs *flag.FlagSet, o *synth.ModelOptions, name string) error {
 	if name == "" {
 		return nil
 	}
@@ -100,7 +101,7 @@ func applyPreset(fs *flag.FlagSet, o *models.SynthOptions, name string) error {
 
 // applyRopeScaling turns --rope-scaling llama3 and its factor flags into
 // o.RopeScaling; an explicit --rope-scaling ” removes a preset's scaling.
-func applyRopeScaling(fs *flag.FlagSet, o *models.SynthOptions, kind string) error {
+func applyRopeScaling(fs *flag.FlagSet, o *synth.ModelOptions, kind string) error {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "rope-scaling" })
 	get := func(name string) float64 {

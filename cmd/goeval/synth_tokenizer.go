@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/models/synthtok"
+	"github.com/goeval/goeval/synth"
 )
 
 // runSynthTokenizer writes a small deterministic byte-level BPE tokenizer.
@@ -23,7 +23,7 @@ func runSynthTokenizer(args []string) error {
 	if *out == "" {
 		return errs.BadInputf("--out is required")
 	}
-	ids, err := synthtok.Write(*out, *vocab)
+	ids, err := synth.Tokenizer(*out, *vocab)
 	if err != nil {
 		return errs.BadInput(err)
 	}

@@ -27,25 +27,43 @@ func AttentionMask(qPos, kPos, keyValid *Node, window int) *Node {
 	return mask
 }
 
+// AttentionOptions are the per-layer settings of Attention.
+type AttentionOptions struct {
+	// Scale multiplies the scores q·kᵀ; 0 means 1/√D.
+	Scale float64
+	// SoftCap, when not 0, caps the scaled scores at ±SoftCap with
+	// SoftCap·tanh(scores/SoftCap) (Gemma 2's attn_logit_softcapping).
+	SoftCap float64
+	// Window is the sliding window in tokens (0: full causal attention).
+	// Attention itself reads only the mask: callers build it with
+	// AttentionMask(…, Window).
+	Window int
+}
+
 // Attention is scaled dot-product attention with grouped-query heads, taking
 // K and V explicitly (so a KV cache can supply them) and never repeating
 // them per query head: q is viewed as [B, T, K, G, D] and contracted against
-// each KV head. Scores and softmax are in float32; masked keys get −∞, so
-// they contribute exact zeros (padding never changes the result bits).
+// each KV head. Scores (scaled, then soft-capped) and softmax are in
+// float32; masked keys get −∞, so they contribute exact zeros (padding never
+// changes the result bits).
 //
 //	q [B, T, N, D], k, v [B, S, K, D], mask [B, T, S] bool → [B, T, N·D]
-func Attention(q, k, v, mask *Node) *Node {
+func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
 	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
 	s, kv := k.Shape().Dim(1), k.Shape().Dim(2)
 	if n%kv != 0 || k.Shape().Dim(3) != d || !v.Shape().Equal(k.Shape()) {
 		panicf("Attention: q %s incompatible with k %s / v %s", q.Shape(), k.Shape(), v.Shape())
+	}
+	scale := o.Scale
+	if scale == 0 {
+		scale = 1 / math.Sqrt(float64(d))
 	}
 	g := n / kv
 	dtype := q.DType()
 	q5 := Reshape(q, b, t, kv, g, d)
 	// scores [B, K, T, G, S]: batch (B, K), contract D.
 	scores := DotGeneral(q5, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2})
-	scores = MulScalar(ConvertDType(scores, dtypes.Float32), 1/math.Sqrt(float64(d)))
+	scores = SoftCap(MulScalar(ConvertDType(scores, dtypes.Float32), scale), o.SoftCap)
 	m := BroadcastToDims(Reshape(mask, b, 1, t, 1, s), b, kv, t, g, s)
 	scores = Where(m, scores, BroadcastToDims(Infinity(q.Graph(), dtypes.Float32, -1), b, kv, t, g, s))
 	maxS := ReduceAndKeep(scores, ReduceMax, -1)
@@ -56,4 +74,12 @@ func Attention(q, k, v, mask *Node) *Node {
 	out := DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2})
 	out = TransposeAllDims(out, 0, 2, 1, 3, 4) // [B, T, K, G, D]
 	return Reshape(out, b, t, n*d)
+}
+
+// SoftCap is cap·tanh(x/cap); cap 0 leaves x as it is.
+func SoftCap(x *Node, c float64) *Node {
+	if c == 0 {
+		return x
+	}
+	return MulScalar(Tanh(MulScalar(x, 1/c)), c)
 }

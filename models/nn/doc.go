@@ -1,6 +1,7 @@
 // Package nn holds the graph blocks shared by the decoder-only architectures
-// in package models: RMSNorm, rotary position embeddings, grouped-query
-// attention and the SwiGLU MLP. Every function builds GoMLX graph nodes and
+// in package models: RMSNorm and LayerNorm, rotary position embeddings,
+// grouped-query attention (with scale, soft-cap and sliding-window options)
+// and the gated MLP units. Every function builds GoMLX graph nodes and
 // panics (with shapes in the message) on misuse; package models turns those
 // panics into errors at its API.
 //

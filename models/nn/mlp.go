@@ -1,6 +1,8 @@
 package nn
 
 import (
+	"math"
+
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 )
 
@@ -23,11 +25,23 @@ func Linear(x, w, bias *Node) *Node {
 	return y
 }
 
-// SwiGLU is the Llama MLP: down(silu(gate(x)) ⊙ up(x)).
+// SwiGLU is the gated unit of the Llama MLP: silu(gate) ⊙ up.
 //
-//	x [..., H], gate/up [F, H], down [H, F] → [..., H]
-func SwiGLU(x, gate, up, down *Node) *Node {
-	g := Linear(x, gate, nil)
-	u := Linear(x, up, nil)
-	return Linear(Mul(Mul(g, Logistic(g)), u), down, nil)
+//	gate, up [..., F] → [..., F]
+func SwiGLU(gate, up *Node) *Node {
+	return Mul(Mul(gate, Logistic(gate)), up)
+}
+
+// GeGLU is the gated unit of the Gemma MLP: gelu_tanh(gate) ⊙ up.
+//
+//	gate, up [..., F] → [..., F]
+func GeGLU(gate, up *Node) *Node {
+	return Mul(GELUTanh(gate), up)
+}
+
+// GELUTanh is the tanh approximation of GELU (gelu_new,
+// gelu_pytorch_tanh): 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
+func GELUTanh(x *Node) *Node {
+	inner := MulScalar(Add(x, MulScalar(Mul(Square(x), x), 0.044715)), math.Sqrt(2/math.Pi))
+	return Mul(MulScalar(x, 0.5), AddScalar(Tanh(inner), 1))
 }

@@ -102,3 +102,18 @@ func ApplyRoPE(x, positions *Node, invFreq []float64) *Node {
 	rotated := Concatenate([]*Node{Neg(x2), x1}, -1)
 	return Add(Mul(x, cos), Mul(rotated, sin))
 }
+
+// ApplyPartialRoPE rotates the first rot dims of each head (rotate_half
+// convention) and passes the rest through (Phi's partial_rotary_factor);
+// rot = D is ApplyRoPE.
+//
+//	x [B, T, N, D], positions [B, T], invFreq [rot/2] → [B, T, N, D]
+func ApplyPartialRoPE(x, positions *Node, invFreq []float64, rot int) *Node {
+	d := x.Shape().Dim(3)
+	if rot == d {
+		return ApplyRoPE(x, positions, invFreq)
+	}
+	head := Slice(x, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, rot))
+	pass := Slice(x, AxisRange(), AxisRange(), AxisRange(), AxisRange(rot, d))
+	return Concatenate([]*Node{ApplyRoPE(head, positions, invFreq), pass}, -1)
+}

@@ -15,11 +15,10 @@ type patternJSON struct {
 }
 
 // pattern finds non-overlapping matches of a literal or a regex, returning
-// byte offsets. Known pre-tokenizer regexes use a hand-written scanner.
+// byte offsets.
 type pattern struct {
-	lit  string
-	re   *regexp2.Regexp
-	fast func(s string, out [][2]int) [][2]int
+	lit string
+	re  *regexp2.Regexp
 }
 
 func (p patternJSON) compile() (*pattern, error) {
@@ -37,14 +36,12 @@ func compileRegex(src string) (*pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid regex %q: %w", src, err)
 	}
-	return &pattern{re: re, fast: fastScanner(src)}, nil
+	return &pattern{re: re}, nil
 }
 
 // findAll appends the [start, end) byte offsets of every match to out.
 func (p *pattern) findAll(s string, out [][2]int) [][2]int {
 	switch {
-	case p.fast != nil:
-		return p.fast(s, out)
 	case p.re != nil:
 		return p.regexFindAll(s, out)
 	case p.lit == "":
@@ -86,7 +83,7 @@ func (p *pattern) regexFindAll(s string, out [][2]int) [][2]int {
 
 // replaceAll replaces every match with content.
 func (p *pattern) replaceAll(s, content string) string {
-	if p.re == nil && p.fast == nil {
+	if p.re == nil {
 		if p.lit == "" {
 			return s
 		}

@@ -26,16 +26,6 @@ type Tokenizer struct {
 
 // finish precomputes what Encode needs after parsing.
 func (t *Tokenizer) finish() {
-	if seq, ok := t.preTok.(preSeq); ok && len(seq) == 2 {
-		sp, ok1 := seq[0].(splitPre)
-		bl, ok2 := seq[1].(byteLevelPre)
-		if ok1 && ok2 && sp.pat.fast != nil && sp.beh == isolated && !sp.invert && !bl.addPrefixSpace && bl.re == nil {
-			t.fastSplit = sp.pat
-		}
-	}
-	if bl, ok := t.preTok.(byteLevelPre); ok && !bl.addPrefixSpace && bl.re != nil && bl.re.fast != nil {
-		t.fastSplit = bl.re
-	}
 	seen := make(map[string]bool, len(t.model.vocab)+len(t.added.tokens))
 	for k := range t.model.vocab {
 		seen[k] = true

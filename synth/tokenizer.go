@@ -1,9 +1,10 @@
-// Package synthtok writes a small, deterministic byte-level BPE tokenizer in
-// the Hugging Face tokenizer.json format (the GPT-2 / Qwen layout: ByteLevel
-// pre-tokenizer and decoder, BPE model with merges, ChatML special tokens).
-// goeval uses it for the demo and tests, where no real tokenizer can be
-// downloaded; any Hugging Face tokenizers implementation loads it.
-package synthtok
+package synth
+
+// The synthetic tokenizer is a small, deterministic byte-level BPE tokenizer
+// in the Hugging Face tokenizer.json format (the GPT-2 / Qwen layout:
+// ByteLevel pre-tokenizer and decoder, BPE model with merges, ChatML special
+// tokens). goeval uses it for the demo and tests, where no real tokenizer
+// can be downloaded; any Hugging Face tokenizers implementation loads it.
 
 import (
 	"encoding/json"
@@ -20,15 +21,15 @@ var Specials = []string{"<|endoftext|>", "<|im_start|>", "<|im_end|>"}
 // chatTemplate is a ChatML template like Qwen2.5's, without tools.
 const chatTemplate = `{% for message in messages %}{% if loop.first and message['role'] != 'system' %}{{ '<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n' }}{% endif %}{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}`
 
-// Write writes tokenizer.json and tokenizer_config.json into dir with a
+// Tokenizer writes tokenizer.json and tokenizer_config.json into dir with a
 // vocabulary of vocabSize tokens: 256 byte tokens, vocabSize-256-len(Specials)
 // learned merges, then the special tokens. It returns the special token ids.
-func Write(dir string, vocabSize int) (map[string]int, error) {
+func Tokenizer(dir string, vocabSize int) (map[string]int, error) {
 	nMerges := vocabSize - 256 - len(Specials)
 	if nMerges < 0 {
 		return nil, fmt.Errorf("synthetic tokenizer: vocab size %d is below the minimum %d", vocabSize, 256+len(Specials))
 	}
-	vocab, merges := train(nMerges)
+	vocab, merges := trainBPE(nMerges)
 	specials := map[string]int{}
 	var added []map[string]any
 	for _, s := range Specials {
@@ -59,10 +60,10 @@ func Write(dir string, vocabSize int) (map[string]int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(dir, "tokenizer.json"), tok); err != nil {
+	if err := writeTokenizerJSON(filepath.Join(dir, "tokenizer.json"), tok); err != nil {
 		return nil, err
 	}
-	return specials, writeJSON(filepath.Join(dir, "tokenizer_config.json"), cfg)
+	return specials, writeTokenizerJSON(filepath.Join(dir, "tokenizer_config.json"), cfg)
 }
 
 // qwenSplit is the pre-tokenizer regex of Qwen2/2.5/3's tokenizer.json.
@@ -80,7 +81,7 @@ func qwen2PreTokenizer() map[string]any {
 	}}
 }
 
-func writeJSON(path string, v any) error {
+func writeTokenizerJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
 		return err
@@ -96,16 +97,16 @@ func writeJSON(path string, v any) error {
 // pairs are counted while training, so it need not be exact.
 var wordRE = regexp.MustCompile(`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\pL\pN]?\pL+|\pN| ?[^\s\pL\pN]+[\r\n]*|\s+`)
 
-// train learns nMerges BPE merges from corpus. Ties in pair frequency break
+// train learns nMerges BPE merges from tokenizerCorpus. Ties in pair frequency break
 // by the lexical order of the pair, so the result is deterministic.
-func train(nMerges int) (map[string]int, []string) {
+func trainBPE(nMerges int) (map[string]int, []string) {
 	b2u := bytesToUnicode()
 	vocab := map[string]int{}
 	for b := 0; b < 256; b++ {
 		vocab[string(b2u[b])] = b
 	}
 	counts := map[string]int{}
-	for _, w := range wordRE.FindAllString(corpus, -1) {
+	for _, w := range wordRE.FindAllString(tokenizerCorpus, -1) {
 		counts[w]++
 	}
 	type word struct {
@@ -140,7 +141,7 @@ func train(nMerges int) (map[string]int, []string) {
 			}
 		}
 		if bestN == 0 {
-			break // corpus exhausted: fewer merges than asked
+			break // tokenizerCorpus exhausted: fewer merges than asked
 		}
 		merged := best[0] + best[1]
 		merges = append(merges, best[0]+" "+best[1])

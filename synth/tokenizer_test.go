@@ -1,4 +1,4 @@
-package synthtok
+package synth
 
 import (
 	"bytes"
@@ -10,11 +10,11 @@ import (
 
 func TestWriteDeterministicAndDense(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	ids, err := Write(a, 512)
+	ids, err := Tokenizer(a, 512)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Write(b, 512); err != nil {
+	if _, err := Tokenizer(b, 512); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"tokenizer.json", "tokenizer_config.json"} {
@@ -50,7 +50,7 @@ func TestWriteDeterministicAndDense(t *testing.T) {
 }
 
 func TestWriteRejectsTinyVocab(t *testing.T) {
-	if _, err := Write(t.TempDir(), 100); err == nil {
+	if _, err := Tokenizer(t.TempDir(), 100); err == nil {
 		t.Fatal("vocab 100 accepted; it cannot hold the 256 byte tokens")
 	}
 }

@@ -1,9 +1,9 @@
-package synthtok
+package synth
 
-// corpus is the text the synthetic tokenizer learns its merges from: plain
+// tokenizerCorpus is the text the synthetic tokenizer learns its merges from: plain
 // English in the style of the benchmark questions, numbers and some code, so
 // that the merges look like a real tokenizer's (common words become one token).
-const corpus = `Question: Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. How many clips did Natalia sell altogether in April and May?
+const tokenizerCorpus = `Question: Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. How many clips did Natalia sell altogether in April and May?
 Answer: Natalia sold 48/2 = 24 clips in May. Natalia sold 48+24 = 72 clips altogether in April and May. #### 72
 Question: Weng earns $12 an hour for babysitting. Yesterday, she just did 50 minutes of babysitting. How much did she earn?
 Answer: Weng earns 12/60 = $0.2 per minute. Working 50 minutes, she earned 0.2 x 50 = $10. #### 10

@@ -1,4 +1,4 @@
-package models
+package synth
 
 import (
 	"bytes"
@@ -10,20 +10,21 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
-func tinyOpts(arch, out string) SynthOptions {
-	return SynthOptions{Arch: arch, Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 48, Vocab: 64,
+func tinyOpts(arch, out string) ModelOptions {
+	return ModelOptions{Arch: arch, Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 48, Vocab: 64,
 		Seed: 7, BOS: 1, EOS: 2, Out: out}
 }
 
-func synthT(t *testing.T, o SynthOptions) (*Config, *safetensors.Set) {
+func synthT(t *testing.T, o ModelOptions) (*models.Config, *safetensors.Set) {
 	t.Helper()
-	if err := Synth(o); err != nil {
+	if err := Model(o); err != nil {
 		t.Fatal(err)
 	}
-	c, err := LoadConfig(o.Out)
+	c, err := models.LoadConfig(o.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestSynthDeterministic(t *testing.T) {
 	for _, dir := range []string{a, b} {
 		o := tinyOpts("qwen2", dir)
 		o.DType = "bf16"
-		if err := Synth(o); err != nil {
+		if err := Model(o); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,7 +54,7 @@ func TestSynthDeterministic(t *testing.T) {
 	}
 	o := tinyOpts("qwen2", t.TempDir())
 	o.Seed, o.DType = 8, "bf16"
-	if err := Synth(o); err != nil {
+	if err := Model(o); err != nil {
 		t.Fatal(err)
 	}
 	x, _ := os.ReadFile(filepath.Join(a, "model.safetensors"))
@@ -93,7 +94,7 @@ func TestSynthLayout(t *testing.T) {
 		if info, _ := s.Info("model.layers.1.self_attn.k_proj.weight"); info.Shape[0] != 16 || info.Shape[1] != 32 {
 			t.Errorf("%s k_proj shape %v, want [16 32]", arch, info.Shape)
 		}
-		if err := CheckTensors(c, s); err != nil {
+		if err := models.CheckTensors(c, s); err != nil {
 			t.Errorf("%s: %v", arch, err)
 		}
 	}
@@ -153,7 +154,7 @@ func TestSynthSharded(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(sh.Out, "model-00002-of-00003.safetensors")); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckTensors(c, s3); err != nil {
+	if err := models.CheckTensors(c, s3); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range s1.Names() {
@@ -184,18 +185,32 @@ func TestSynthTokenizer(t *testing.T) {
 }
 
 func TestSynthBadOptions(t *testing.T) {
-	cases := map[string]func(o *SynthOptions){
-		"arch":  func(o *SynthOptions) { o.Arch = "gpt2" },
-		"dtype": func(o *SynthOptions) { o.DType = "f8" },
-		"heads": func(o *SynthOptions) { o.Hidden = 30 },
-		"eos":   func(o *SynthOptions) { o.EOS = 64 },
-		"kv":    func(o *SynthOptions) { o.KVHeads = 3 },
+	cases := map[string]func(o *ModelOptions){
+		"arch":  func(o *ModelOptions) { o.Arch = "gpt2" },
+		"dtype": func(o *ModelOptions) { o.DType = "f8" },
+		"heads": func(o *ModelOptions) { o.Hidden = 30 },
+		"eos":   func(o *ModelOptions) { o.EOS = 64 },
+		"kv":    func(o *ModelOptions) { o.KVHeads = 3 },
 	}
 	for name, edit := range cases {
 		o := tinyOpts("llama", t.TempDir())
 		edit(&o)
-		if err := Synth(o); err == nil || !errs.IsBadInput(err) {
+		if err := Model(o); err == nil || !errs.IsBadInput(err) {
 			t.Errorf("%s: %v, want a bad-input error", name, err)
 		}
 	}
+}
+
+// fixturesDir is $GOEVAL_FIXTURES or ../shared/fixtures beside the module
+// root; missing fixtures fail the test.
+func fixturesDir(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv("GOEVAL_FIXTURES")
+	if d == "" {
+		d, _ = filepath.Abs(filepath.Join("..", "..", "shared", "fixtures"))
+	}
+	if _, err := os.Stat(filepath.Join(d, "tiny-qwen2", "config.json")); err != nil {
+		t.Fatalf("reference fixtures not found at %s (set GOEVAL_FIXTURES): %v", d, err)
+	}
+	return d
 }

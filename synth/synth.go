@@ -1,4 +1,4 @@
-package models
+package synth
 
 import (
 	"encoding/binary"
@@ -15,20 +15,21 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/safetensors"
 	"github.com/x448/float16"
 )
 
-// SynthOptions describes a random-weight checkpoint for Synth. Zero values
+// ModelOptions describes a random-weight checkpoint for Model. Zero values
 // of optional fields mean: HeadDim = Hidden/Heads, KVHeads = Heads,
 // RopeTheta 10000, MaxPositions 2048, RMSNormEps 1e-6, DType "f32", one
 // file. BOS and EOS are used as given (the command line defaults to 1, 2).
-type SynthOptions struct {
+type ModelOptions struct {
 	Arch                                                         string // llama | mistral | qwen2 | qwen3
 	Hidden, Layers, Heads, KVHeads, Intermediate, Vocab, HeadDim int
 	Tie                                                          bool
 	RopeTheta, RMSNormEps                                        float64
-	RopeScaling                                                  *RopeScaling // nil, or llama3/linear
+	RopeScaling                                                  *models.RopeScaling // nil, or llama3/linear
 	MaxPositions                                                 int
 	SlidingWindow                                                int // mistral only; 0 = none
 	Seed                                                         uint64
@@ -51,14 +52,14 @@ var synthArchs = map[string][2]string{
 
 var synthDTypes = map[string][2]string{"f32": {"F32", "float32"}, "bf16": {"BF16", "bfloat16"}, "f16": {"F16", "float16"}}
 
-// Synth writes a deterministic random-weight checkpoint in the Hugging Face
+// Model writes a deterministic random-weight checkpoint in the Hugging Face
 // layout to o.Out: config.json, generation_config.json, model.safetensors
 // (or shards + index) and, with TokenizerDir, the tokenizer files. The same
 // options give byte-identical files on every machine: each tensor has its
 // own PCG stream seeded by (Seed, FNV-1a of its name) and only exactly
 // rounded float operations turn its bits into values. Tensors are generated
 // and written one at a time.
-func Synth(o SynthOptions) error {
+func Model(o ModelOptions) error {
 	if err := o.resolve(); err != nil {
 		return err
 	}
@@ -66,14 +67,14 @@ func Synth(o SynthOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := ParseConfig(filepath.Join(o.Out, ConfigFile), cfgJSON)
+	cfg, err := models.ParseConfig(filepath.Join(o.Out, models.ConfigFile), cfgJSON)
 	if err != nil {
 		return fmt.Errorf("synth produced an invalid config (a bug): %w", err)
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return fmt.Errorf("synth: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(o.Out, ConfigFile), cfgJSON); err != nil {
+	if err := writeFileAtomic(filepath.Join(o.Out, models.ConfigFile), cfgJSON); err != nil {
 		return err
 	}
 	gen, _ := json.MarshalIndent(map[string]any{"bos_token_id": o.BOS, "eos_token_id": o.EOS, "do_sample": false}, "", "  ")
@@ -87,7 +88,7 @@ func Synth(o SynthOptions) error {
 }
 
 // resolve fills defaults, applies the tokenizer and checks the options.
-func (o *SynthOptions) resolve() error {
+func (o *ModelOptions) resolve() error {
 	if _, ok := synthArchs[o.Arch]; !ok {
 		return errs.BadInputf("--arch %q: use llama, mistral, qwen2 or qwen3", o.Arch)
 	}
@@ -137,8 +138,8 @@ func (o *SynthOptions) resolve() error {
 
 // applyTokenizer sets the vocabulary size and bos/eos ids from the
 // tokenizer. Without a bos_token (Qwen) it uses pad_token, then eos.
-func (o *SynthOptions) applyTokenizer() error {
-	ti, err := ReadTokenizerInfo(o.TokenizerDir)
+func (o *ModelOptions) applyTokenizer() error {
+	ti, err := models.ReadTokenizerInfo(o.TokenizerDir)
 	if err != nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func (o *SynthOptions) applyTokenizer() error {
 
 // configJSON renders config.json with the keys transformers writes for the
 // architecture (sorted, two-space indent, like save_pretrained).
-func (o *SynthOptions) configJSON() ([]byte, error) {
+func (o *ModelOptions) configJSON() ([]byte, error) {
 	names := synthArchs[o.Arch]
 	m := map[string]any{
 		"architectures": []string{names[0]}, "model_type": names[1],
@@ -202,7 +203,7 @@ func (o *SynthOptions) configJSON() ([]byte, error) {
 }
 
 // copyTokenizer copies the tokenizer files that exist in TokenizerDir.
-func (o *SynthOptions) copyTokenizer() error {
+func (o *ModelOptions) copyTokenizer() error {
 	if o.TokenizerDir == "" {
 		return nil
 	}
@@ -242,10 +243,10 @@ type synthTensor struct {
 // initialisation: Linear and embedding weights N(0, σ²) with σ =
 // clamp(1/√hidden, 0.02, 0.1) so tiny models give spread-out log-probs,
 // biases N(0, 0.02²), norm weights 1 + N(0, 0.05²).
-func synthPlan(c *Config) []synthTensor {
+func synthPlan(c *models.Config) []synthTensor {
 	std := math.Min(0.1, math.Max(0.02, 1/math.Sqrt(float64(c.HiddenSize))))
 	var plan []synthTensor
-	for name, shape := range ExpectedTensors(c) {
+	for name, shape := range models.ExpectedTensors(c) {
 		t := synthTensor{name: name, shape: shape, std: std}
 		switch {
 		case strings.HasSuffix(name, "norm.weight"):
@@ -261,7 +262,7 @@ func synthPlan(c *Config) []synthTensor {
 
 // writeWeights streams the tensors into one file or o.Shards shards of
 // about equal size, removing a stale checkpoint of the other layout.
-func (o *SynthOptions) writeWeights(c *Config) error {
+func (o *ModelOptions) writeWeights(c *models.Config) error {
 	plan := synthPlan(c)
 	dt := synthDTypes[o.DType][0]
 	meta := map[string]string{"format": "pt", "generator": "goeval synth model", "seed": strconv.FormatUint(o.Seed, 10)}
@@ -318,7 +319,7 @@ func numel(shape []int) int64 {
 	return n
 }
 
-func (o *SynthOptions) streams(plan []synthTensor, dt string) []safetensors.StreamTensor {
+func (o *ModelOptions) streams(plan []synthTensor, dt string) []safetensors.StreamTensor {
 	out := make([]safetensors.StreamTensor, len(plan))
 	for i, t := range plan {
 		out[i] = safetensors.StreamTensor{Name: t.name, DType: dt, Shape: t.shape,

@@ -1,30 +1,14 @@
-package goeval_test
+package engine
 
 import (
 	"context"
 	"math"
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/goeval/goeval"
-	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/lm"
 )
-
-// sharedFixtures finds the shared reference fixtures ($GOEVAL_FIXTURES or
-// ../shared/fixtures beside the module root); missing fixtures fail.
-func sharedFixtures(t *testing.T) string {
-	t.Helper()
-	d := os.Getenv("GOEVAL_FIXTURES")
-	if d == "" {
-		d, _ = filepath.Abs(filepath.Join("..", "shared", "fixtures"))
-	}
-	if _, err := os.Stat(filepath.Join(d, "tiny-qwen2-lora", "adapter_config.json")); err != nil {
-		t.Fatalf("reference fixtures not found at %s (set GOEVAL_FIXTURES): %v", d, err)
-	}
-	return d
-}
 
 // scoreWith returns lm's log-likelihoods of reqs.
 func scoreWith(t *testing.T, model lm.LM, reqs []lm.LoglikelihoodRequest) []float64 {
@@ -40,18 +24,18 @@ func scoreWith(t *testing.T, model lm.LM, reqs []lm.LoglikelihoodRequest) []floa
 	return out
 }
 
-// TestModelWithAdapter checks Model.WithAdapter on the LoRA fixture: the
+// TestOpenWithAdapter checks Open and WithAdapter on the LoRA fixture: the
 // base view scores as the plain checkpoint, the adapter view as the
 // pre-merged one (≤ 1e-5), both keep the tokenizer, and closing the model
 // closes the views still open.
-func TestModelWithAdapter(t *testing.T) {
-	fx := sharedFixtures(t)
+func TestOpenWithAdapter(t *testing.T) {
+	fx := fixturesDir(t)
 	reqs := []lm.LoglikelihoodRequest{
 		{Context: "The capital of France is", Continuation: " Paris"},
 		{Context: "Question: 2+2?\nAnswer:", Continuation: " four, of course"},
 	}
 	plain := func(dir string) []float64 {
-		m, err := goeval.OpenModel(filepath.Join(fx, dir), engine.Options{})
+		m, err := Open(filepath.Join(fx, dir), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,8 +44,8 @@ func TestModelWithAdapter(t *testing.T) {
 	}
 	wantBase, wantMerged := plain("tiny-qwen2"), plain("tiny-qwen2-merged")
 
-	m, err := goeval.OpenModel(filepath.Join(fx, "tiny-qwen2"), engine.Options{
-		Adapters: []string{filepath.Join(fx, "tiny-qwen2-lora")}, AdapterMode: engine.AdapterSeparate})
+	m, err := Open(filepath.Join(fx, "tiny-qwen2"), Options{
+		Adapters: []string{filepath.Join(fx, "tiny-qwen2-lora")}, AdapterMode: AdapterSeparate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +58,8 @@ func TestModelWithAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if base.Tokenizer != m.Tokenizer || lora.Tokenizer != m.Tokenizer || base.Adapter() != -1 || lora.Adapter() != 0 {
-		t.Fatalf("views: tokenizer shared %v/%v, adapters %d/%d", base.Tokenizer == m.Tokenizer, lora.Tokenizer == m.Tokenizer, base.Adapter(), lora.Adapter())
+	if base.Tokenizer() != m.Tokenizer() || m.Tokenizer() == nil || lora.Tokenizer() != m.Tokenizer() || base.Adapter() != -1 || lora.Adapter() != 0 {
+		t.Fatalf("views: tokenizer shared %v/%v, adapters %d/%d", base.Tokenizer() == m.Tokenizer(), lora.Tokenizer() == m.Tokenizer(), base.Adapter(), lora.Adapter())
 	}
 	if _, err := m.WithAdapter(1); err == nil {
 		t.Error("WithAdapter(1) with one adapter accepted")
@@ -103,5 +87,40 @@ func TestModelWithAdapter(t *testing.T) {
 	}
 	if n := m.NumParameters(); n != 0 {
 		t.Errorf("closed model still holds %d parameters", n)
+	}
+}
+
+// TestOpenInfo checks Open's tokenizer, Info (lm-eval's results-file facts:
+// Pad and EOT fall back to EOS, max_length from config.json) and the chat
+// template, and that a missing checkpoint's error names the directory.
+func TestOpenInfo(t *testing.T) {
+	dir := filepath.Join(fixturesDir(t), "tiny-qwen2")
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	tok := e.Tokenizer()
+	if tok == nil {
+		t.Fatal("Open loaded no tokenizer")
+	}
+	info := e.Info()
+	eos, _ := tok.EOS()
+	if info.EOS == nil || info.EOS.ID != eos || info.Pad != info.EOS || info.EOT != info.EOS {
+		t.Errorf("info %+v: want EOS %d as pad and EOT", info, eos)
+	}
+	if _, ok := tok.BOS(); ok != (info.BOS != nil) {
+		t.Errorf("BOS %+v, tokenizer has one: %v", info.BOS, ok)
+	}
+	if info.MaxLength != e.Config().MaxPositionEmbeddings {
+		t.Errorf("max length %d, want config's %d", info.MaxLength, e.Config().MaxPositionEmbeddings)
+	}
+	out, err := e.ApplyChatTemplate([]lm.ChatMessage{{Role: "user", Content: "hi"}}, true)
+	if err != nil || out == "" {
+		t.Errorf("chat template: %q, %v", out, err)
+	}
+	missing := filepath.Join(t.TempDir(), "none")
+	if _, err := Open(missing, Options{}); err == nil || !strings.Contains(err.Error(), "model "+missing+":") {
+		t.Errorf("missing checkpoint: %v", err)
 	}
 }

@@ -1,11 +1,11 @@
-package models
+package synth
 
 import (
 	"encoding/json"
 	"strconv"
 )
 
-// Synth support for phi, phi3, gemma2 and gemma3: the names Synth knows and
+// Synth support for phi, phi3, gemma2 and gemma3: the names Model knows and
 // the config.json keys transformers writes for each (synth.go calls
 // synthConfigHooks after the common keys). Tensors come from
 // ExpectedTensors, so every synthesized checkpoint loads in transformers
@@ -25,35 +25,35 @@ func init() {
 
 // f64 renders a float that transformers' strict configs need written with
 // a decimal point (encoding/json writes 30.0 as 30, an int).
-func f64(v float64) json.RawMessage {
+func jsonFloat(v float64) json.RawMessage {
 	return json.RawMessage(strconv.FormatFloat(v, 'f', -1, 64) + ".0")
 }
 
 // synthConfigHooks adjust config.json for architectures outside the llama
 // family.
-var synthConfigHooks = map[string]func(o *SynthOptions, m map[string]any){}
+var synthConfigHooks = map[string]func(o *ModelOptions, m map[string]any){}
 
 // synthPhiConfig: Phi-2's LayerNorm eps, gelu_new and partial rotary 0.5.
-func synthPhiConfig(o *SynthOptions, m map[string]any) {
+func synthPhiConfig(o *ModelOptions, m map[string]any) {
 	delete(m, "rms_norm_eps")
 	m["hidden_act"], m["layer_norm_eps"], m["partial_rotary_factor"] = "gelu_new", o.RMSNormEps, 0.5
-	m["qk_layernorm"], m["resid_pdrop"], m["embd_pdrop"] = false, f64(0), f64(0)
+	m["qk_layernorm"], m["resid_pdrop"], m["embd_pdrop"] = false, jsonFloat(0), jsonFloat(0)
 }
 
 // synthPhi3Config: no sliding window unless asked.
-func synthPhi3Config(o *SynthOptions, m map[string]any) {
+func synthPhi3Config(o *ModelOptions, m map[string]any) {
 	m["sliding_window"] = nil
 	if o.SlidingWindow > 0 {
 		m["sliding_window"] = o.SlidingWindow
 	}
-	m["original_max_position_embeddings"], m["resid_pdrop"], m["embd_pdrop"] = o.MaxPositions, f64(0), f64(0)
+	m["original_max_position_embeddings"], m["resid_pdrop"], m["embd_pdrop"] = o.MaxPositions, jsonFloat(0), jsonFloat(0)
 	m["pad_token_id"] = o.EOS // Phi3Config defaults to 32000, past a small vocabulary
 }
 
 // synthGemmaConfig: Gemma's activation, query scale, soft-caps (Gemma 2's
 // defaults), sliding window (default 4096) and Gemma 3's local RoPE base
 // and layer pattern (every 6th layer global).
-func synthGemmaConfig(o *SynthOptions, m map[string]any) {
+func synthGemmaConfig(o *ModelOptions, m map[string]any) {
 	delete(m, "hidden_act")
 	window := 4096
 	if o.SlidingWindow > 0 {
@@ -62,9 +62,9 @@ func synthGemmaConfig(o *SynthOptions, m map[string]any) {
 	m["hidden_activation"], m["query_pre_attn_scalar"], m["sliding_window"] = "gelu_pytorch_tanh", o.HeadDim, window
 	m["attention_bias"] = false
 	if o.Arch == "gemma2" {
-		m["attn_logit_softcapping"], m["final_logit_softcapping"] = f64(50), f64(30)
+		m["attn_logit_softcapping"], m["final_logit_softcapping"] = jsonFloat(50), jsonFloat(30)
 		return
 	}
-	m["rope_local_base_freq"], m["sliding_window_pattern"] = f64(10000), 6
+	m["rope_local_base_freq"], m["sliding_window_pattern"] = jsonFloat(10000), 6
 	m["attn_logit_softcapping"], m["final_logit_softcapping"] = nil, nil
 }

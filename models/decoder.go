@@ -1,0 +1,170 @@
+package models
+
+import (
+	"fmt"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/models/nn"
+)
+
+// blocks are one architecture's parts of the shared decoder: every
+// architecture file (llama.go, phi.go, phi3.go, gemma2.go) implements them,
+// and decoder turns them into a Model.
+type blocks interface {
+	// embed looks the tokens up: tokens [B, T] → x [B, T, H].
+	embed(ctx *context.Context, tokens *Node) *Node
+	// layer is decoder layer i: x [B, T, H] → [B, T, H]. It projects and
+	// rotates q [B, T, N, D], k, v [B, T, K, D] and calls attend for the
+	// attention output [B, T, N·D].
+	layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node
+	// norm is the final norm: [B, T, H] → [B, T, H].
+	norm(ctx *context.Context, x *Node) *Node
+	// logits is the LM head: hidden [..., H] → [..., V].
+	logits(ctx *context.Context, hidden *Node) *Node
+}
+
+// attendFunc is the attention of one layer, with the KV cache and mask the
+// decoder chose: q [B, T, N, D], k, v [B, T, K, D] → [B, T, N·D].
+type attendFunc func(q, k, v *Node) *Node
+
+// kvHook receives a layer's new keys and values [B, T, K, D] and returns the
+// ones attention uses (a KV cache's).
+type kvHook func(k, v *Node) (*Node, *Node)
+
+// decoder is the one decoder-layer loop behind every architecture: it
+// implements Model for its blocks, with full, prefill and decode forwards
+// that differ only in their masks and KV hooks.
+type decoder struct {
+	cfg              *Config
+	blocks           blocks
+	kvHeads, headDim int
+	// attn holds each layer's attention options (scale, soft-cap, window).
+	attn []nn.AttentionOptions
+	// chunkedHead, when not "", is the bias-free, uncapped LM head weight
+	// whose decode rows DecodeLogits may compute in vocabulary chunks.
+	chunkedHead string
+}
+
+// newDecoder is a decoder with the same attention options on every layer.
+func newDecoder(cfg *Config, b blocks, o nn.AttentionOptions) *decoder {
+	d := &decoder{cfg: cfg, blocks: b, kvHeads: cfg.NumKeyValueHeads, headDim: cfg.HeadDim,
+		attn: make([]nn.AttentionOptions, cfg.NumHiddenLayers)}
+	for i := range d.attn {
+		d.attn[i] = o
+	}
+	return d
+}
+
+// Config implements Model.
+func (d *decoder) Config() *Config { return d.cfg }
+
+// CacheDims implements Model.
+func (d *decoder) CacheDims() (layers, kvHeads, headDim int) {
+	return len(d.attn), d.kvHeads, d.headDim
+}
+
+// Logits implements Model.
+func (d *decoder) Logits(ctx *context.Context, hidden *Node) *Node {
+	return d.blocks.logits(ctx, hidden)
+}
+
+// Hidden implements Model.
+//
+//	tokens [B, T] → embed [B, T, H] → L × layer → norm → [B, T, H]
+func (d *decoder) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) *Node {
+	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, keyValid, w) }
+	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil })
+}
+
+// Prefill implements Model.
+func (d *decoder) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
+	g := tokens.Graph()
+	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+	positions := Iota(g, shapes.Make(dtypes.Int32, b, t), 1)
+	kv := make([]KV, len(d.attn))
+	hooks := func(i int) kvHook {
+		return func(k, v *Node) (*Node, *Node) {
+			kv[i] = KV{K: k, V: v}
+			return k, v
+		}
+	}
+	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, nil, w) }
+	return d.forward(ctx, tokens, positions, maskFor, hooks), kv
+}
+
+// Decode implements Model. simplego has no DynamicUpdateSlice, so each
+// row's keys and values go to cache slot positions[b] through Where.
+func (d *decoder) Decode(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
+	g := tokens.Graph()
+	b := tokens.Shape().Dim(0)
+	if len(cache) != len(d.attn) {
+		panic(fmt.Sprintf("Decode: %d cache layers for a %d-layer model", len(cache), len(d.attn)))
+	}
+	s := cache[0].K.Shape().Dim(1)
+	tok, pos := Reshape(tokens, b, 1), Reshape(positions, b, 1)
+	slots := Iota(g, shapes.Make(dtypes.Int32, b, s), 1) // [B, S]
+	// write [B, S, K, D]: true at each row's slot positions[b].
+	write := Reshape(Equal(slots, BroadcastToDims(pos, b, s)), b, s, 1, 1)
+	write = BroadcastToDims(write, b, s, d.kvHeads, d.headDim)
+	next := make([]KV, len(cache))
+	hooks := func(i int) kvHook {
+		return func(k, v *Node) (*Node, *Node) {
+			k = Where(write, BroadcastToDims(k, b, s, d.kvHeads, d.headDim), cache[i].K)
+			v = Where(write, BroadcastToDims(v, b, s, d.kvHeads, d.headDim), cache[i].V)
+			next[i] = KV{K: k, V: v}
+			return k, v
+		}
+	}
+	maskFor := func(w int) *Node { return nn.AttentionMask(pos, slots, nil, w) }
+	h := d.forward(ctx, tok, pos, maskFor, hooks)
+	return Reshape(h, b, d.cfg.HiddenSize), next
+}
+
+// forward is the decoder with a per-layer KV hook and masks built by
+// maskFor(window) ([B, T, S], S the attended length), one per window.
+func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook) *Node {
+	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+	x := d.blocks.embed(ctx, tokens) // [B, T, H]
+	masks := map[int]*Node{}
+	for i, o := range d.attn {
+		if masks[o.Window] == nil {
+			masks[o.Window] = maskFor(o.Window)
+		}
+		mask, h := masks[o.Window], hook(i)
+		attend := func(q, k, v *Node) *Node {
+			if h != nil {
+				k, v = h(k, v)
+			}
+			return nn.Attention(q, k, v, mask, o)
+		}
+		x = d.blocks.layer(ctx, i, x, positions, attend)
+	}
+	x = d.blocks.norm(ctx, x)
+	x.AssertDims(b, t, d.cfg.HiddenSize)
+	return x
+}
+
+// embedTokens gathers the rows of model.embed_tokens.weight.
+//
+//	tokens [B, T] → [B, T, H]
+func embedTokens(ctx *context.Context, tokens *Node) *Node {
+	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+	return Gather(Param(ctx, tokens.Graph(), "model.embed_tokens.weight"), Reshape(tokens, b, t, 1))
+}
+
+// gatedMLP is down(unit(gate(h), up(h))) on prefix's gate_proj, up_proj and
+// down_proj (Llama's unit is nn.SwiGLU, Gemma's nn.GeGLU).
+//
+//	h [B, T, H] → [B, T, H]
+func gatedMLP(ctx *context.Context, h *Node, prefix string, unit func(gate, up *Node) *Node) *Node {
+	gate := project(ctx, h, prefix+"gate_proj", false)
+	up := project(ctx, h, prefix+"up_proj", false)
+	return project(ctx, unit(gate, up), prefix+"down_proj", false)
+}
+
+// layerPrefix is the checkpoint prefix of decoder layer i.
+func layerPrefix(i int) string { return fmt.Sprintf("model.layers.%d.", i) }

@@ -1,0 +1,130 @@
+package models
+
+import (
+	"fmt"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/models/safetensors"
+)
+
+// Adapter modes (LoadOptions.AdapterMode).
+const (
+	// AdapterMerged adds scale·B·A into the base weights at load (default).
+	// One adapter per load.
+	AdapterMerged = "merged"
+	// AdapterSeparate keeps the factors apart and computes x·Aᵀ·Bᵀ·scale in
+	// the graph next to each base projection; several adapters share one
+	// copy of the base weights (see WithAdapter).
+	AdapterSeparate = "separate"
+)
+
+// ParseAdapterMode resolves an adapter mode ("" is AdapterMerged).
+func ParseAdapterMode(mode string) (string, error) {
+	switch mode {
+	case "", AdapterMerged:
+		return AdapterMerged, nil
+	case AdapterSeparate:
+		return AdapterSeparate, nil
+	}
+	return "", errs.BadInputf("adapter mode %q is not supported (use merged or separate)", mode)
+}
+
+// LoadOptions configure Load.
+type LoadOptions struct {
+	// DType is the compute dtype of the weights: Float32 or BFloat16.
+	DType dtypes.DType
+	// Adapters are PEFT LoRA adapter directories; AdapterMode is
+	// AdapterMerged (default: one adapter) or AdapterSeparate.
+	Adapters    []string
+	AdapterMode string
+	// Logf receives progress messages; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// Loaded is a checkpoint loaded onto a backend.
+type Loaded struct {
+	// Config is the checkpoint's config.json.
+	Config *Config
+	// Model builds the graphs; with separate-mode adapters, adapter 0 is
+	// active (WithAdapter selects another).
+	Model Model
+	// Context holds the weights (and separate-mode adapters) as variables
+	// named after the checkpoint tensors.
+	Context *context.Context
+	// NumAdapters is the number of separate-mode adapters in Context.
+	NumAdapters int
+}
+
+// Load reads the checkpoint in dir (config.json, safetensors) strictly and
+// stores its weights, with LoRA adapters merged in or kept separate, on the
+// backend's device 0. Bad checkpoints and adapters are errs.BadInput.
+func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) {
+	mode, err := ParseAdapterMode(o.AdapterMode)
+	if err != nil {
+		return nil, err
+	}
+	if mode == AdapterMerged && len(o.Adapters) > 1 {
+		return nil, errs.BadInputf("%d adapters in merged mode: merged mode takes one adapter; use adapter mode separate to serve several from one copy of the base weights", len(o.Adapters))
+	}
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	model, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	set, err := safetensors.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer set.Close()
+	adapters, err := loadAdapters(set, o, mode)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Config: cfg, Model: model, Context: context.New()}
+	var tf WeightTransform
+	if mode == AdapterMerged && len(adapters) == 1 {
+		tf = adapters[0].MergeInto
+	}
+	if err := LoadWeightsWith(l.Context, backend, cfg, set, o.DType, tf); err != nil {
+		l.Context.Finalize()
+		return nil, err
+	}
+	if mode == AdapterSeparate && len(adapters) > 0 {
+		for i, a := range adapters {
+			if err := LoadAdapterVariables(l.Context, backend, a, i, o.DType); err != nil {
+				l.Context.Finalize()
+				return nil, err
+			}
+		}
+		l.NumAdapters, l.Model = len(adapters), WithAdapter(model, 0)
+	}
+	return l, nil
+}
+
+// loadAdapters reads and validates o.Adapters against the base checkpoint.
+func loadAdapters(set *safetensors.Set, o LoadOptions, mode string) ([]*Adapter, error) {
+	var list []*Adapter
+	for _, dir := range o.Adapters {
+		a, err := LoadAdapter(dir, set)
+		if err != nil {
+			return nil, err
+		}
+		if o.Logf != nil {
+			o.Logf("adapter %d: %s (%s mode)", len(list), a, mode)
+		}
+		list = append(list, a)
+	}
+	return list, nil
+}
+
+// String names the loaded architecture for logs.
+func (l *Loaded) String() string {
+	return fmt.Sprintf("%s (%d parameters)", l.Config.Arch(), l.Context.NumParameters())
+}
