@@ -11,8 +11,13 @@ DEMO_DIR  := demo
 
 all: build
 
+# The commit is stamped at link time: Go's own VCS stamp is off where
+# GOFLAGS has -buildvcs=false, and absent outside a checkout.
+GIT_HASH  := $(shell git describe --always --dirty --abbrev=40 --match=NONE 2>/dev/null)
+LDFLAGS   := -X github.com/goeval/goeval/internal/buildinfo.gitHash=$(GIT_HASH)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/goeval
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/goeval
 
 vet:
 	$(GO) vet ./...

@@ -40,6 +40,9 @@ func runMain(args []string) int {
 		}
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version"
+	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "goeval: unknown command %q; run 'goeval help' for the list\n", args[0])
