@@ -18,6 +18,7 @@ import (
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/synthtok"
 	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -65,10 +66,13 @@ func TestEndToEndLMEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			info := goeval.RunInfo{ModelName: modelDir, Extra: m.RunExtra(), Config: goeval.RunConfig(goeval.RunSettings{
+			info := report.RunInfo{ModelName: modelDir, Extra: m.RunExtra(), Config: report.RunConfig(report.RunSettings{
 				Model: modelDir, DType: "float32", BatchSize: 4, Device: "cpu", Limit: run.Limit,
 				BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
-			rep, samples := res.Report(info)
+			rep, samples, err := report.FromResults(res, info)
+			if err != nil {
+				t.Fatal(err)
+			}
 			path, err := report.WriteRun(out, rep, samples, res.Start)
 			if err != nil {
 				t.Fatal(err)
@@ -94,7 +98,7 @@ func synthE2E(t *testing.T, dir string, want map[string]string) (string, string)
 	if err := models.Synth(o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tasks.Synth("all", dataDir, tasks.SynthOptions{N: 30}); err != nil {
+	if _, err := synth.Data("all", dataDir, synth.DataOptions{N: 30}); err != nil {
 		t.Fatal(err)
 	}
 	for k, v := range want {

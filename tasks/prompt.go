@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unicode"
 
 	"github.com/goeval/goeval/internal/py"
 )
@@ -107,11 +106,6 @@ func without(pool []Doc, d Doc) []Doc {
 // message is lm-eval's Message: role, content and the plain-text delimiter.
 type message struct{ role, content, delim string }
 
-// pyIsSpace is Python's str.isspace for one rune.
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
-
 func lastRune(s string) rune  { r := []rune(s); return r[len(r)-1] }
 func firstRune(s string) rune { return []rune(s)[0] }
 
@@ -123,7 +117,7 @@ func maybeDelimit(a, b, delim string) string {
 	if b == "" {
 		return a
 	}
-	if pyIsSpace(lastRune(a)) || pyIsSpace(firstRune(b)) {
+	if py.IsSpace(lastRune(a)) || py.IsSpace(firstRune(b)) {
 		return a + b
 	}
 	return a + delim + b
@@ -178,7 +172,7 @@ func render(opts Options, msgs []message) (string, error) {
 	var chat []ChatMessage
 	if opts.FewshotAsMultiturn {
 		for _, m := range msgs {
-			chat = append(chat, ChatMessage{m.role, m.content})
+			chat = append(chat, ChatMessage{Role: m.role, Content: m.content})
 		}
 	} else {
 		chat = singleTurn(msgs)
@@ -201,7 +195,7 @@ func singleTurn(msgs []message) []ChatMessage {
 	}
 	var out []ChatMessage
 	if sys != nil {
-		out = append(out, ChatMessage{"system", sys.content})
+		out = append(out, ChatMessage{Role: "system", Content: sys.content})
 	}
 	body := msgs
 	var tail *message
@@ -215,9 +209,9 @@ func singleTurn(msgs []message) []ChatMessage {
 			b.WriteString(m.delim)
 		}
 	}
-	out = append(out, ChatMessage{"user", b.String()})
+	out = append(out, ChatMessage{Role: "user", Content: b.String()})
 	if tail != nil {
-		out = append(out, ChatMessage{"assistant", tail.content})
+		out = append(out, ChatMessage{Role: "assistant", Content: tail.content})
 	}
 	return out
 }

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/goeval/goeval/tasks"
+	"github.com/goeval/goeval/synth"
 )
 
 // runSynthData is "goeval synth data": deterministic synthetic datasets in
@@ -29,7 +29,7 @@ func runSynthData(args []string) error {
 	if *n < 1 || *n > 100000 {
 		return badInputf("--n %d out of range: use 1..100000", *n)
 	}
-	files, err := tasks.Synth(*task, *out, tasks.SynthOptions{N: *n, Seed: *seed})
+	files, err := synth.Data(*task, *out, synth.DataOptions{N: *n, Seed: *seed})
 	if err != nil {
 		return err
 	}
