@@ -173,7 +173,7 @@ func compareE2E(t *testing.T, golden, resultsPath string, paths map[string]strin
 		t.Error(p)
 	}
 	if len(c.problems) > 0 {
-		t.Log("if the data synthesizer (tasks/synth*.go) changed on purpose, regenerate the goldens: " +
+		t.Log("if the data synthesizer (synth/data*.go) changed on purpose, regenerate the goldens: " +
 			".venv/bin/python parity/e2e/e2e.py")
 	}
 }

@@ -121,7 +121,14 @@ type lambadaRow struct {
 
 var dataLetters = []string{"A", "B", "C", "D"}
 
+// dataCatalog lists every dataset the built-in tasks read, with its splits
+// and row maker.
 func dataCatalog() []*dataSet {
+	return append(append(questionDataSets(), choiceDataSets()...), textDataSets()...)
+}
+
+// questionDataSets: gsm8k, MMLU and HellaSwag.
+func questionDataSets() []*dataSet {
 	three := []string{"train", "validation", "test"}
 	return []*dataSet{
 		{path: "openai/gsm8k", splits: []string{"train", "test"}, write: func(g dataGen, _, _ string, n int, p string) error {
@@ -163,6 +170,13 @@ func dataCatalog() []*dataSet {
 					SourceID: fmt.Sprintf("wikihow~%d", i), Split: split, SplitType: "indomain", Label: lbl}
 			}))
 		}},
+	}
+}
+
+// choiceDataSets: ARC, OpenBookQA, PIQA, WinoGrande and SuperGLUE.
+func choiceDataSets() []*dataSet {
+	three := []string{"train", "validation", "test"}
+	return []*dataSet{
 		{path: "allenai/ai2_arc", splits: three, write: func(g dataGen, cfg, _ string, n int, p string) error {
 			return writeDataRows(p, dataRowsOf(n, func(i int) arcRow {
 				k := 3 + i%3
@@ -216,6 +230,13 @@ func dataCatalog() []*dataSet {
 				return boolqRow{Question: strings.ToLower(g.words(6)), Passage: g.sentence() + " " + g.sentence(), Idx: int32(i), Label: lbl}
 			}))
 		}},
+	}
+}
+
+// textDataSets: DROP, MATH, WikiText and LAMBADA.
+func textDataSets() []*dataSet {
+	three := []string{"train", "validation", "test"}
+	return []*dataSet{
 		{path: "EleutherAI/drop", splits: []string{"train", "validation"}, write: dataDrop},
 		{path: "EleutherAI/hendrycks_math", splits: []string{"train", "test"}, write: dataMath},
 		{path: "EleutherAI/wikitext_document_level", splits: three, write: func(g dataGen, _, _ string, n int, p string) error {

@@ -219,7 +219,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t runTarget, model lm.LM, extr
 	if err != nil {
 		return err
 	}
-	fmt.Print(summaryTable(res))
+	fmt.Print(report.SummaryTable(res))
 	if f.out != "" {
 		path, err := report.WriteRun(f.out, rep, samples, res.Start)
 		if err != nil {
