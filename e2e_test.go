@@ -15,7 +15,6 @@ import (
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/py"
-	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
@@ -65,10 +64,13 @@ func TestEndToEndLMEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			info := goeval.RunInfo{ModelName: modelDir, Extra: runExtra(m.Info()), Config: goeval.RunConfig(goeval.RunSettings{
+			info := report.RunInfo{ModelName: modelDir, Extra: report.ModelKeys(m.Info()), Config: report.RunConfig(report.RunSettings{
 				Model: modelDir, DType: "float32", BatchSize: 4, Device: "cpu", Limit: run.Limit,
 				BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
-			rep, samples := res.Report(info)
+			rep, samples, err := report.FromResults(res, info)
+			if err != nil {
+				t.Fatal(err)
+			}
 			path, err := report.WriteRun(out, rep, samples, res.Start)
 			if err != nil {
 				t.Fatal(err)
@@ -94,7 +96,7 @@ func synthE2E(t *testing.T, dir string, want map[string]string) (string, string)
 	if err := synth.Model(o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tasks.Synth("all", dataDir, tasks.SynthOptions{N: 30}); err != nil {
+	if _, err := synth.Data("all", dataDir, synth.DataOptions{N: 30}); err != nil {
 		t.Fatal(err)
 	}
 	for k, v := range want {
@@ -169,7 +171,7 @@ func compareE2E(t *testing.T, golden, resultsPath string, paths map[string]strin
 		t.Error(p)
 	}
 	if len(c.problems) > 0 {
-		t.Log("if the data synthesizer (tasks/synth*.go) changed on purpose, regenerate the goldens: " +
+		t.Log("if the data synthesizer (synth/data*.go) changed on purpose, regenerate the goldens: " +
 			".venv/bin/python parity/e2e/e2e.py")
 	}
 }
@@ -232,24 +234,6 @@ func normaliseList(l []any, paths map[string]string) []any {
 	out := make([]any, len(l))
 	for i, e := range l {
 		out[i] = normalise(e, paths)
-	}
-	return out
-}
-
-// runExtra is the results-file keys cmd/goeval writes for a model's
-// lm.Info: special tokens as [token, "id"] or [nil, "None"], eot_token_id
-// and max_length.
-func runExtra(info lm.Info) map[string]any {
-	tok := func(t *lm.Token) []any {
-		if t == nil {
-			return []any{nil, "None"}
-		}
-		return []any{t.Text, strconv.Itoa(int(t.ID))}
-	}
-	out := map[string]any{"tokenizer_pad_token": tok(info.Pad), "tokenizer_eos_token": tok(info.EOS),
-		"tokenizer_bos_token": tok(info.BOS), "max_length": info.MaxLength}
-	if info.EOT != nil {
-		out["eot_token_id"] = int(info.EOT.ID)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmtest"
+	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -16,7 +17,7 @@ func synthData(t *testing.T, names ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, n := range names {
-		if _, err := tasks.Synth(n, dir, tasks.SynthOptions{N: 12, Seed: 1}); err != nil {
+		if _, err := synth.Data(n, dir, synth.DataOptions{N: 12, Seed: 1}); err != nil {
 			t.Fatalf("synth %s: %v", n, err)
 		}
 	}

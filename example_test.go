@@ -8,6 +8,7 @@ import (
 
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/lm/lmtest"
+	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -19,7 +20,7 @@ func ExampleEvaluate() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(data)
-	if _, err := tasks.Synth("arc_easy", data, tasks.SynthOptions{N: 20}); err != nil {
+	if _, err := synth.Data("arc_easy", data, synth.DataOptions{N: 20}); err != nil {
 		log.Fatal(err)
 	}
 	opts := goeval.Options{Tasks: []string{"arc_easy"}, Task: tasks.DefaultOptions()}

@@ -1,9 +1,10 @@
 package goeval
 
 import (
+	"encoding/json"
 	"time"
 
-	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/metrics"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -37,12 +38,16 @@ type TaskResult struct {
 	Name, Alias string
 	OutputType  tasks.OutputType
 	Version     any
-	NumFewshot  int
-	Config      *py.Map[any] // lm-eval's "configs" entry (key order kept)
-	Metrics     []Metric     // lm-eval order: filter-major, then metric_list order
-	SampleLen   int          // documents evaluated (lm-eval's sample_len / n-samples effective)
-	Original    int          // documents in the split when known (n-samples original), else SampleLen
-	Samples     []Sample     // with Options.LogSamples: one per (filter, doc), filter-major
+	NumFewshot  int // the effective few-shot count
+	// Config is the task's lm-eval config as tasks.Task.Config returns it;
+	// NumFewshot and GenKwargs are the run's values that lm-eval writes
+	// over it in a results file's "configs" entry (see report.FromResults).
+	Config    json.RawMessage
+	GenKwargs map[string]any // --gen-kwargs applied to a generate task; nil otherwise
+	Metrics   []Metric       // lm-eval order: filter-major, then metric_list order
+	SampleLen int            // documents evaluated (lm-eval's sample_len / n-samples effective)
+	Original  int            // documents in the split when known (n-samples original), else SampleLen
+	Samples   []Sample       // with Options.LogSamples: one per (filter, doc), filter-major
 }
 
 // Metric returns the named metric under filter.
@@ -67,7 +72,7 @@ type Sample struct {
 	Filter        string
 	FilteredResps any
 	MetricNames   []string
-	Values        map[string]any
+	Values        map[string]metrics.Value
 }
 
 // GroupResult is a group's aggregate over its leaf tasks.

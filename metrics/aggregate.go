@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-
-	"github.com/goeval/goeval/internal/py"
 )
 
 // Aggregation names lm-eval registers (api/metrics.py) that Aggregate knows.
@@ -22,11 +20,10 @@ const (
 )
 
 // Aggregate applies lm-eval's aggregation `name` to per-sample values.
-// Scalars may be float64, float32, int, int64 or bool; weighted aggregations
-// (weighted_perplexity, bits_per_byte) take [2]float64{ll, weight} (or
-// [2]int / []float64 of length 2); f1 and matthews_corrcoef take
-// (gold, pred) pairs as [2]int or [2]float64.
-func Aggregate(name string, values []any) (float64, error) {
+// mean, median, perplexity and nanmean take numbers; weighted_perplexity
+// and bits_per_byte take (ll, weight) pairs; f1 and matthews_corrcoef take
+// (gold, pred) pairs.
+func Aggregate(name string, values []Value) (float64, error) {
 	if len(values) == 0 {
 		return 0, fmt.Errorf("aggregate %s: no values", name)
 	}
@@ -128,13 +125,13 @@ func WeightedPerplexity(ps [][2]float64) float64 { return math.Exp(-WeightedMean
 // BitsPerByte is -(Σll/Σbytes)/ln 2.
 func BitsPerByte(ps [][2]float64) float64 { return -WeightedMean(ps) / math.Log(2) }
 
-// Scalars converts per-sample values to float64s.
-func Scalars(values []any) ([]float64, error) {
+// Scalars converts per-sample number values to float64s.
+func Scalars(values []Value) ([]float64, error) {
 	xs := make([]float64, len(values))
 	for i, v := range values {
-		x, ok := py.ToFloat(v)
+		x, ok := v.Float()
 		if !ok {
-			return nil, fmt.Errorf("value %d is %T, want a number", i, v)
+			return nil, fmt.Errorf("value %d is a pair, want a number", i)
 		}
 		xs[i] = x
 	}
@@ -142,34 +139,14 @@ func Scalars(values []any) ([]float64, error) {
 }
 
 // Pairs converts per-sample pair values ((ll, weight) or (gold, pred)).
-func Pairs(values []any) ([][2]float64, error) {
+func Pairs(values []Value) ([][2]float64, error) {
 	ps := make([][2]float64, len(values))
 	for i, v := range values {
-		p, ok := toPair(v)
+		p, ok := v.Pair()
 		if !ok {
-			return nil, fmt.Errorf("value %d is %T, want a pair", i, v)
+			return nil, fmt.Errorf("value %d is a number, want a pair", i)
 		}
 		ps[i] = p
 	}
 	return ps, nil
-}
-
-func toPair(v any) ([2]float64, bool) {
-	switch x := v.(type) {
-	case [2]float64:
-		return x, true
-	case [2]int:
-		return [2]float64{float64(x[0]), float64(x[1])}, true
-	case []float64:
-		if len(x) == 2 {
-			return [2]float64{x[0], x[1]}, true
-		}
-	case []any:
-		if len(x) == 2 {
-			a, ok1 := py.ToFloat(x[0])
-			b, ok2 := py.ToFloat(x[1])
-			return [2]float64{a, b}, ok1 && ok2
-		}
-	}
-	return [2]float64{}, false
 }

@@ -149,10 +149,18 @@ func TestGoldenPyStr(t *testing.T) {
 	}
 }
 
-func anys[T any](xs []T) []any {
-	out := make([]any, len(xs))
+func floats(xs []float64) []Value {
+	out := make([]Value, len(xs))
 	for i, x := range xs {
-		out[i] = x
+		out[i] = Float(x)
+	}
+	return out
+}
+
+func pairs(ps [][2]float64) []Value {
+	out := make([]Value, len(ps))
+	for i, p := range ps {
+		out[i] = Pair(p[0], p[1])
 	}
 	return out
 }
@@ -173,19 +181,19 @@ func TestGoldenAggregations(t *testing.T) {
 			t.Errorf("%s = %.17g, lm-eval %.17g", name, got, g.Agg[name])
 		}
 	}
-	v, err := Aggregate(AggMean, anys(in.Xs))
+	v, err := Aggregate(AggMean, floats(in.Xs))
 	check("mean", v, err)
-	v, err = Aggregate(AggMedian, anys(in.Xs))
+	v, err = Aggregate(AggMedian, floats(in.Xs))
 	check("median", v, err)
-	v, err = Aggregate(AggPerplexity, anys(in.Lls))
+	v, err = Aggregate(AggPerplexity, floats(in.Lls))
 	check("perplexity", v, err)
-	v, err = Aggregate(AggWeightedPerplexity, anys(in.Wpairs))
+	v, err = Aggregate(AggWeightedPerplexity, pairs(in.Wpairs))
 	check("weighted_perplexity", v, err)
-	v, err = Aggregate(AggBitsPerByte, anys(in.Wpairs))
+	v, err = Aggregate(AggBitsPerByte, pairs(in.Wpairs))
 	check("bits_per_byte", v, err)
-	v, err = Aggregate(AggF1, anys(in.Pairs))
+	v, err = Aggregate(AggF1, pairs(in.Pairs))
 	check("f1", v, err)
-	v, err = Aggregate(AggMCC, anys(in.Pairs))
+	v, err = Aggregate(AggMCC, pairs(in.Pairs))
 	check("mcc", v, err)
 	check("mcc3", MatthewsCorrcoef([][2]float64{{0, 0}, {1, 2}, {2, 2}, {2, 1}, {1, 1}, {0, 2}}), nil)
 	check("pooled", PooledSampleStderr([]float64{0.05, 0.02, 0.1}, []int{100, 400, 19}), nil)
@@ -202,15 +210,15 @@ func TestGoldenStderr(t *testing.T) {
 	in := g.Inputs
 	cases := []struct {
 		key, agg string
-		vals     []any
+		vals     []Value
 		iters    int
 	}{
-		{"mean_stderr", AggMean, anys(in.Xs), 100000},
-		{"boot_perplexity_100000", AggPerplexity, anys(in.Lls), 100000},
-		{"boot_median_1500", AggMedian, anys(in.Xs), 1500},
-		{"boot_median_250", AggMedian, anys(in.Xs), 250},
-		{"boot_f1_3000", AggF1, anys(in.Pairs), 3000},
-		{"boot_mcc_2000", AggMCC, anys(in.Pairs), 2000},
+		{"mean_stderr", AggMean, floats(in.Xs), 100000},
+		{"boot_perplexity_100000", AggPerplexity, floats(in.Lls), 100000},
+		{"boot_median_1500", AggMedian, floats(in.Xs), 1500},
+		{"boot_median_250", AggMedian, floats(in.Xs), 250},
+		{"boot_f1_3000", AggF1, pairs(in.Pairs), 3000},
+		{"boot_mcc_2000", AggMCC, pairs(in.Pairs), 2000},
 	}
 	for _, c := range cases {
 		se, ok, err := Stderr(c.agg, c.vals, c.iters)

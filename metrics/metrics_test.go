@@ -118,13 +118,13 @@ func TestFilters(t *testing.T) {
 func TestStderrNA(t *testing.T) {
 	for _, c := range []struct {
 		agg   string
-		vals  []any
+		vals  []Value
 		iters int
 	}{
-		{AggMean, []any{1.0, 0.0}, 0}, // bootstrap_iters 0
-		{AggMean, []any{1.0}, 100},    // one item
-		{AggWeightedPerplexity, []any{[2]float64{-1, 2}, [2]float64{-2, 3}}, 100},
-		{AggBitsPerByte, []any{[2]int{-1, 2}, [2]int{-2, 3}}, 100},
+		{AggMean, []Value{Float(1), Float(0)}, 0}, // bootstrap_iters 0
+		{AggMean, []Value{Float(1)}, 100},         // one item
+		{AggWeightedPerplexity, []Value{Pair(-1, 2), Pair(-2, 3)}, 100},
+		{AggBitsPerByte, []Value{Pair(-1, 2), Pair(-2, 3)}, 100},
 	} {
 		_, ok, err := Stderr(c.agg, c.vals, c.iters)
 		if ok || err != nil {
@@ -132,17 +132,20 @@ func TestStderrNA(t *testing.T) {
 		}
 	}
 	// 0/1 data: sqrt(p(1-p)/(n-1)) = sqrt(0.25/3) for [1,0,1,0].
-	se, ok, _ := Stderr(AggMean, []any{1, 0, true, false}, 10)
+	se, ok, _ := Stderr(AggMean, []Value{Int(1), Float(0), Bool(true), Bool(false)}, 10)
 	if !ok || math.Abs(se-math.Sqrt(0.25/3)) > 1e-15 {
 		t.Errorf("mean stderr = %v", se)
 	}
-	if _, err := Aggregate("nope", []any{1.0}); err == nil {
+	if _, err := Aggregate("nope", []Value{Float(1)}); err == nil {
 		t.Error("unknown aggregation accepted")
 	}
-	if _, err := Aggregate(AggMean, []any{"x"}); err == nil {
-		t.Error("string value accepted")
+	if _, err := Aggregate(AggMean, []Value{Pair(1, 2)}); err == nil {
+		t.Error("pair value accepted by mean")
 	}
-	if _, err := Aggregate(AggF1, []any{[2]int{2, 1}}); err == nil {
+	if _, err := Aggregate(AggWeightedPerplexity, []Value{Float(1)}); err == nil {
+		t.Error("number value accepted by weighted_perplexity")
+	}
+	if _, err := Aggregate(AggF1, []Value{Pair(2, 1)}); err == nil {
 		t.Error("non-binary f1 accepted")
 	}
 }

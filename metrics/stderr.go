@@ -25,7 +25,7 @@ const DefaultBootstrapIters = 100000
 //     chunk i drawing with Python's random.Random(i).choices, then the sample
 //     standard deviation of the replicate statistics. It is deterministic
 //     and independent of --seed.
-func Stderr(agg string, values []any, iters int) (se float64, ok bool, err error) {
+func Stderr(agg string, values []Value, iters int) (se float64, ok bool, err error) {
 	if iters <= 0 || len(values) <= 1 {
 		return 0, false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/metrics"
 )
 
 // CompareOptions tunes Compare.
@@ -31,7 +32,7 @@ type Change struct {
 	N           int     // paired docs used by the test
 	B, C        int     // McNemar discordant docs: right only in baseline, right only in this run
 	Low, High   float64 // bootstrap 95 % interval of Abs
-	Significant bool    // P < Alpha
+	Significant bool    // P < metrics.Alpha
 	Verdict     string  // "improved", "regressed" (significant only) or ""
 	Note        string  // why no test, or docs that could not be paired
 }
@@ -165,13 +166,12 @@ func compareCell(base, other *Run, row *Row, j int, o CompareOptions) (Change, e
 	if err := pairedTest(base, other, row, &ch, o); err != nil {
 		return ch, err
 	}
-	if ch.Test == "" && a.StderrOK && b.StderrOK && (a.Stderr > 0 || b.Stderr > 0) {
-		z := ch.Abs / math.Sqrt(a.Stderr*a.Stderr+b.Stderr*b.Stderr)
-		ch.Test, ch.P = "z", math.Erfc(math.Abs(z)/math.Sqrt2)
-		ch.Low = ch.Abs - 1.959964*math.Sqrt(a.Stderr*a.Stderr+b.Stderr*b.Stderr)
-		ch.High = 2*ch.Abs - ch.Low
+	if ch.Test == "" && a.StderrOK && b.StderrOK {
+		if p, low, high, ok := metrics.ZTest(ch.Abs, a.Stderr, b.Stderr); ok {
+			ch.Test, ch.P, ch.Low, ch.High = metrics.TestZ, p, low, high
+		}
 	}
-	ch.Significant = ch.Test != "" && ch.P < Alpha && ch.Abs != 0
+	ch.Significant = ch.Test != "" && ch.P < metrics.Alpha && ch.Abs != 0
 	if ch.Significant {
 		if (ch.Abs > 0) == row.HigherIsBetter {
 			ch.Verdict = "improved"

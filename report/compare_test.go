@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/metrics"
 )
 
 const (
@@ -59,7 +61,7 @@ func TestCompareLMEvalFixture(t *testing.T) {
 	if got, want := ch.C-ch.B, int(math.Round(ch.Abs*40)); got != want || ch.N != 40 {
 		t.Errorf("acc: c-b = %d, Δ·n = %d (N=%d)", got, want, ch.N)
 	}
-	if ch.P != McNemarExact(ch.B, ch.C) || !ch.Significant || ch.Verdict != "improved" {
+	if ch.P != metrics.McNemarExact(ch.B, ch.C) || !ch.Significant || ch.Verdict != "improved" {
 		t.Errorf("acc change %+v", ch)
 	}
 	if math.Abs(ch.Rel-ch.Abs/acc.Cells[0].Value) > 1e-12 {

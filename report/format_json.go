@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/metrics"
 )
 
 // num makes a float JSON-safe: NaN and ±Inf become null.
@@ -20,7 +21,7 @@ func (c *Comparison) jsonObject() *py.Map[any] {
 	out := py.NewMap[any]()
 	out.Set("runs", c.Runs)
 	out.Set("results_files", c.Paths)
-	out.Set("alpha", Alpha)
+	out.Set("alpha", metrics.Alpha)
 	rows := []any{}
 	for _, row := range c.Rows {
 		o := py.NewMap[any]()

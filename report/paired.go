@@ -34,47 +34,22 @@ func pairedTest(base, other *Run, row *Row, ch *Change, o CompareOptions) error 
 		return nil
 	}
 	ch.N = len(a)
-	agg := aggregationOf(base.Results, row.Task, row.Metric)
-	if agg == metrics.AggMean && binary(a) && binary(b) {
-		for i := range a {
-			x, y := a[i].(float64), b[i].(float64)
-			if x == 1 && y == 0 {
-				ch.B++
-			} else if x == 0 && y == 1 {
-				ch.C++
-			}
-		}
-		ch.Test, ch.P = "mcnemar", McNemarExact(ch.B, ch.C)
+	res, err := metrics.PairedTest(aggregationOf(base.Results, row.Task, row.Metric), a, b, o.BootstrapIters, o.Seed)
+	if err != nil {
+		ch.Note = err.Error() // the values cannot be aggregated: no test
 		return nil
 	}
-	return bootstrapChange(a, b, agg, ch, o)
-}
-
-func bootstrapChange(a, b []any, agg string, ch *Change, o CompareOptions) error {
-	if _, err := metrics.Aggregate(agg, a); err != nil {
-		ch.Note = "cannot resample: " + err.Error()
-		return nil
+	ch.Test, ch.P, ch.B, ch.C = res.Test, res.P, res.B, res.C
+	if res.Test == metrics.TestBootstrap {
+		ch.Low, ch.High = res.Low, res.High
 	}
-	bufA, bufB := make([]any, len(a)), make([]any, len(b))
-	delta := func(idx []int) float64 {
-		bufA, bufB = bufA[:len(idx)], bufB[:len(idx)]
-		for k, i := range idx {
-			bufA[k], bufB[k] = a[i], b[i]
-		}
-		va, _ := metrics.Aggregate(agg, bufA)
-		vb, _ := metrics.Aggregate(agg, bufB)
-		return vb - va
-	}
-	r := PairedBootstrap(len(a), o.BootstrapIters, o.Seed, delta)
-	ch.Test, ch.P, ch.Low, ch.High = "bootstrap", r.P, r.Low, r.High
 	return nil
 }
 
 // pairValues returns the metric's per-doc values for docs present in both
-// runs under the filter (baseline order). Values are float64 or
-// [2]float64 (for (loglikelihood, weight) pairs). Docs whose doc_hash
-// differs between the runs are counted and left out.
-func pairValues(sa, sb []Sample, metric, filter string) (a, b []any, mismatched int) {
+// runs under the filter (baseline order). Docs whose doc_hash differs
+// between the runs are counted and left out.
+func pairValues(sa, sb []Sample, metric, filter string) (a, b []metrics.Value, mismatched int) {
 	byDoc := map[int]*Sample{}
 	for i := range sb {
 		if sb[i].Filter == filter {
@@ -103,42 +78,13 @@ func pairValues(sa, sb []Sample, metric, filter string) (a, b []any, mismatched 
 	return a, b, mismatched
 }
 
-// sampleValue reads a per-doc metric value as float64 or [2]float64.
-func sampleValue(s *Sample, metric string) (any, bool) {
+// sampleValue reads a per-doc metric value (a number or a pair).
+func sampleValue(s *Sample, metric string) (metrics.Value, bool) {
 	v, ok := s.Values.Get(metric)
 	if !ok {
-		return nil, false
+		return metrics.Value{}, false
 	}
-	if f, ok := py.ToFloat(v); ok {
-		return f, true
-	}
-	if list, ok := v.([]any); ok && len(list) == 2 {
-		x, ok1 := py.ToFloat(list[0])
-		y, ok2 := py.ToFloat(list[1])
-		return [2]float64{x, y}, ok1 && ok2
-	}
-	return nil, false
-}
-
-func binary(xs []any) bool {
-	for _, x := range xs {
-		f, ok := x.(float64)
-		if !ok || (f != 0 && f != 1) {
-			return false
-		}
-	}
-	return true
-}
-
-// defaultAgg is lm-eval's default aggregation per registered metric
-// (api/metrics.py); metrics not listed aggregate by mean.
-var defaultAgg = map[string]string{
-	"perplexity":      metrics.AggPerplexity,
-	"word_perplexity": metrics.AggWeightedPerplexity,
-	"byte_perplexity": metrics.AggWeightedPerplexity,
-	"bits_per_byte":   metrics.AggBitsPerByte,
-	"f1":              metrics.AggF1,
-	"mcc":             metrics.AggMCC,
+	return metrics.ParseValue(v)
 }
 
 // aggregationOf reads the metric's aggregation from the task config's
@@ -161,8 +107,5 @@ func aggregationOf(r *Results, task, metric string) string {
 			}
 		}
 	}
-	if a, ok := defaultAgg[metric]; ok {
-		return a
-	}
-	return metrics.AggMean
+	return metrics.DefaultAggregation(metric)
 }

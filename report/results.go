@@ -1,6 +1,9 @@
-// Package report reads and writes lm-evaluation-harness results and samples
-// files (byte-compatible with lm-eval's own), compares runs with paired
-// significance tests, and renders tables, plots and an HTML report.
+// Package report is goeval's home for lm-evaluation-harness files: it
+// converts an evaluation's goeval.Results into lm-eval's results and
+// samples files (FromResults, RunConfig, ModelKeys), reads and writes them
+// byte-compatibly with lm-eval, lines runs up in comparison tables (the
+// significance tests themselves are in package metrics), and renders
+// tables, plots and an HTML report. It computes no statistics.
 package report
 
 import (

@@ -1,4 +1,4 @@
-package tasks
+package tasks_test
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/synth"
+	"github.com/goeval/goeval/tasks"
 )
 
 func writeFile(t *testing.T, path, text string) {
@@ -23,9 +25,9 @@ const lambadaJSONL = `{"text": "the cat sat on the mat"}
 {"text": "Zoë went to café"}
 `
 
-func buildLambada(t *testing.T, opts Options) ([]Instance, error) {
+func buildLambada(t *testing.T, opts tasks.Options) ([]tasks.Instance, error) {
 	t.Helper()
-	task, err := Get("lambada_openai")
+	task, err := tasks.Get("lambada_openai")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestLayouts(t *testing.T) {
 	t.Setenv("HF_HOME", t.TempDir())
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "EleutherAI/lambada_openai/default/test.jsonl"), lambadaJSONL)
-	opts := DefaultOptions()
+	opts := tasks.DefaultOptions()
 	opts.DataDir = root
 	insts, err := buildLambada(t, opts)
 	if err != nil {
@@ -54,11 +56,11 @@ func TestLayouts(t *testing.T) {
 		t.Fatalf("NAME layout: %v", err)
 	}
 	// Parquet: synth's data/ layout, then moved to refs/convert and the hub cache.
-	synth := t.TempDir()
-	if _, err := Synth("lambada_openai", synth, SynthOptions{N: 5}); err != nil {
+	synthDir := t.TempDir()
+	if _, err := synth.Data("lambada_openai", synthDir, synth.DataOptions{N: 5}); err != nil {
 		t.Fatal(err)
 	}
-	src := filepath.Join(synth, "EleutherAI/lambada_openai/data/test-00000-of-00001.parquet")
+	src := filepath.Join(synthDir, "EleutherAI/lambada_openai/data/test-00000-of-00001.parquet")
 	raw, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +76,7 @@ func TestLayouts(t *testing.T) {
 
 func TestMissingFilesListsPaths(t *testing.T) {
 	t.Setenv("HF_HOME", t.TempDir())
-	opts := DefaultOptions()
+	opts := tasks.DefaultOptions()
 	opts.DataDir = t.TempDir()
 	_, err := buildLambada(t, opts)
 	if err == nil || !errs.IsBadInput(err) {
@@ -91,7 +93,7 @@ func TestMalformedJSONL(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, "EleutherAI/lambada_openai/default/test.jsonl")
 	writeFile(t, path, lambadaJSONL+"{\"text\": oops}\n")
-	opts := DefaultOptions()
+	opts := tasks.DefaultOptions()
 	opts.DataDir = root
 	_, err := buildLambada(t, opts)
 	if err == nil || !errs.IsBadInput(err) || !strings.Contains(err.Error(), path+" line 3") {
@@ -109,21 +111,21 @@ func TestMalformedParquet(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, "EleutherAI/lambada_openai/data/test-00000-of-00001.parquet")
 	writeFile(t, path, "PAR1 this is not parquet")
-	opts := DefaultOptions()
+	opts := tasks.DefaultOptions()
 	opts.DataDir = root
 	_, err := buildLambada(t, opts)
 	if err == nil || !errs.IsBadInput(err) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("want bad input naming %s, got %v", path, err)
 	}
 	// Valid parquet with the wrong schema (gsm8k rows for hellaswag).
-	synth := t.TempDir()
-	if _, err := Synth("gsm8k", synth, SynthOptions{N: 3}); err != nil {
+	synthDir := t.TempDir()
+	if _, err := synth.Data("gsm8k", synthDir, synth.DataOptions{N: 3}); err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := os.ReadFile(filepath.Join(synth, "openai/gsm8k/main/test-00000-of-00001.parquet"))
+	raw, _ := os.ReadFile(filepath.Join(synthDir, "openai/gsm8k/main/test-00000-of-00001.parquet"))
 	bad := filepath.Join(root, "Rowan/hellaswag/data/validation-00000-of-00001.parquet")
 	writeFile(t, bad, string(raw))
-	task, _ := Get("hellaswag")
+	task, _ := tasks.Get("hellaswag")
 	_, err = task.Build(opts)
 	if err == nil || !errs.IsBadInput(err) || !strings.Contains(err.Error(), bad+" row 0") {
 		t.Fatalf("want bad input naming %s row 0, got %v", bad, err)
@@ -132,7 +134,7 @@ func TestMalformedParquet(t *testing.T) {
 
 func TestUnknownTaskSuggests(t *testing.T) {
 	for in, want := range map[string]string{"gsm8": "gsm8k", "hellaswg": "hellaswag", "mmlu_anatomi": "mmlu_anatomy", "MMLU_STEM": "mmlu_stem"} {
-		_, err := Get(in)
+		_, err := tasks.Get(in)
 		if err == nil || !errs.IsBadInput(err) || !strings.Contains(err.Error(), `did you mean "`+want+`"`) {
 			t.Errorf("Get(%q) = %v, want a suggestion of %q", in, err, want)
 		}
@@ -145,25 +147,25 @@ func TestLimit(t *testing.T) {
 		limit float64
 		want  int
 	}{{24, 0, 24}, {24, 0.2, 5}, {10, 0.2, 2}, {24, 1, 1}, {24, 1.5, 1}, {24, 100, 24}, {3, 0.01, 1}} {
-		got, err := LimitCount(c.n, c.limit)
+		got, err := tasks.LimitCount(c.n, c.limit)
 		if err != nil || got != c.want {
 			t.Errorf("LimitCount(%d, %v) = %d, %v; want %d", c.n, c.limit, got, err, c.want)
 		}
 	}
-	if _, err := LimitCount(10, -0.5); err == nil || !errs.IsBadInput(err) {
+	if _, err := tasks.LimitCount(10, -0.5); err == nil || !errs.IsBadInput(err) {
 		t.Errorf("negative limit: %v", err)
 	}
 }
 
 func TestExpandGroups(t *testing.T) {
-	ts, gs, err := Expand([]string{"mmlu", "gsm8k", "mmlu_anatomy"})
+	ts, gs, err := tasks.Expand([]string{"mmlu", "gsm8k", "mmlu_anatomy"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ts) != 58 || len(gs) != 5 || ts[0].Name() != "mmlu_abstract_algebra" || ts[57].Name() != "gsm8k" {
 		t.Fatalf("Expand: %d tasks, %d groups, first %s", len(ts), len(gs), ts[0].Name())
 	}
-	if _, _, err := Expand([]string{"hendrycks_math", "nope"}); err == nil {
+	if _, _, err := tasks.Expand([]string{"hendrycks_math", "nope"}); err == nil {
 		t.Fatal("unknown name accepted")
 	}
 }

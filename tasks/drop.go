@@ -136,15 +136,15 @@ func scoreDrop(s *spec, inst *Instance, resps []Response) (map[string]SampleResu
 	}
 	pred := resps[0].Text
 	em, f1 := metrics.DropEMF1(pred, golds)
-	return map[string]SampleResult{"none": {Metrics: map[string]any{"em": pyMaxFromZero(em), "f1": pyMaxFromZero(f1)},
+	return map[string]SampleResult{"none": {Metrics: map[string]metrics.Value{"em": pyMaxFromZero(em), "f1": pyMaxFromZero(f1)},
 		FilteredResps: pred}}, nil
 }
 
 // pyMaxFromZero is the type of Python's running max(max_em, x) that starts
 // from the int 0: the int 0 unless some x exceeded it (then a float).
-func pyMaxFromZero(x float64) any {
+func pyMaxFromZero(x float64) metrics.Value {
 	if x > 0 {
-		return x
+		return metrics.Float(x)
 	}
-	return 0
+	return metrics.Int(0)
 }

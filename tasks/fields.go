@@ -3,7 +3,8 @@ package tasks
 import (
 	"fmt"
 	"strconv"
-	"strings"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // str returns the string field key of d.
@@ -64,26 +65,6 @@ func sub(d Doc, key string) (map[string]any, error) {
 	return m, nil
 }
 
-// pyStr renders a scalar as Jinja's {{x}} would (Python str()).
-func pyStr(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case int:
-		return strconv.Itoa(x)
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case nil:
-		return "None"
-	}
-	return fmt.Sprint(v)
-}
-
 // isDigit is Python str.isdigit for ASCII-or-Unicode decimal digits.
 func isDigit(s string) bool {
 	if s == "" {
@@ -110,7 +91,7 @@ func index(list []string, x, what string) (int, error) {
 // pyInt is Python int(s) for a plain decimal string (surrounding
 // whitespace and a sign allowed).
 func pyInt(s string) (int, bool) {
-	i, err := strconv.Atoi(strings.TrimFunc(s, pyIsSpace))
+	i, err := strconv.Atoi(py.Strip(s))
 	return i, err == nil
 }
 

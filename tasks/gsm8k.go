@@ -78,7 +78,7 @@ func regexEMScorer(patterns [2]string) func(*spec, *Instance, []Response) (map[s
 		for name, f := range map[string]*metrics.RegexFilter{"strict-match": strict, "flexible-extract": flex} {
 			pred := f.Apply(resps[0].Text)
 			em := matcher.Score(pred, gold)
-			out[name] = SampleResult{Metrics: map[string]any{"exact_match": em}, FilteredResps: pred}
+			out[name] = SampleResult{Metrics: map[string]metrics.Value{"exact_match": metrics.Float(em)}, FilteredResps: pred}
 		}
 		return out, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/metrics"
 )
 
 // hendrycks_math and minerva_math: seven subjects each, over
@@ -94,11 +95,9 @@ func scoreHendrycksMath(s *spec, inst *Instance, resps []Response) (map[string]S
 	if err != nil {
 		return nil, err
 	}
-	em := 0 // an int, as lm-eval's retval
-	if gold, err := boxedAnswer(sol); err == nil && hendrycksEquiv(ans, gold) {
-		em = 1
-	}
-	return map[string]SampleResult{"none": {Metrics: map[string]any{"exact_match": em}, FilteredResps: gen}}, nil
+	gold, err := boxedAnswer(sol)
+	em := metrics.Bool(err == nil && hendrycksEquiv(ans, gold)) // an int, as lm-eval's retval
+	return map[string]SampleResult{"none": {Metrics: map[string]metrics.Value{"exact_match": em}, FilteredResps: gen}}, nil
 }
 
 var finalAnswerRe = py.MustCompile(`Final Answer: The final answer is(.*?). I hope it is correct.`)
@@ -122,26 +121,18 @@ func scoreMinervaMath(s *spec, inst *Instance, resps []Response) (map[string]Sam
 	if err != nil {
 		return nil, err
 	}
-	em := b2i(mathEquiv(normalizeFinalAnswer(minervaUnnormalized(gen)), gold)) // ints, as lm-eval's retval
-	mv := 0
+	em := metrics.Bool(mathEquiv(normalizeFinalAnswer(minervaUnnormalized(gen)), gold)) // ints, as lm-eval's retval
+	mv := metrics.Int(0)
 	if sol, err := str(inst.Doc, "solution"); err == nil {
 		if g, err := boxedAnswer(sol); err == nil {
 			pred, perr := boxedAnswer(gen)
 			if perr != nil {
 				pred = minervaUnnormalized(gen)
 			}
-			mv = b2i(mathEquiv(normalizeFinalAnswer(pred), normalizeFinalAnswer(g)))
+			mv = metrics.Bool(mathEquiv(normalizeFinalAnswer(pred), normalizeFinalAnswer(g)))
 		}
 	}
-	return map[string]SampleResult{"none": {Metrics: map[string]any{"exact_match": em, "math_verify": mv}, FilteredResps: gen}}, nil
-}
-
-// b2i is Python's 1 if b else 0.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return map[string]SampleResult{"none": {Metrics: map[string]metrics.Value{"exact_match": em, "math_verify": mv}, FilteredResps: gen}}, nil
 }
 
 // minervaSamples are utils.list_fewshot_samples (unprocessed; few_shot set).

@@ -3,6 +3,7 @@ package tasks
 import (
 	"fmt"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
 )
 
@@ -105,7 +106,7 @@ func labelIndex(key string, lstrip bool) func(Doc) (any, error) {
 
 func pyLstrip(s string) string {
 	for i, r := range s {
-		if !pyIsSpace(r) {
+		if !py.IsSpace(r) {
 			return s[i:]
 		}
 	}
@@ -134,13 +135,13 @@ func scoreMC(s *spec, inst *Instance, resps []Response) (map[string]SampleResult
 		gold = metrics.GoldOutOfRange
 	}
 	sc := metrics.ScoreMultipleChoice(lls, greedy, choices, gold)
-	m := map[string]any{}
+	m := map[string]metrics.Value{}
 	for _, spec := range s.metrics {
 		switch spec.Name {
 		case "acc":
-			m["acc"] = sc.Acc
+			m["acc"] = metrics.Float(sc.Acc)
 		case "acc_norm":
-			m["acc_norm"] = sc.AccNorm
+			m["acc_norm"] = metrics.Float(sc.AccNorm)
 		}
 	}
 	return map[string]SampleResult{"none": {Metrics: m, FilteredResps: filtered}}, nil

@@ -1,4 +1,4 @@
-package tasks
+package tasks_test
 
 import (
 	"bufio"
@@ -8,6 +8,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/synth"
+	"github.com/goeval/goeval/tasks"
 )
 
 // The goldens under testdata/lmeval/ are lm-eval 0.4.13's own rendering of
@@ -29,7 +33,7 @@ func synthData(t *testing.T) string {
 	synthOnce.Do(func() {
 		synthDir, synthErr = os.MkdirTemp("", "goeval-synth-")
 		if synthErr == nil {
-			_, synthErr = Synth("all", synthDir, SynthOptions{N: parityDocs})
+			_, synthErr = synth.Data("all", synthDir, synth.DataOptions{N: parityDocs})
 		}
 	})
 	if synthErr != nil {
@@ -38,56 +42,32 @@ func synthData(t *testing.T) string {
 	return synthDir
 }
 
-// renderInstance is one golden line for inst.
-func renderInstance(inst Instance) string {
+// renderInstance is one golden line for inst: json.dumps of doc_id, the
+// doc in column order, str(target) and the request arguments.
+func renderInstance(t *testing.T, inst tasks.Instance) string {
+	t.Helper()
 	var args []any
 	for _, r := range inst.Requests {
 		switch r.Kind {
-		case ReqLoglikelihood:
+		case tasks.ReqLoglikelihood:
 			args = append(args, []any{r.Context, r.Continuation})
-		case ReqRolling:
+		case tasks.ReqRolling:
 			args = append(args, []any{r.Text})
-		case ReqGenerate:
-			kw := map[string]any{}
-			for k, v := range r.GenKwargs {
-				kw[k] = v
-			}
-			var b strings.Builder
-			pyJSON(&b, kw, map[string][]string{"": r.GenKeys}, "")
-			args = append(args, []any{r.Context, rawJSON(b.String())})
+		case tasks.ReqGenerate:
+			args = append(args, []any{r.Context, r.LoggedGenKwargs()})
 		}
 	}
-	var b strings.Builder
-	b.WriteString(`{"doc_id": `)
-	pyJSON(&b, inst.DocID, nil, "")
-	b.WriteString(`, "doc": `)
-	pyJSON(&b, map[string]any(inst.Doc), inst.DocKeys, "")
-	b.WriteString(`, "target": `)
-	pyJSON(&b, pyStr(inst.Target), nil, "")
-	b.WriteString(`, "arguments": [`)
-	for i, a := range args {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		parts := a.([]any)
-		b.WriteByte('[')
-		for j, p := range parts {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			if raw, ok := p.(rawJSON); ok {
-				b.WriteString(string(raw))
-			} else {
-				pyJSON(&b, p, nil, "")
-			}
-		}
-		b.WriteByte(']')
+	line := py.NewMap[any]()
+	line.Set("doc_id", inst.DocID)
+	line.Set("doc", tasks.OrderedDoc(inst.Doc, inst.DocKeys))
+	line.Set("target", py.Str(inst.Target))
+	line.Set("arguments", args)
+	b, err := py.JSON(line, false)
+	if err != nil {
+		t.Fatal(err)
 	}
-	b.WriteString("]}")
-	return b.String()
+	return string(b)
 }
-
-type rawJSON string
 
 func readGolden(t *testing.T, path string) (head map[string]any, lines []string) {
 	t.Helper()
@@ -113,18 +93,18 @@ func readGolden(t *testing.T, path string) (head map[string]any, lines []string)
 func TestLMEvalParity(t *testing.T) {
 	dir := synthData(t)
 	files, _ := filepath.Glob("testdata/lmeval/*.jsonl")
-	if len(files) != len(List()) {
-		t.Errorf("%d goldens for %d tasks", len(files), len(List()))
+	if len(files) != len(tasks.List()) {
+		t.Errorf("%d goldens for %d tasks", len(files), len(tasks.List()))
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		t.Run(name, func(t *testing.T) {
 			head, want := readGolden(t, f)
-			task, err := Get(name)
+			task, err := tasks.Get(name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := DefaultOptions()
+			opts := tasks.DefaultOptions()
 			opts.DataDir = dir
 			if got := task.NumFewshot(opts); float64(got) != head["num_fewshot"].(float64) {
 				t.Errorf("num_fewshot %d, lm-eval %v", got, head["num_fewshot"])
@@ -137,7 +117,7 @@ func TestLMEvalParity(t *testing.T) {
 				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
 			}
 			for i, inst := range insts {
-				if got := renderInstance(inst); got != want[i] {
+				if got := renderInstance(t, inst); got != want[i] {
 					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
 				}
 			}
@@ -151,7 +131,7 @@ func TestLMEvalParity(t *testing.T) {
 				t.Fatalf("--limit 0.2: %d docs, lm-eval %d", len(lim), len(ids))
 			}
 			for i, inst := range lim {
-				if inst.DocID != int(ids[i].(float64)) || renderInstance(inst) != want[i] {
+				if inst.DocID != int(ids[i].(float64)) || renderInstance(t, inst) != want[i] {
 					t.Fatalf("--limit 0.2 doc %d differs from the full run's", i)
 				}
 			}

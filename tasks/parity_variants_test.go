@@ -1,4 +1,4 @@
-package tasks
+package tasks_test
 
 import (
 	"path/filepath"
@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/tasks"
 )
 
 // toyChat mirrors chat_template in parity/lmeval/dump_tasks.py.
-func toyChat(msgs []ChatMessage, gen bool) (string, error) {
+func toyChat(msgs []tasks.ChatMessage, gen bool) (string, error) {
 	var b strings.Builder
 	for _, m := range msgs {
 		b.WriteString("<|" + m.Role + "|>" + m.Content + "<|end|>")
@@ -38,11 +40,11 @@ func TestLMEvalParityVariants(t *testing.T) {
 				t.Fatalf("bad variant name %q", vname)
 			}
 			_, want := readGolden(t, f)
-			task, err := Get(m[1])
+			task, err := tasks.Get(m[1])
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := DefaultOptions()
+			opts := tasks.DefaultOptions()
 			opts.DataDir = dir
 			opts.NumFewshot, _ = strconv.Atoi(m[2])
 			if m[3] != "" {
@@ -58,7 +60,7 @@ func TestLMEvalParityVariants(t *testing.T) {
 				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
 			}
 			for i, inst := range insts {
-				if got := renderInstance(inst); got != want[i] {
+				if got := renderInstance(t, inst); got != want[i] {
 					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
 				}
 			}

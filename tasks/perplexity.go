@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/metrics"
 )
 
 // Perplexity tasks: wikitext (loglikelihood_rolling over detokenized pages)
@@ -88,10 +89,10 @@ func scoreWikitext(s *spec, inst *Instance, resps []Response) (map[string]Sample
 	ll := resps[0].LogProb
 	words := float64(len(wsSplitRe.Split(page)))
 	bytes := float64(len(page))
-	return map[string]SampleResult{"none": {Metrics: map[string]any{
-		"word_perplexity": [2]float64{ll, words},
-		"byte_perplexity": [2]float64{ll, bytes},
-		"bits_per_byte":   [2]float64{ll, bytes},
+	return map[string]SampleResult{"none": {Metrics: map[string]metrics.Value{
+		"word_perplexity": metrics.Pair(ll, words),
+		"byte_perplexity": metrics.Pair(ll, bytes),
+		"bits_per_byte":   metrics.Pair(ll, bytes),
 	}, FilteredResps: ll}}, nil
 }
 
@@ -99,10 +100,6 @@ func scoreWikitext(s *spec, inst *Instance, resps []Response) (map[string]Sample
 // lm-eval logs it).
 func scoreLoglikelihood(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
 	r := resps[0]
-	acc := 0
-	if r.IsGreedy {
-		acc = 1
-	}
-	return map[string]SampleResult{"none": {Metrics: map[string]any{"perplexity": r.LogProb, "acc": acc},
+	return map[string]SampleResult{"none": {Metrics: map[string]metrics.Value{"perplexity": metrics.Float(r.LogProb), "acc": metrics.Bool(r.IsGreedy)},
 		FilteredResps: [2]any{r.LogProb, r.IsGreedy}}}, nil
 }

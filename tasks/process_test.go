@@ -1,6 +1,10 @@
 package tasks
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/goeval/goeval/metrics"
+)
 
 func mustGet(t *testing.T, name string) Task {
 	t.Helper()
@@ -20,7 +24,7 @@ func TestProcessMultipleChoice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := res["none"].Metrics; m["acc"] != 0.0 || m["acc_norm"] != 1.0 {
+	if m := res["none"].Metrics; m["acc"] != metrics.Float(0) || m["acc_norm"] != metrics.Float(1) {
 		t.Fatalf("metrics %v", m)
 	}
 }
@@ -32,10 +36,10 @@ func TestProcessGSM8K(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := res["strict-match"]; r.Metrics["exact_match"] != 1.0 || r.FilteredResps != "1,234." {
+	if r := res["strict-match"]; r.Metrics["exact_match"] != metrics.Float(1) || r.FilteredResps != "1,234." {
 		t.Fatalf("strict %+v", r)
 	}
-	if r := res["flexible-extract"]; r.Metrics["exact_match"] != 1.0 || r.FilteredResps != "$1234" {
+	if r := res["flexible-extract"]; r.Metrics["exact_match"] != metrics.Float(1) || r.FilteredResps != "$1234" {
 		t.Fatalf("flexible %+v", r)
 	}
 }
@@ -47,7 +51,7 @@ func TestProcessDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := res["none"].Metrics; m["em"] != 1.0 || m["f1"] != 1.0 {
+	if m := res["none"].Metrics; m["em"] != metrics.Float(1) || m["f1"] != metrics.Float(1) {
 		t.Fatalf("metrics %v", m)
 	}
 	// No gold matched: Python's max(0, 0.0) keeps the int 0, and lm-eval
@@ -56,8 +60,8 @@ func TestProcessDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := res["none"].Metrics; m["em"] != 0 || m["f1"] != 0 {
-		t.Fatalf("metrics %v (%T), want int zeros", m, m["em"])
+	if m := res["none"].Metrics; m["em"] != metrics.Int(0) || m["f1"] != metrics.Int(0) {
+		t.Fatalf("metrics %v (%v), want int zeros", m, m["em"].Py())
 	}
 }
 
@@ -68,8 +72,8 @@ func TestLoglikelihoodAccIsInt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if acc := res["none"].Metrics["acc"]; acc != 1 {
-		t.Fatalf("acc = %v (%T), want int 1 as lm-eval's int(is_greedy)", acc, acc)
+	if acc := res["none"].Metrics["acc"]; acc != metrics.Int(1) {
+		t.Fatalf("acc = %#v, want int 1 as lm-eval's int(is_greedy)", acc.Py())
 	}
 }
 
@@ -82,7 +86,7 @@ func TestProcessWikitext(t *testing.T) {
 	}
 	// re.split(r"\s+", " a b\nc ") = ['', 'a', 'b', 'c', ''] → 5 words; 7 bytes.
 	m := res["none"].Metrics
-	if m["word_perplexity"] != [2]float64{-3, 5} || m["bits_per_byte"] != [2]float64{-3, 7} {
+	if m["word_perplexity"] != metrics.Pair(-3, 5) || m["bits_per_byte"] != metrics.Pair(-3, 7) {
 		t.Fatalf("metrics %v", m)
 	}
 }
@@ -117,7 +121,7 @@ func TestHendrycksScoring(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res["none"].Metrics["exact_match"] != 1 { // an int, as lm-eval's retval
+	if res["none"].Metrics["exact_match"] != metrics.Int(1) { // an int, as lm-eval's retval
 		t.Fatalf("metrics %v", res["none"].Metrics)
 	}
 }

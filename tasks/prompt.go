@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unicode"
 
 	"github.com/goeval/goeval/internal/py"
 )
@@ -107,11 +106,6 @@ func without(pool []Doc, d Doc) []Doc {
 // message is lm-eval's Message: role, content and the plain-text delimiter.
 type message struct{ role, content, delim string }
 
-// pyIsSpace is Python's str.isspace for one rune.
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
-
 func lastRune(s string) rune  { r := []rune(s); return r[len(r)-1] }
 func firstRune(s string) rune { return []rune(s)[0] }
 
@@ -123,7 +117,7 @@ func maybeDelimit(a, b, delim string) string {
 	if b == "" {
 		return a
 	}
-	if pyIsSpace(lastRune(a)) || pyIsSpace(firstRune(b)) {
+	if py.IsSpace(lastRune(a)) || py.IsSpace(firstRune(b)) {
 		return a + b
 	}
 	return a + delim + b

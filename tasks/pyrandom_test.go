@@ -10,7 +10,7 @@ import (
 )
 
 // TestPyRandomGolden checks the few-shot sampler's random source
-// (internal/pyrand): MT19937 seeding, getrandbits and sample against
+// (internal/py): MT19937 seeding, getrandbits and sample against
 // CPython (testdata/pyrandom.json, from parity/lmeval/pyrandom_golden.py).
 func TestPyRandomGolden(t *testing.T) {
 	raw, err := os.ReadFile("testdata/pyrandom.json")

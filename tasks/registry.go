@@ -73,6 +73,17 @@ func Get(name string) (Task, error) {
 	return nil, unknown(name)
 }
 
+// Dataset returns the Hugging Face dataset a built-in task reads: its repo
+// ("openai/gsm8k") and config ("main"; "default" when unnamed). Unknown
+// names give Get's error.
+func Dataset(task string) (path, config string, err error) {
+	s, ok := registry[task]
+	if !ok {
+		return "", "", unknown(task)
+	}
+	return s.ds.Path, s.ds.config(), nil
+}
+
 func unknown(name string) error {
 	best, bestD := "", 1<<30
 	for _, n := range append(append([]string{}, order...), gorder...) {

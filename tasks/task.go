@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/metrics"
 )
 
 // Doc is one dataset row (after the task's process_docs), with values as
@@ -121,12 +122,12 @@ type MetricSpec struct {
 	HigherIsBetter bool
 }
 
-// SampleResult is a doc's scores under one filter: per metric name a float64
-// or, for corpus metrics (word/byte perplexity, bits_per_byte), a [2]float64
-// {loglikelihood, weight}; FilteredResps is what lm-eval logs as
+// SampleResult is a doc's scores under one filter: per metric name a number
+// or, for corpus metrics (word/byte perplexity, bits_per_byte), an
+// (loglikelihood, weight) pair; FilteredResps is what lm-eval logs as
 // filtered_resps (before str() sanitising).
 type SampleResult struct {
-	Metrics       map[string]any
+	Metrics       map[string]metrics.Value
 	FilteredResps any
 }
 

@@ -77,5 +77,5 @@ func scoreWinogrande(s *spec, inst *Instance, resps []Response) (map[string]Samp
 	if metrics.Argmax(lls) == gold {
 		acc = 1
 	}
-	return map[string]SampleResult{"none": {Metrics: map[string]any{"acc": acc}, FilteredResps: filtered}}, nil
+	return map[string]SampleResult{"none": {Metrics: map[string]metrics.Value{"acc": metrics.Float(acc)}, FilteredResps: filtered}}, nil
 }

@@ -215,8 +215,11 @@ func evaluateLM(ctx context.Context, f *runFlags, t runTarget, model lm.LM, extr
 		return err
 	}
 	fmt.Fprintln(os.Stderr)
-	rep, samples := res.Report(goevalpkg.RunInfo{ModelName: t.name, Config: f.config(t, seeds, gk), Extra: extra})
-	fmt.Print(summaryTable(res))
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.name, Config: f.config(t, seeds, gk), Extra: extra})
+	if err != nil {
+		return err
+	}
+	fmt.Print(report.SummaryTable(res))
 	if f.out != "" {
 		path, err := report.WriteRun(f.out, rep, samples, res.Start)
 		if err != nil {
@@ -258,7 +261,7 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (lm.LM, map[stri
 	if f.chat {
 		opts.Task.ChatTemplate = m.ApplyChatTemplate
 	}
-	return m, runExtra(m.Info()), func() { m.Close() }, nil
+	return m, report.ModelKeys(m.Info()), func() { m.Close() }, nil
 }
 
 // config is the results file's "config" entry, in lm-eval's key order;
@@ -268,7 +271,7 @@ func (f *runFlags) config(t runTarget, seeds []any, gk map[string]any) *py.Map[a
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		batch = n
 	}
-	c := goevalpkg.RunConfig(goevalpkg.RunSettings{Model: t.base, DType: f.dtype, BatchSize: batch, Device: f.device,
+	c := report.RunConfig(report.RunSettings{Model: t.base, DType: f.dtype, BatchSize: batch, Device: f.device,
 		Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk, Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}})
 	if t.adapter == "" {
 		return c

@@ -9,6 +9,7 @@ import (
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/report"
 )
 
 // runUsage heads goeval run --help.
@@ -139,7 +140,7 @@ func runAdapterTarget(ctx context.Context, f *runFlags, shared *engine.Engine, t
 	if f.chat {
 		opts.Task.ChatTemplate = m.ApplyChatTemplate
 	}
-	return evaluateLM(ctx, f, t, m, runExtra(m.Info()), opts, seeds, gk)
+	return evaluateLM(ctx, f, t, m, report.ModelKeys(m.Info()), opts, seeds, gk)
 }
 
 // label names the target in progress lines and errors.

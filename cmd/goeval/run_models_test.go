@@ -8,7 +8,6 @@ import (
 
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/synth"
-	"github.com/goeval/goeval/tasks"
 )
 
 func TestExpandModels(t *testing.T) {
@@ -44,7 +43,7 @@ func TestExpandModels(t *testing.T) {
 // its own results folder.
 func TestRunSweep(t *testing.T) {
 	dir, data, out := t.TempDir(), t.TempDir(), t.TempDir()
-	if _, err := tasks.Synth("boolq", data, tasks.SynthOptions{N: 4}); err != nil {
+	if _, err := synth.Data("boolq", data, synth.DataOptions{N: 4}); err != nil {
 		t.Fatal(err)
 	}
 	tok := filepath.Join(dir, "tok")

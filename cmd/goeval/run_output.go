@@ -53,62 +53,6 @@ func typedValue(v string) any {
 	return v
 }
 
-// summaryTable renders lm-eval's make_table: one markdown row per metric,
-// tasks first, then a table of the aggregated groups.
-func summaryTable(res *goevalpkg.Results) string {
-	var b strings.Builder
-	head := "|Tasks|Version|Filter|n-shot|Metric| |Value| |Stderr|\n|---|---|---|---:|---|---|---:|---|---:|\n"
-	b.WriteString(head)
-	for _, t := range res.Tasks {
-		name := t.Alias
-		for _, m := range t.Metrics {
-			fmt.Fprintf(&b, "|%s|%v|%s|%d|%s|%s|%.4f|±|%s|\n", name, version(t.Version), m.Filter, t.NumFewshot, m.Name, arrow(m), m.Value, stderrCell(m))
-			name = ""
-		}
-	}
-	var groups []*goevalpkg.GroupResult
-	for _, g := range res.Groups {
-		if g.Aggregate && len(g.Metrics) > 0 {
-			groups = append(groups, g)
-		}
-	}
-	if len(groups) > 0 {
-		b.WriteString("\n|Groups|Version|Filter|n-shot|Metric| |Value| |Stderr|\n|---|---|---|---:|---|---|---:|---|---:|\n")
-		for _, g := range groups {
-			name, shots := g.Alias, ""
-			if g.NumFewshot != nil {
-				shots = strconv.Itoa(*g.NumFewshot)
-			}
-			for _, m := range g.Metrics {
-				fmt.Fprintf(&b, "|%s|%s|%s|%s|%s|%s|%.4f|±|%s|\n", name, g.Version, m.Filter, shots, m.Name, arrow(m), m.Value, stderrCell(m))
-				name = ""
-			}
-		}
-	}
-	return b.String()
-}
-
-func version(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
-
-func arrow(m goevalpkg.Metric) string {
-	if m.HigherIsBetter {
-		return "↑"
-	}
-	return "↓"
-}
-
-func stderrCell(m goevalpkg.Metric) string {
-	if !m.StderrOK {
-		return "N/A"
-	}
-	return fmt.Sprintf("%.4f", m.Stderr)
-}
-
 // newProgressPrinter renders progress on w: a redrawn bar on a terminal,
 // else a line at most every 10 seconds.
 func newProgressPrinter(w *os.File) func(goevalpkg.Progress) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/report"
-	"github.com/goeval/goeval/tasks"
+	"github.com/goeval/goeval/synth"
 )
 
 // TestRunFake runs "goeval run --model fake" on synthetic data and parses
@@ -16,7 +16,7 @@ import (
 func TestRunFake(t *testing.T) {
 	data, out := t.TempDir(), t.TempDir()
 	for _, n := range []string{"boolq", "gsm8k", "wikitext"} {
-		if _, err := tasks.Synth(n, data, tasks.SynthOptions{N: 12, Seed: 2}); err != nil {
+		if _, err := synth.Data(n, data, synth.DataOptions{N: 12, Seed: 2}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/tasks"
+	"github.com/goeval/goeval/synth"
 )
 
 // runSynthData is "goeval synth data": deterministic synthetic datasets in
@@ -30,7 +30,7 @@ func runSynthData(args []string) error {
 	if *n < 1 || *n > 100000 {
 		return errs.BadInputf("--n %d out of range: use 1..100000", *n)
 	}
-	files, err := tasks.Synth(*task, *out, tasks.SynthOptions{N: *n, Seed: *seed})
+	files, err := synth.Data(*task, *out, synth.DataOptions{N: *n, Seed: *seed})
 	if err != nil {
 		return err
 	}

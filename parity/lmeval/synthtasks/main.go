@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -25,7 +26,7 @@ func main() {
 	}
 	n, err := strconv.Atoi(os.Args[3])
 	if err == nil {
-		_, err = tasks.Synth("all", os.Args[2], tasks.SynthOptions{N: n})
+		_, err = synth.Data("all", os.Args[2], synth.DataOptions{N: n})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "synthtasks:", err)

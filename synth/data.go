@@ -1,4 +1,4 @@
-package tasks
+package synth
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goeval/goeval/tasks"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -16,44 +17,44 @@ import (
 // OUT/ORG/NAME/CONFIG/<split>-00000-of-00001.parquet (CONFIG "default"
 // → data/). Point --data-dir at OUT.
 
-// SynthOptions control synthetic data: N docs per split (few-shot needs at
+// DataOptions control synthetic data: N docs per split (few-shot needs at
 // least 9 in a pool), Seed for the text.
-type SynthOptions struct {
+type DataOptions struct {
 	N    int
 	Seed uint64
 }
 
-// synthGen draws deterministic varied text.
-type synthGen struct{ r *rand.Rand }
+// dataGen draws deterministic varied text.
+type dataGen struct{ r *rand.Rand }
 
-var synthWords = []string{"the", "river", "Zoë", "café", "naïve", "über", "東京", "квант", "β-decay", "well-known",
+var dataWords = []string{"the", "river", "Zoë", "café", "naïve", "über", "東京", "квант", "β-decay", "well-known",
 	"don't", "it's", "rock 'n' roll", "(maybe)", "\"quoted\"", "x²", "3.14", "1,024", "$5", "50%", "e.g.", "mid—dash",
 	"twenty", "apples", "Question", "answer", "a", "an", "of", "with", "¿qué?", "ünïcödé", "math", "run", "jumped", "over"}
 
-func (g synthGen) word() string { return synthWords[g.r.IntN(len(synthWords))] }
-func (g synthGen) words(n int) string {
+func (g dataGen) word() string { return dataWords[g.r.IntN(len(dataWords))] }
+func (g dataGen) words(n int) string {
 	w := make([]string, n)
 	for i := range w {
 		w[i] = g.word()
 	}
 	return strings.Join(w, " ")
 }
-func (g synthGen) sentence() string {
+func (g dataGen) sentence() string {
 	r := []rune(g.words(3 + g.r.IntN(8)))
 	s := strings.ToUpper(string(r[:1])) + string(r[1:])
 	return s + []string{".", "?", "!", "…", ";"}[g.r.IntN(5)]
 }
-func (g synthGen) num() int { return g.r.IntN(2000) - 100 }
+func (g dataGen) num() int { return g.r.IntN(2000) - 100 }
 
-// synthSet is one dataset: its path, configs, splits and a row maker.
-type synthSet struct {
-	ds      dataset
+// dataSet is one dataset: its path, configs, splits and a row maker.
+type dataSet struct {
+	path    string // the Hugging Face repo, e.g. "openai/gsm8k"
 	configs []string
 	splits  []string
-	write   func(g synthGen, config, split string, n int, path string) error
+	write   func(g dataGen, config, split string, n int, path string) error
 }
 
-func writeRows[T any](path string, rows []T) error {
+func writeDataRows[T any](path string, rows []T) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func writeRows[T any](path string, rows []T) error {
 	return f.Close()
 }
 
-func rowsOf[T any](n int, mk func(i int) T) []T {
+func dataRowsOf[T any](n int, mk func(i int) T) []T {
 	out := make([]T, n)
 	for i := range out {
 		out[i] = mk(i)
@@ -81,37 +82,36 @@ func rowsOf[T any](n int, mk func(i int) T) []T {
 	return out
 }
 
-// synthSets maps a task name to its dataset generator.
-func synthSetFor(task string) (*synthSet, error) {
-	t, err := Get(task)
+// dataSetFor returns the generator of task's dataset, for task's config.
+func dataSetFor(task string) (*dataSet, error) {
+	path, config, err := tasks.Dataset(task)
 	if err != nil {
-		return nil, err
+		return nil, err // a bad-input error naming the task
 	}
-	s := t.(*spec)
-	for _, set := range synthCatalog() {
-		if set.ds.Path == s.ds.Path {
+	for _, set := range dataCatalog() {
+		if set.path == path {
 			cp := *set
-			cp.configs = []string{s.ds.config()}
+			cp.configs = []string{config}
 			return &cp, nil
 		}
 	}
 	return nil, fmt.Errorf("no synthetic data for %s", task)
 }
 
-// Synth writes task's synthetic dataset under out and returns the files.
+// Data writes task's synthetic dataset under out and returns the files.
 // task "all" writes every built-in task's data.
-func Synth(task, out string, o SynthOptions) ([]string, error) {
+func Data(task, out string, o DataOptions) ([]string, error) {
 	if o.N <= 0 {
 		o.N = 30
 	}
 	names := []string{task}
 	if task == "all" {
-		names = List()
+		names = tasks.List()
 	}
 	done := map[string]bool{}
 	var files []string
 	for _, name := range names {
-		set, err := synthSetFor(name)
+		set, err := dataSetFor(name)
 		if err != nil {
 			return nil, err
 		}
@@ -121,13 +121,13 @@ func Synth(task, out string, o SynthOptions) ([]string, error) {
 				if cfg == "default" {
 					dir = "data"
 				}
-				path := filepath.Join(out, filepath.FromSlash(set.ds.Path), dir, split+"-00000-of-00001.parquet")
+				path := filepath.Join(out, filepath.FromSlash(set.path), dir, split+"-00000-of-00001.parquet")
 				if done[path] {
 					continue
 				}
 				done[path] = true
-				seed := o.Seed ^ hashString(set.ds.Path+"/"+cfg+"/"+split)
-				g := synthGen{rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
+				seed := o.Seed ^ hashPath(set.path+"/"+cfg+"/"+split)
+				g := dataGen{rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
 				if err := set.write(g, cfg, split, o.N, path); err != nil {
 					return nil, err
 				}
@@ -139,7 +139,7 @@ func Synth(task, out string, o SynthOptions) ([]string, error) {
 	return files, nil
 }
 
-func hashString(s string) uint64 {
+func hashPath(s string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h = (h ^ uint64(s[i])) * 1099511628211

@@ -1,4 +1,4 @@
-package tasks
+package synth
 
 import (
 	"fmt"
@@ -119,21 +119,28 @@ type lambadaRow struct {
 	Text string `parquet:"text"`
 }
 
-var abcd = []string{"A", "B", "C", "D"}
+var dataLetters = []string{"A", "B", "C", "D"}
 
-func synthCatalog() []*synthSet {
+// dataCatalog lists every dataset the built-in tasks read, with its splits
+// and row maker.
+func dataCatalog() []*dataSet {
+	return append(append(questionDataSets(), choiceDataSets()...), textDataSets()...)
+}
+
+// questionDataSets: gsm8k, MMLU and HellaSwag.
+func questionDataSets() []*dataSet {
 	three := []string{"train", "validation", "test"}
-	return []*synthSet{
-		{ds: dataset{"openai/gsm8k", "main"}, splits: []string{"train", "test"}, write: func(g synthGen, _, _ string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) gsmRow {
+	return []*dataSet{
+		{path: "openai/gsm8k", splits: []string{"train", "test"}, write: func(g dataGen, _, _ string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) gsmRow {
 				a, b := g.num(), g.r.IntN(90)+1
 				ans := fmt.Sprintf("%s has %d %s and gets %d more.\nSo %d + %d = <<%d+%d=%d>>%d in total.\n#### %s",
-					g.word(), a, g.word(), b, a, b, a, b, a+b, a+b, commas(a+b))
+					g.word(), a, g.word(), b, a, b, a, b, a+b, a+b, dataCommas(a+b))
 				return gsmRow{Question: g.sentence() + " How many " + g.word() + " are there now?", Answer: ans}
 			}))
 		}},
-		{ds: dataset{"cais/mmlu", ""}, splits: []string{"test", "validation", "dev"}, write: func(g synthGen, cfg, _ string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) mmluRow {
+		{path: "cais/mmlu", splits: []string{"test", "validation", "dev"}, write: func(g dataGen, cfg, _ string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) mmluRow {
 				ch := []string{g.words(2), strconv.Itoa(g.num()), g.words(1) + "!", g.words(3)}
 				q := g.sentence()
 				if i%4 == 0 {
@@ -142,8 +149,8 @@ func synthCatalog() []*synthSet {
 				return mmluRow{Question: q, Subject: cfg, Choices: ch, Answer: int64(g.r.IntN(4))}
 			}))
 		}},
-		{ds: dataset{"Rowan/hellaswag", ""}, splits: three, write: func(g synthGen, _, split string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) hellaRow {
+		{path: "Rowan/hellaswag", splits: three, write: func(g dataGen, _, split string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) hellaRow {
 				a, b := g.sentence(), strings.ToUpper(g.words(4))
 				if i%3 == 0 {
 					a += " [title] " + g.words(2) + " [step]"
@@ -163,10 +170,17 @@ func synthCatalog() []*synthSet {
 					SourceID: fmt.Sprintf("wikihow~%d", i), Split: split, SplitType: "indomain", Label: lbl}
 			}))
 		}},
-		{ds: dataset{"allenai/ai2_arc", ""}, splits: three, write: func(g synthGen, cfg, _ string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) arcRow {
+	}
+}
+
+// choiceDataSets: ARC, OpenBookQA, PIQA, WinoGrande and SuperGLUE.
+func choiceDataSets() []*dataSet {
+	three := []string{"train", "validation", "test"}
+	return []*dataSet{
+		{path: "allenai/ai2_arc", splits: three, write: func(g dataGen, cfg, _ string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) arcRow {
 				k := 3 + i%3
-				labels := abcd[:min(k, 4)]
+				labels := dataLetters[:min(k, 4)]
 				if i%5 == 0 {
 					labels = []string{"1", "2", "3", "4"}[:min(k, 4)]
 				}
@@ -180,26 +194,26 @@ func synthCatalog() []*synthSet {
 				return arcRow{ID: fmt.Sprintf("%s_%d", cfg, i), Question: g.sentence(), Choices: tl, AnswerKey: labels[g.r.IntN(len(labels))]}
 			}))
 		}},
-		{ds: dataset{"allenai/openbookqa", ""}, splits: three, write: func(g synthGen, _, _ string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) obqaRow {
-				tl := textLabel{Label: abcd}
-				for range abcd {
+		{path: "allenai/openbookqa", splits: three, write: func(g dataGen, _, _ string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) obqaRow {
+				tl := textLabel{Label: dataLetters}
+				for range dataLetters {
 					tl.Text = append(tl.Text, g.words(1+g.r.IntN(3)))
 				}
-				key := abcd[g.r.IntN(4)]
+				key := dataLetters[g.r.IntN(4)]
 				if i%4 == 1 {
 					key = " " + key
 				}
 				return obqaRow{ID: fmt.Sprintf("%d-%d", i, g.r.IntN(999)), QuestionStem: g.words(6), Choices: tl, AnswerKey: key}
 			}))
 		}},
-		{ds: dataset{"baber/piqa", ""}, splits: []string{"train", "validation"}, write: func(g synthGen, _, _ string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) piqaRow {
+		{path: "baber/piqa", splits: []string{"train", "validation"}, write: func(g dataGen, _, _ string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) piqaRow {
 				return piqaRow{Goal: g.sentence(), Sol1: g.words(5), Sol2: g.words(7), Label: int64(g.r.IntN(2))}
 			}))
 		}},
-		{ds: dataset{"allenai/winogrande", ""}, splits: three, write: func(g synthGen, _, split string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) winoRow {
+		{path: "allenai/winogrande", splits: three, write: func(g dataGen, _, split string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) winoRow {
 				ans := strconv.Itoa(1 + g.r.IntN(2))
 				if split == "test" {
 					ans = ""
@@ -207,8 +221,8 @@ func synthCatalog() []*synthSet {
 				return winoRow{Sentence: g.words(4) + " _ " + g.words(5) + ".", Option1: g.word(), Option2: g.words(2), Answer: ans}
 			}))
 		}},
-		{ds: dataset{"aps/super_glue", ""}, splits: three, write: func(g synthGen, _, split string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) boolqRow {
+		{path: "aps/super_glue", splits: three, write: func(g dataGen, _, split string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) boolqRow {
 				lbl := int64(g.r.IntN(2))
 				if split == "test" {
 					lbl = -1
@@ -216,25 +230,32 @@ func synthCatalog() []*synthSet {
 				return boolqRow{Question: strings.ToLower(g.words(6)), Passage: g.sentence() + " " + g.sentence(), Idx: int32(i), Label: lbl}
 			}))
 		}},
-		{ds: dataset{"EleutherAI/drop", ""}, splits: []string{"train", "validation"}, write: synthDrop},
-		{ds: dataset{"EleutherAI/hendrycks_math", ""}, splits: []string{"train", "test"}, write: synthMath},
-		{ds: dataset{"EleutherAI/wikitext_document_level", ""}, splits: three, write: func(g synthGen, _, _ string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) pageRow {
+	}
+}
+
+// textDataSets: DROP, MATH, WikiText and LAMBADA.
+func textDataSets() []*dataSet {
+	three := []string{"train", "validation", "test"}
+	return []*dataSet{
+		{path: "EleutherAI/drop", splits: []string{"train", "validation"}, write: dataDrop},
+		{path: "EleutherAI/hendrycks_math", splits: []string{"train", "test"}, write: dataMath},
+		{path: "EleutherAI/wikitext_document_level", splits: three, write: func(g dataGen, _, _ string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) pageRow {
 				page := " = " + g.words(2) + " = \n \n " + g.sentence() + " The 1 @,@ 000 @-@ mile ( " + g.word() + " ) trip , " +
 					"he said \" " + g.words(2) + " \" . It 's N ° 5 @.@ 5 .\n \n = = " + g.word() + " = = \n \n " + g.sentence() + " \n"
 				return pageRow{Page: page}
 			}))
 		}},
-		{ds: dataset{"EleutherAI/lambada_openai", ""}, splits: []string{"test"}, write: func(g synthGen, _, _ string, n int, p string) error {
-			return writeRows(p, rowsOf(n, func(i int) lambadaRow {
+		{path: "EleutherAI/lambada_openai", splits: []string{"test"}, write: func(g dataGen, _, _ string, n int, p string) error {
+			return writeDataRows(p, dataRowsOf(n, func(i int) lambadaRow {
 				return lambadaRow{Text: g.sentence() + " " + g.words(6) + " " + strings.Trim(g.word(), " ")}
 			}))
 		}},
 	}
 }
 
-// commas formats n with thousands separators, as gsm8k answers sometimes do.
-func commas(n int) string {
+// dataCommas formats n with thousands separators, as gsm8k answers sometimes do.
+func dataCommas(n int) string {
 	s := strconv.Itoa(n)
 	if n < 1000 {
 		return s
@@ -247,8 +268,8 @@ func commas(n int) string {
 	return strings.Join(append([]string{s}, b...), ",")
 }
 
-func synthDrop(g synthGen, _, _ string, n int, p string) error {
-	return writeRows(p, rowsOf(n, func(i int) dropRow {
+func dataDrop(g dataGen, _, _ string, n int, p string) error {
+	return writeDataRows(p, dataRowsOf(n, func(i int) dropRow {
 		var a dropAnswer
 		switch i % 3 {
 		case 0:
@@ -272,9 +293,9 @@ func synthDrop(g synthGen, _, _ string, n int, p string) error {
 	}))
 }
 
-func synthMath(g synthGen, cfg, _ string, n int, p string) error {
+func dataMath(g dataGen, cfg, _ string, n int, p string) error {
 	answers := []string{"\\frac{3}{4}", "12", "-\\frac{2}{3}", "\\sqrt{2}", "5\\text{ cm}", "(1,2)", "0.5", "x^2+1", "1,000", "\\dfrac{1}{2}", "10\\%", "90^\\circ"}
-	return writeRows(p, rowsOf(n, func(i int) mathRow {
+	return writeDataRows(p, dataRowsOf(n, func(i int) mathRow {
 		a := answers[(i+g.r.IntN(3))%len(answers)]
 		sol := fmt.Sprintf("We compute $%d + %d$. %s Therefore the answer is $\\boxed{%s}$.", g.num(), g.num(), g.sentence(), a)
 		if i%7 == 3 {

@@ -1,27 +1,18 @@
-package goeval
+package report_test
 
 import (
 	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmtest"
+	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/synth"
+	"github.com/goeval/goeval/tasks"
 )
-
-func TestOrderedDocKeepsColumnOrder(t *testing.T) {
-	doc := map[string]any{"question": "q", "answerKey": "A", "choices": map[string]any{"text": []any{"x"}, "label": []any{"A"}},
-		"extra": 1, "id": "7"}
-	keys := map[string][]string{"": {"id", "question", "choices", "answerKey"}, "choices": {"text", "label"}}
-	b, err := json.Marshal(orderedDoc(doc, "", keys))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"id":"7","question":"q","choices":{"text":["x"],"label":["A"]},"answerKey":"A","extra":1}`
-	if compactJSON(t, b) != compactJSON(t, []byte(want)) {
-		t.Errorf("orderedDoc = %s, want %s", b, want)
-	}
-}
 
 func compactJSON(t *testing.T, b []byte) string {
 	v, err := py.ParseJSON(b)
@@ -36,16 +27,22 @@ func compactJSON(t *testing.T, b []byte) string {
 // effective num_fewshot, --gen-kwargs merged and model_args in metadata)
 // and n-samples original (the split before --limit).
 func TestReportConfigsAndCounts(t *testing.T) {
-	dir := synthData(t, "gsm8k")
-	o := evalOpts(dir, "gsm8k")
-	o.Task.Limit, o.Task.NumFewshot = 2, 1
+	dir := t.TempDir()
+	if _, err := synth.Data("gsm8k", dir, synth.DataOptions{N: 12, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	o := goeval.Options{Tasks: []string{"gsm8k"}, Task: tasks.DefaultOptions(), BootstrapIters: 200, LogSamples: true}
+	o.Task.DataDir, o.Task.Limit, o.Task.NumFewshot = dir, 2, 1
 	o.Task.GenKwargs = map[string]any{"max_gen_toks": 7}
-	res, err := Evaluate(context.Background(), lmtest.New(), o)
+	res, err := goeval.Evaluate(context.Background(), lmtest.New(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc := RunConfig(RunSettings{Model: "/m", DType: "float32", BatchSize: 1, Device: "cpu", GenKwargs: o.Task.GenKwargs})
-	rep, samples := res.Report(RunInfo{ModelName: "/m", Config: rc})
+	rc := report.RunConfig(report.RunSettings{Model: "/m", DType: "float32", BatchSize: 1, Device: "cpu", GenKwargs: o.Task.GenKwargs})
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: "/m", Config: rc})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if ns, _ := rep.NSamples.Get("gsm8k"); ns.Original != 12 || ns.Effective != 2 {
 		t.Errorf("n-samples = %+v, want original 12 effective 2", ns)
 	}
@@ -73,5 +70,24 @@ func TestReportConfigsAndCounts(t *testing.T) {
 	}
 	if ck, _ := rep.Config.Get("model_args"); ck.(*py.Map[any]).Keys()[0] != "pretrained" {
 		t.Errorf("config.model_args %v", ck)
+	}
+}
+
+// TestModelKeys: lm-eval's [token, "id"] pairs, [null, "None"] for a
+// missing token, the pad token falling back to EOS, eot_token_id from EOS
+// and max_length defaulting to 2048.
+func TestModelKeys(t *testing.T) {
+	eos := &lm.Token{Text: "</s>", ID: 2}
+	got := report.ModelKeys(lm.Info{EOS: eos, MaxLength: 4096})
+	want := `{"eot_token_id": 2, "max_length": 4096, "tokenizer_bos_token": [null, "None"], ` +
+		`"tokenizer_eos_token": ["</s>", "2"], "tokenizer_pad_token": ["</s>", "2"]}`
+	if b, _ := py.JSON(got, false); string(b) != want {
+		t.Errorf("ModelKeys = %s\nwant %s", b, want)
+	}
+	got = report.ModelKeys(lm.Info{BOS: &lm.Token{Text: "<s>", ID: 1}, Pad: &lm.Token{Text: "<pad>", ID: 0}})
+	want = `{"max_length": 2048, "tokenizer_bos_token": ["<s>", "1"], "tokenizer_eos_token": [null, "None"], ` +
+		`"tokenizer_pad_token": ["<pad>", "0"]}`
+	if b, _ := py.JSON(got, false); string(b) != want {
+		t.Errorf("ModelKeys = %s\nwant %s", b, want)
 	}
 }

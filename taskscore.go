@@ -3,7 +3,6 @@ package goeval
 import (
 	"fmt"
 
-	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
 	"github.com/goeval/goeval/tasks"
 )
@@ -13,14 +12,12 @@ import (
 func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 	t := r.task
 	tr := &TaskResult{Name: t.Name(), Alias: t.Alias(), OutputType: t.OutputType(), Version: t.Version(),
-		NumFewshot: t.NumFewshot(opts.Task)}
-	cfg, err := taskConfig(t, tr.NumFewshot, opts.Task.GenKwargs)
-	if err != nil {
-		return nil, err
+		NumFewshot: t.NumFewshot(opts.Task), Config: t.Config()}
+	if len(opts.Task.GenKwargs) > 0 && t.OutputType() == tasks.GenerateUntil {
+		tr.GenKwargs = opts.Task.GenKwargs
 	}
-	tr.Config = cfg
 	filters := t.Filters()
-	raw := map[string][]any{} // "metric,filter" → values in doc order
+	raw := map[string][]metrics.Value{} // "metric,filter" → values in doc order
 	perDoc := make([]map[string]tasks.SampleResult, len(r.insts))
 	for i := range r.insts {
 		res, err := t.Process(&r.insts[i], r.resps[i])
@@ -70,7 +67,7 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 	return tr, nil
 }
 
-func aggregateMetric(ms tasks.MetricSpec, filter string, vals []any, iters int) (Metric, error) {
+func aggregateMetric(ms tasks.MetricSpec, filter string, vals []metrics.Value, iters int) (Metric, error) {
 	agg := ms.Aggregation
 	if agg == "" {
 		agg = metrics.AggMean
@@ -85,31 +82,4 @@ func aggregateMetric(ms tasks.MetricSpec, filter string, vals []any, iters int) 
 	}
 	return Metric{Name: ms.Name, Filter: filter, Value: v, Stderr: se, StderrOK: ok,
 		HigherIsBetter: ms.HigherIsBetter, N: len(vals)}, nil
-}
-
-// taskConfig is the task's lm-eval configs entry as lm-eval's evaluator
-// leaves it: num_fewshot set to the effective value and, for generate
-// tasks, generation_kwargs updated with --gen-kwargs.
-func taskConfig(t tasks.Task, shots int, genKwargs map[string]any) (*py.Map[any], error) {
-	v, err := py.ParseJSON(t.Config())
-	if err != nil {
-		return nil, fmt.Errorf("task %s: config: %w", t.Name(), err)
-	}
-	cfg, ok := v.(*py.Map[any])
-	if !ok {
-		return nil, fmt.Errorf("task %s: config is not a JSON object", t.Name())
-	}
-	cfg.Set("num_fewshot", shots)
-	if len(genKwargs) > 0 && t.OutputType() == tasks.GenerateUntil {
-		gk, _ := cfg.Get("generation_kwargs")
-		m, ok := gk.(*py.Map[any])
-		if !ok {
-			m = py.NewMap[any]()
-		}
-		for _, k := range sortedKeys(genKwargs) {
-			m.Set(k, genKwargs[k])
-		}
-		cfg.Set("generation_kwargs", m)
-	}
-	return cfg, nil
 }

@@ -1,4 +1,4 @@
-package report
+package metrics
 
 import (
 	"math"
@@ -6,8 +6,8 @@ import (
 	"sort"
 )
 
-// Alpha is the significance level of compare: changes with p < Alpha are
-// marked significant (95 %).
+// Alpha is the significance level of run comparisons: changes with
+// p < Alpha are marked significant (95 %).
 const Alpha = 0.05
 
 // McNemarExact is the exact McNemar test for paired 0/1 outcomes: b docs

@@ -1,4 +1,4 @@
-package report
+package metrics
 
 import (
 	"math"

@@ -1,0 +1,84 @@
+package metrics
+
+import (
+	"math"
+
+	"github.com/goeval/goeval/internal/py"
+)
+
+// Value is one document's value of one metric, as a task's process_results
+// returns it: a number, or a pair for the corpus-level aggregations —
+// (loglikelihood, weight) for weighted_perplexity and bits_per_byte,
+// (gold, pred) for f1 and matthews_corrcoef. A number remembers whether
+// lm-eval's Python code returns an int or a float, because the samples file
+// writes 1 and 1.0 differently. The zero Value is the float 0.
+type Value struct {
+	a, b float64
+	kind valueKind
+}
+
+type valueKind uint8
+
+const (
+	kindFloat valueKind = iota
+	kindInt
+	kindPair
+)
+
+// Float is a float metric value (Python float).
+func Float(x float64) Value { return Value{a: x} }
+
+// Int is an integer metric value (Python int, e.g. exact_match's 0/1 where
+// lm-eval returns an int).
+func Int(n int) Value { return Value{a: float64(n), kind: kindInt} }
+
+// Bool is Python's int(b): 1 or 0, an integer value.
+func Bool(b bool) Value {
+	if b {
+		return Int(1)
+	}
+	return Int(0)
+}
+
+// Pair is a corpus-level pair value: (loglikelihood, weight) or (gold, pred).
+func Pair(a, b float64) Value { return Value{a: a, b: b, kind: kindPair} }
+
+// IsPair reports whether v is a pair.
+func (v Value) IsPair() bool { return v.kind == kindPair }
+
+// Float returns a number value as a float64; ok is false for a pair.
+func (v Value) Float() (x float64, ok bool) { return v.a, v.kind != kindPair }
+
+// Pair returns a pair value's two elements; ok is false for a number.
+func (v Value) Pair() (p [2]float64, ok bool) { return [2]float64{v.a, v.b}, v.kind == kindPair }
+
+// Py is the value as lm-eval's samples file holds it: a float64, an int,
+// or for a pair a two-element list whose second element is an int when it
+// is integral (Python's (ll, len(words)) tuple).
+func (v Value) Py() any {
+	switch v.kind {
+	case kindInt:
+		return int(v.a)
+	case kindPair:
+		if v.b == math.Trunc(v.b) && math.Abs(v.b) < 1<<53 {
+			return []any{v.a, int64(v.b)}
+		}
+		return []any{v.a, v.b}
+	}
+	return v.a
+}
+
+// ParseValue reads a per-document metric value from a decoded samples file
+// (a number, a bool, or a two-number list). Numbers become floats, since a
+// file read back does not need the int spelling.
+func ParseValue(x any) (Value, bool) {
+	if f, ok := py.ToFloat(x); ok {
+		return Float(f), true
+	}
+	if list, ok := x.([]any); ok && len(list) == 2 {
+		a, okA := py.ToFloat(list[0])
+		b, okB := py.ToFloat(list[1])
+		return Pair(a, b), okA && okB
+	}
+	return Value{}, false
+}

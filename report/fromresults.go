@@ -1,0 +1,192 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/goeval/goeval"
+	"github.com/goeval/goeval/internal/py"
+)
+
+// FromResults converts an evaluation's results into lm-eval's results file
+// and, when samples were logged, its samples files (task → rows).
+func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample, error) {
+	out := &Results{ModelSource: "goeval", ModelName: info.ModelName, GitHash: info.GitHash,
+		Date: float64(r.Start.UnixNano()) / 1e9, TotalEvalSeconds: strconv.FormatFloat(r.Duration.Seconds(), 'f', -1, 64)}
+	meta := &taskMeta{map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}}
+	for _, t := range r.Tasks {
+		cfg, err := taskConfig(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		out.Results.Set(t.Name, taskEntry(t))
+		out.NSamples.Set(t.Name, NSamples{Original: t.Original, Effective: t.SampleLen})
+		meta.configs[t.Name], meta.versions[t.Name] = withModelArgs(cfg, info.Config), t.Version
+		meta.shots[t.Name], meta.hib[t.Name] = t.NumFewshot, higherIsBetterMap(t.Metrics)
+	}
+	for _, g := range r.Groups {
+		e := groupEntry(g)
+		out.Results.Set(g.Name, e)
+		if g.Aggregate {
+			out.Groups.Set(g.Name, e)
+		}
+		out.GroupSubtasks.Set(g.Name, g.Subtasks)
+	}
+	sortedMeta(out, r, meta)
+	if info.Config != nil {
+		copyMap(&out.Config, info.Config)
+	}
+	for _, k := range sortedKeys(info.Extra) {
+		out.Extra.Set(k, info.Extra[k])
+	}
+	return out, fromSamples(r), nil
+}
+
+// taskConfig is the task's lm-eval configs entry as lm-eval's evaluator
+// leaves it: num_fewshot set to the effective value and, for generate
+// tasks, generation_kwargs updated with --gen-kwargs.
+func taskConfig(t *goeval.TaskResult) (*py.Map[any], error) {
+	v, err := py.ParseJSON(t.Config)
+	if err != nil {
+		return nil, fmt.Errorf("task %s: config: %w", t.Name, err)
+	}
+	cfg, ok := v.(*py.Map[any])
+	if !ok {
+		return nil, fmt.Errorf("task %s: config is not a JSON object", t.Name)
+	}
+	cfg.Set("num_fewshot", t.NumFewshot)
+	if len(t.GenKwargs) > 0 {
+		gk, _ := cfg.Get("generation_kwargs")
+		m, ok := gk.(*py.Map[any])
+		if !ok {
+			m = py.NewMap[any]()
+		}
+		for _, k := range sortedKeys(t.GenKwargs) {
+			m.Set(k, t.GenKwargs[k])
+		}
+		cfg.Set("generation_kwargs", m)
+	}
+	return cfg, nil
+}
+
+// higherIsBetterMap is one task's or group's "higher_is_better" entry.
+func higherIsBetterMap(ms []goeval.Metric) *py.Map[any] {
+	hib := py.NewMap[any]()
+	for _, m := range ms {
+		hib.Set(m.Name, m.HigherIsBetter)
+	}
+	return hib
+}
+
+// taskMeta collects per-task maps that lm-eval writes sorted by name.
+type taskMeta struct {
+	configs, versions, shots, hib map[string]any
+}
+
+// sortedMeta writes configs, versions, n-shot and higher_is_better sorted
+// by name, groups included (versions as strings, n-shot when the leaves
+// agree, higher_is_better merged from the metrics).
+func sortedMeta(out *Results, r *goeval.Results, m *taskMeta) {
+	for _, g := range r.Groups {
+		m.versions[g.Name] = g.Version
+		if g.NumFewshot != nil {
+			m.shots[g.Name] = *g.NumFewshot
+		}
+		m.hib[g.Name] = higherIsBetterMap(g.Metrics)
+	}
+	for _, k := range sortedKeys(m.configs) {
+		out.Configs.Set(k, m.configs[k])
+	}
+	for _, k := range sortedKeys(m.versions) {
+		out.Versions.Set(k, m.versions[k])
+	}
+	for _, k := range sortedKeys(m.shots) {
+		out.NShot.Set(k, m.shots[k])
+	}
+	for _, k := range sortedKeys(m.hib) {
+		out.HigherIsBetter.Set(k, m.hib[k])
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func taskEntry(t *goeval.TaskResult) *py.Map[any] {
+	e := py.NewMap[any]()
+	e.Set("name", t.Name)
+	e.Set("alias", t.Alias)
+	e.Set("sample_len", t.SampleLen)
+	for _, m := range t.Metrics {
+		e.Set(m.Key(), m.Value)
+		e.Set(m.StderrKey(), stderrValue(m))
+	}
+	return e
+}
+
+func groupEntry(g *goeval.GroupResult) *py.Map[any] {
+	e := py.NewMap[any]()
+	e.Set("alias", g.Alias)
+	e.Set("name", g.Name)
+	if !g.Aggregate {
+		return e
+	}
+	e.Set("sample_len", g.SampleLen)
+	counts := py.NewMap[any]()
+	for _, m := range g.Metrics {
+		e.Set(m.Key(), m.Value)
+		e.Set(m.StderrKey(), stderrValue(m))
+		counts.Set(m.Key(), m.N)
+	}
+	if counts.Len() > 0 {
+		e.Set("sample_count", counts)
+	}
+	return e
+}
+
+func stderrValue(m goeval.Metric) any {
+	if !m.StderrOK {
+		return "N/A"
+	}
+	return m.Stderr
+}
+
+// withModelArgs returns a copy of a task config whose metadata also holds
+// the run's model_args (lm-eval passes them to every task as metadata).
+func withModelArgs(cfg *py.Map[any], runConfig *py.Map[any]) any {
+	if cfg == nil {
+		return nil
+	}
+	ma, _ := runConfig.Get("model_args")
+	args, ok := ma.(*py.Map[any])
+	if !ok || args.Len() == 0 {
+		return cfg
+	}
+	out := py.NewMap[any]()
+	for _, k := range cfg.Keys() {
+		v, _ := cfg.Get(k)
+		if k == "metadata" {
+			meta := py.NewMap[any]()
+			if old, ok := v.(*py.Map[any]); ok {
+				copyMap(meta, old)
+			}
+			copyMap(meta, args)
+			v = meta
+		}
+		out.Set(k, v)
+	}
+	return out
+}
+
+func copyMap(dst, src *py.Map[any]) {
+	for _, k := range src.Keys() {
+		v, _ := src.Get(k)
+		dst.Set(k, v)
+	}
+}
