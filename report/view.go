@@ -104,3 +104,7 @@ func goldIndex(target string, choices []string) int {
 	}
 	return -1
 }
+
+// Str writes a sample value as lm-eval's files and Python's str() do
+// (1.0, True, None), for viewers that print samples.
+func Str(v any) string { return py.Str(v) }

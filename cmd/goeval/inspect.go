@@ -6,50 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
-	"github.com/goeval/goeval/models/safetensors"
 )
 
 func init() {
 	register("inspect", "summarise a checkpoint: architecture, parameters, tensors, tokenizer, consistency check", runInspect)
-}
-
-// inspectReport is what "goeval inspect --json" prints.
-type inspectReport struct {
-	Model        string                `json:"model"`
-	Architecture string                `json:"architecture"`
-	ModelType    string                `json:"model_type"`
-	Parameters   int64                 `json:"parameters"`
-	TorchDType   string                `json:"torch_dtype"`
-	Config       map[string]any        `json:"config"`
-	Tensors      inspectTensors        `json:"tensors"`
-	Tokenizer    *models.TokenizerInfo `json:"tokenizer"`
-	Check        inspectCheck          `json:"check"`
-}
-
-type inspectTensors struct {
-	Count   int             `json:"count"`
-	Bytes   int64           `json:"bytes"`
-	Files   []string        `json:"files"`
-	ByDType map[string]int  `json:"by_dtype"`
-	List    []inspectTensor `json:"list"`
-	Omitted int             `json:"omitted"` // tensors left out of List (use --tensors)
-}
-
-type inspectTensor struct {
-	Name  string `json:"name"`
-	DType string `json:"dtype"`
-	Shape []int  `json:"shape"`
-}
-
-type inspectCheck struct {
-	OK       bool     `json:"ok"`
-	Problems []string `json:"problems"`
 }
 
 // runInspect implements "goeval inspect --model DIR [--json] [--tensors]".
@@ -68,7 +33,7 @@ func runInspect(args []string) error {
 	if *dir == "" || fs.NArg() > 0 {
 		return errs.BadInputf("inspect needs --model DIR and no other arguments")
 	}
-	r, err := inspectModel(*dir, *all)
+	r, err := models.Inspect(*dir, *all)
 	if err != nil {
 		return err
 	}
@@ -81,70 +46,7 @@ func runInspect(args []string) error {
 	return nil
 }
 
-// inspectModel loads the config and maps the weights (nothing is copied).
-func inspectModel(dir string, all bool) (*inspectReport, error) {
-	cfg, err := models.LoadConfig(dir)
-	if err != nil {
-		return nil, err
-	}
-	set, err := safetensors.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer set.Close()
-	r := &inspectReport{Model: dir, Architecture: cfg.Arch(), ModelType: cfg.ModelType, TorchDType: cfg.TorchDType,
-		Config: configSummary(cfg), Check: inspectCheck{Problems: models.TensorProblems(cfg, set)}}
-	r.Check.OK = len(r.Check.Problems) == 0
-	r.Tensors = tensorSummary(dir, set, all)
-	for _, n := range set.Names() {
-		if info, _ := set.Info(n); !models.IgnoredTensor(n) {
-			r.Parameters += info.NumElements()
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "tokenizer.json")); err == nil {
-		if r.Tokenizer, err = models.ReadTokenizerInfo(dir); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-func configSummary(c *models.Config) map[string]any {
-	m := map[string]any{
-		"hidden_size": c.HiddenSize, "intermediate_size": c.IntermediateSize, "num_hidden_layers": c.NumHiddenLayers,
-		"num_attention_heads": c.NumAttentionHeads, "num_key_value_heads": c.NumKeyValueHeads, "head_dim": c.HeadDim,
-		"vocab_size": c.VocabSize, "max_position_embeddings": c.MaxPositionEmbeddings, "rms_norm_eps": c.RMSNormEps,
-		"rope_theta": c.RopeTheta, "rope_scaling": c.RopeScaling, "tie_word_embeddings": c.TieWordEmbeddings,
-		"attention_bias": c.AttentionBias, "qk_norm": c.QKNorm, "sliding_window": c.SlidingWindow,
-		"bos_token_id": c.BOSTokenID, "eos_token_ids": c.EOSTokenIDs,
-	}
-	return m
-}
-
-func tensorSummary(dir string, set *safetensors.Set, all bool) inspectTensors {
-	t := inspectTensors{ByDType: map[string]int{}}
-	for _, f := range set.Files() {
-		rel, err := filepath.Rel(dir, f)
-		if err != nil {
-			rel = f
-		}
-		t.Files = append(t.Files, rel)
-	}
-	names := set.Names()
-	t.Count = len(names)
-	for i, n := range names {
-		info, _ := set.Info(n)
-		t.Bytes += info.Length
-		t.ByDType[info.DType]++
-		if all || i < 5 || i >= len(names)-5 {
-			t.List = append(t.List, inspectTensor{n, info.DType, info.Shape})
-		}
-	}
-	t.Omitted = t.Count - len(t.List)
-	return t
-}
-
-func printInspect(w io.Writer, r *inspectReport) {
+func printInspect(w io.Writer, r *models.Inspection) {
 	c := r.Config
 	fmt.Fprintf(w, "model:        %s\n", r.Model)
 	fmt.Fprintf(w, "architecture: %s (model_type %s)\n", r.Architecture, r.ModelType)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/models"
 )
 
 // goevalBin is the command the CLI tests run: the test binary itself,
@@ -44,13 +46,13 @@ func fixtures(t *testing.T) string {
 	return d
 }
 
-func inspectJSON(t *testing.T, dir string) inspectReport {
+func inspectJSON(t *testing.T, dir string) models.Inspection {
 	t.Helper()
 	out, stderr, code := goeval(t, "inspect", "--model", dir, "--json")
 	if code != 0 {
 		t.Fatalf("inspect exit %d: %s", code, stderr)
 	}
-	var r inspectReport
+	var r models.Inspection
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("inspect --json output is not one JSON object: %v\n%s", err, out)
 	}

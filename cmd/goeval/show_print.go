@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/report"
 )
 
@@ -22,7 +21,7 @@ func verdict(v report.SampleView) string {
 
 // printView prints one doc; with compare, the other run's pick or answer.
 func printView(w io.Writer, v, other report.SampleView, compare bool) {
-	fmt.Fprintf(w, "── doc %d  %s=%s  %s", v.DocID, v.Metric, py.Str(v.Score), verdict(v))
+	fmt.Fprintf(w, "── doc %d  %s=%s  %s", v.DocID, v.Metric, report.Str(v.Score), verdict(v))
 	if compare {
 		fmt.Fprintf(w, "  (other run: %s)", verdict(other))
 	}
@@ -72,7 +71,7 @@ func printStats(w io.Writer, run *report.Run, task string, views []report.Sample
 		for _, k := range m.Keys() {
 			if strings.Contains(k, ",") {
 				v, _ := m.Get(k)
-				fmt.Fprintf(w, "  %-36s %v\n", k, py.Str(v))
+				fmt.Fprintf(w, "  %-36s %v\n", k, report.Str(v))
 			}
 		}
 	}
