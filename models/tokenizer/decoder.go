@@ -165,27 +165,15 @@ type decJSON struct {
 
 // parseDecoder builds a decoder; nil when raw is null.
 func parseDecoder(raw json.RawMessage) (decoder, error) {
-	typ, err := typeOf(raw)
+	var j decJSON
+	typ, err := decodeTyped(raw, &j)
 	if err != nil || typ == "" {
 		return nil, err
 	}
-	var j decJSON
-	if err := json.Unmarshal(raw, &j); err != nil {
-		return nil, fmt.Errorf("%s: %w", typ, err)
-	}
 	switch typ {
 	case "Sequence":
-		var seq decSeq
-		for i, r := range j.Decoders {
-			d, err := parseDecoder(r)
-			if err != nil {
-				return nil, fmt.Errorf("decoders[%d]: %w", i, err)
-			}
-			if d != nil {
-				seq = append(seq, d)
-			}
-		}
-		return seq, nil
+		seq, err := parseSequence(j.Decoders, "decoders", parseDecoder)
+		return decSeq(seq), err
 	case "ByteLevel":
 		return byteLevelDec{}, nil
 	case "ByteFallback":

@@ -140,3 +140,32 @@ func typeOf(raw json.RawMessage) (string, error) {
 	}
 	return h.Type, nil
 }
+
+// decodeTyped reads a component's "type" and decodes raw into j; typ is ""
+// (and nothing decoded) when raw is null. Errors name the type.
+func decodeTyped(raw json.RawMessage, j any) (typ string, err error) {
+	if typ, err = typeOf(raw); err != nil || typ == "" {
+		return typ, err
+	}
+	if err := json.Unmarshal(raw, j); err != nil {
+		return "", fmt.Errorf("%s: %w", typ, err)
+	}
+	return typ, nil
+}
+
+// parseSequence parses the parts of a "Sequence" component with parse,
+// dropping null parts; field names the JSON list in errors.
+func parseSequence[T comparable](raws []json.RawMessage, field string, parse func(json.RawMessage) (T, error)) ([]T, error) {
+	var out []T
+	var none T
+	for i, r := range raws {
+		x, err := parse(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i, err)
+		}
+		if x != none {
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}

@@ -92,27 +92,15 @@ type normJSON struct {
 
 // parseNormalizer builds a normalizer; nil when raw is null.
 func parseNormalizer(raw json.RawMessage) (normalizer, error) {
-	typ, err := typeOf(raw)
+	var j normJSON
+	typ, err := decodeTyped(raw, &j)
 	if err != nil || typ == "" {
 		return nil, err
 	}
-	var j normJSON
-	if err := json.Unmarshal(raw, &j); err != nil {
-		return nil, fmt.Errorf("%s: %w", typ, err)
-	}
 	switch typ {
 	case "Sequence":
-		var seq normSeq
-		for i, r := range j.Normalizers {
-			n, err := parseNormalizer(r)
-			if err != nil {
-				return nil, fmt.Errorf("normalizers[%d]: %w", i, err)
-			}
-			if n != nil {
-				seq = append(seq, n)
-			}
-		}
-		return seq, nil
+		seq, err := parseSequence(j.Normalizers, "normalizers", parseNormalizer)
+		return normSeq(seq), err
 	case "NFC":
 		return normForm{norm.NFC}, nil
 	case "NFD":

@@ -11,13 +11,10 @@ const gpt2Pattern = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]
 
 // parsePreTokenizer builds a pre-tokenizer; nil when raw is null.
 func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
-	typ, err := typeOf(raw)
+	var j preJSON
+	typ, err := decodeTyped(raw, &j)
 	if err != nil || typ == "" {
 		return nil, err
-	}
-	var j preJSON
-	if err := json.Unmarshal(raw, &j); err != nil {
-		return nil, fmt.Errorf("%s: %w", typ, err)
 	}
 	beh, err := parseBehavior(j.Behavior)
 	if err != nil {
@@ -25,17 +22,8 @@ func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
 	}
 	switch typ {
 	case "Sequence":
-		var seq preSeq
-		for i, r := range j.Pretokenizers {
-			p, err := parsePreTokenizer(r)
-			if err != nil {
-				return nil, fmt.Errorf("pretokenizers[%d]: %w", i, err)
-			}
-			if p != nil {
-				seq = append(seq, p)
-			}
-		}
-		return seq, nil
+		seq, err := parseSequence(j.Pretokenizers, "pretokenizers", parsePreTokenizer)
+		return preSeq(seq), err
 	case "Split":
 		p, err := j.Pattern.compile()
 		if err != nil {
