@@ -3,28 +3,13 @@ package goeval_test
 import (
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/lm"
 )
-
-// sharedFixtures finds the shared reference fixtures ($GOEVAL_FIXTURES or
-// ../shared/fixtures beside the module root); missing fixtures fail.
-func sharedFixtures(t *testing.T) string {
-	t.Helper()
-	d := os.Getenv("GOEVAL_FIXTURES")
-	if d == "" {
-		d, _ = filepath.Abs(filepath.Join("..", "shared", "fixtures"))
-	}
-	if _, err := os.Stat(filepath.Join(d, "tiny-qwen2-lora", "adapter_config.json")); err != nil {
-		t.Fatalf("reference fixtures not found at %s (set GOEVAL_FIXTURES): %v", d, err)
-	}
-	return d
-}
 
 // scoreWith returns lm's log-likelihoods of reqs.
 func scoreWith(t *testing.T, model lm.LM, reqs []lm.LoglikelihoodRequest) []float64 {
@@ -45,13 +30,12 @@ func scoreWith(t *testing.T, model lm.LM, reqs []lm.LoglikelihoodRequest) []floa
 // pre-merged one (≤ 1e-5), both keep the tokenizer, and closing the model
 // closes the views still open.
 func TestModelWithAdapter(t *testing.T) {
-	fx := sharedFixtures(t)
 	reqs := []lm.LoglikelihoodRequest{
 		{Context: "The capital of France is", Continuation: " Paris"},
 		{Context: "Question: 2+2?\nAnswer:", Continuation: " four, of course"},
 	}
-	plain := func(dir string) []float64 {
-		m, err := goeval.OpenModel(filepath.Join(fx, dir), engine.Options{})
+	plain := func(name string) []float64 {
+		m, err := goeval.OpenModel(fixturemodel.Model(t, name), engine.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,8 +44,8 @@ func TestModelWithAdapter(t *testing.T) {
 	}
 	wantBase, wantMerged := plain("tiny-qwen2"), plain("tiny-qwen2-merged")
 
-	m, err := goeval.OpenModel(filepath.Join(fx, "tiny-qwen2"), engine.Options{
-		Adapters: []string{filepath.Join(fx, "tiny-qwen2-lora")}, AdapterMode: engine.AdapterSeparate})
+	m, err := goeval.OpenModel(fixturemodel.Model(t, fixturemodel.Base), engine.Options{
+		Adapters: []string{fixturemodel.AdapterDir(t)}, AdapterMode: engine.AdapterSeparate})
 	if err != nil {
 		t.Fatal(err)
 	}

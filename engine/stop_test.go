@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models/tokenizer"
 )
@@ -74,7 +75,7 @@ func TestStopMaxTokens(t *testing.T) {
 // first byte of "é" decodes to U+FFFD and must not match or be cut; the
 // stop matches once the second byte arrives.
 func TestStopInsideMultiByteChar(t *testing.T) {
-	tok, err := tokenizer.Load(filepath.Join(fixturesDir(t), "tiny-qwen2"))
+	tok, err := tokenizer.Load(testutil.TokenizerDir(t, "qwen3")) // the Qwen tokenizer of tiny-qwen2
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestStopInsideMultiByteChar(t *testing.T) {
 // string that spans two generated tokens, on one at the very start, and
 // on an EOS id, and returns exactly the tokens up to the stop.
 func TestGenerateUntilStops(t *testing.T) {
-	dir := filepath.Join(fixturesDir(t), "tiny-qwen2")
+	dir := fixturemodel.Model(t, "tiny-qwen2")
 	tok, err := tokenizer.Load(dir)
 	if err != nil {
 		t.Fatal(err)

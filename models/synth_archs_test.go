@@ -10,7 +10,7 @@ import (
 // parity/archs/arch_golden.py --synth checks the same files against
 // transformers.
 func TestSynthArchs(t *testing.T) {
-	reqs := []scoreReq{{Context: []int32{4, 9, 33, 7, 21, 5}, Continuation: []int32{12, 3}}}
+	reqs := []scoreReq{{ContextIDs: []int32{4, 9, 33, 7, 21, 5}, ContinuationIDs: []int32{12, 3}}}
 	for _, arch := range []string{"phi", "phi3", "gemma2", "gemma3"} {
 		t.Run(arch, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), arch)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
@@ -169,7 +170,7 @@ func TestSynthSharded(t *testing.T) {
 }
 
 func TestSynthTokenizer(t *testing.T) {
-	tok := filepath.Join(fixturesDir(t), "tiny-qwen2")
+	tok := testutil.TokenizerDir(t, "qwen3") // the tokenizer of tiny-qwen2
 	o := tinyOpts("qwen2", t.TempDir())
 	o.TokenizerDir, o.Vocab = tok, 8
 	c, _ := synthT(t, o)

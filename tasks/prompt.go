@@ -178,7 +178,7 @@ func render(opts Options, msgs []message) (string, error) {
 	var chat []ChatMessage
 	if opts.FewshotAsMultiturn {
 		for _, m := range msgs {
-			chat = append(chat, ChatMessage{m.role, m.content})
+			chat = append(chat, ChatMessage{Role: m.role, Content: m.content})
 		}
 	} else {
 		chat = singleTurn(msgs)
@@ -201,7 +201,7 @@ func singleTurn(msgs []message) []ChatMessage {
 	}
 	var out []ChatMessage
 	if sys != nil {
-		out = append(out, ChatMessage{"system", sys.content})
+		out = append(out, ChatMessage{Role: "system", Content: sys.content})
 	}
 	body := msgs
 	var tail *message
@@ -215,9 +215,9 @@ func singleTurn(msgs []message) []ChatMessage {
 			b.WriteString(m.delim)
 		}
 	}
-	out = append(out, ChatMessage{"user", b.String()})
+	out = append(out, ChatMessage{Role: "user", Content: b.String()})
 	if tail != nil {
-		out = append(out, ChatMessage{"assistant", tail.content})
+		out = append(out, ChatMessage{Role: "assistant", Content: tail.content})
 	}
 	return out
 }
