@@ -139,8 +139,10 @@ func TestRunAdapters(t *testing.T) {
 	run(mrgOut, "--model", base, "--adapter", lora, "--skip-base", "--adapter-mode", "merged")
 
 	want := []string{report.SanitizeModelName(base), report.SanitizeModelName(lora)}
-	if got := folders(t, sepOut); strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("separate run folders %v, want %v", got, want)
+	sorted := append([]string(nil), want...)
+	sort.Strings(sorted) // folders are listed by name
+	if got := folders(t, sepOut); strings.Join(got, ",") != strings.Join(sorted, ",") {
+		t.Fatalf("separate run folders %v, want %v", got, sorted)
 	}
 	if got := folders(t, mrgOut); len(got) != 1 || got[0] != want[1] {
 		t.Fatalf("--skip-base run folders %v, want [%s]", got, want[1])
