@@ -3,14 +3,15 @@ package engine
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 )
 
 // loraLogProbs scores the tiny-qwen2-lora requests with e.
-func loraLogProbs(t *testing.T, e *Engine, reqs []fixtureRequest) []float64 {
+func loraLogProbs(t *testing.T, e *Engine, reqs []testutil.Request) []float64 {
 	t.Helper()
 	var c, k [][]int32
 	for _, r := range reqs {
@@ -37,18 +38,20 @@ func maxAbsDiff(a, b []float64) float64 {
 }
 
 // TestAdapterModes: the tiny-qwen2 LoRA fixture through the engine, merged
-// at load and separate in the graph, against llama.cpp's reference (1e-4),
-// against each other and the PEFT-merged checkpoint (1e-5); a WithAdapter(-1)
-// view on the same weights reproduces the base model's own reference.
+// at load and separate in the graph, against llama.cpp's reference (1e-4,
+// llama.cpp applying the adapter at run time), against each other and the
+// pre-merged tiny-qwen2-merged checkpoint (1e-5; its own llama.cpp reference
+// is of peft's merge); a WithAdapter(-1) view on the same weights reproduces
+// the base model's own reference.
 func TestAdapterModes(t *testing.T) {
-	fx := fixturesDir(t)
-	base, lora, premerged := filepath.Join(fx, "tiny-qwen2"), filepath.Join(fx, "tiny-qwen2-lora"), filepath.Join(fx, "tiny-qwen2-merged")
+	base, lora, premerged := fixturemodel.Model(t, fixturemodel.Base), fixturemodel.AdapterDir(t), fixturemodel.Model(t, fixturemodel.Merged)
 	n := 6 // of 40: the pure-Go backend is slow, and -v runs them all
 	if testing.Verbose() {
 		n = 40
 	}
-	reqs := readJSONL[fixtureRequest](t, filepath.Join(lora, "requests.jsonl"))[:n]
-	ref := readJSONL[fixtureReference](t, filepath.Join(lora, "reference.jsonl"))[:n]
+	reqs := testutil.Requests(t, fixturemodel.Adapter)
+	ref := testutil.References(t, fixturemodel.Adapter, len(reqs))[:n]
+	reqs = reqs[:n]
 	want := make([]float64, len(ref))
 	for i, r := range ref {
 		want[i] = r.LogProbSum
@@ -77,8 +80,9 @@ func TestAdapterModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer baseView.Close()
-	baseRef := readJSONL[fixtureReference](t, filepath.Join(base, "reference.jsonl"))
-	baseReqs := readJSONL[fixtureRequest](t, filepath.Join(base, "requests.jsonl"))[:n]
+	baseReqs := testutil.Requests(t, fixturemodel.Base)
+	baseRef := testutil.References(t, fixturemodel.Base, len(baseReqs))
+	baseReqs = baseReqs[:n]
 	got := loraLogProbs(t, baseView, baseReqs)
 	d := 0.0
 	for i := range got {

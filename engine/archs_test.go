@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/lm"
 )
 
@@ -22,11 +23,11 @@ type archGolden struct {
 // transformers' argmax, and re-scoring a 4-token generation reports it as
 // greedy (KV-cache decode ≡ full forward).
 func TestArchsThroughEngine(t *testing.T) {
-	dir := filepath.Join("..", "models", "testdata", "archs")
-	reqs := readJSONL[fixtureRequest](t, filepath.Join(dir, "requests.jsonl"))
+	dir := testutil.Path(t, "models/testdata/archs")
+	reqs := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, "requests.jsonl"))
 	for _, name := range []string{"phi", "phi3", "gemma2", "gemma3"} {
 		t.Run(name, func(t *testing.T) {
-			want := readJSONL[archGolden](t, filepath.Join(dir, name, "golden.jsonl"))
+			want := testutil.ReadJSONL[archGolden](t, filepath.Join(dir, name, "golden.jsonl"))
 			e, err := Open(filepath.Join(dir, name), Options{BatchSize: 4})
 			if err != nil {
 				t.Fatal(err)

@@ -2,26 +2,13 @@ package engine
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/lm"
 )
-
-// fixtureGenerate is one line of generate.jsonl.
-type fixtureGenerate struct {
-	ID           string  `json:"id"`
-	ContextIDs   []int32 `json:"context_ids"`
-	MaxNewTokens int     `json:"max_new_tokens"`
-}
-
-// fixtureGenerated is one line of reference_generate.jsonl (llama.cpp).
-type fixtureGenerated struct {
-	ID           string  `json:"id"`
-	GeneratedIDs []int32 `json:"generated_ids"`
-}
 
 // idItems turns id prompts into greedy items that stop only at maxGen (the
 // references are plain argmax loops, EOS not special).
@@ -48,24 +35,13 @@ func TestGenerateMatchesFixtures(t *testing.T) {
 		opts        Options
 	}
 	var cases []fixture
-	for _, dir := range fixtureModels(t) {
-		if _, err := os.Stat(filepath.Join(dir, "generate.jsonl")); err == nil {
-			cases = append(cases, fixture{filepath.Base(dir), filepath.Base(dir), Options{}})
-		}
+	for _, name := range fixturemodel.Names() {
+		cases = append(cases, fixture{name, name, Options{}})
 	}
-	lora := filepath.Join(fixturesDir(t), "tiny-qwen2-lora")
-	cases = append(cases, fixture{"tiny-qwen2-lora", "tiny-qwen2", Options{Adapters: []string{lora}}})
-	if len(cases) < 2 {
-		t.Fatal("no fixture model has generate.jsonl")
-	}
+	cases = append(cases, fixture{fixturemodel.Adapter, fixturemodel.Base, Options{Adapters: []string{fixturemodel.AdapterDir(t)}}})
 	for _, fx := range cases {
 		t.Run(fx.name, func(t *testing.T) {
-			dir := filepath.Join(fixturesDir(t), fx.name)
-			gens := readJSONL[fixtureGenerate](t, filepath.Join(dir, "generate.jsonl"))
-			refs := readJSONL[fixtureGenerated](t, filepath.Join(dir, "reference_generate.jsonl"))
-			if len(gens) != len(refs) || len(gens) == 0 {
-				t.Fatalf("%d prompts, %d references", len(gens), len(refs))
-			}
+			gens, refs := testutil.Generates(t, fx.name)
 			ctxs, maxGen := make([][]int32, len(gens)), make([]int, len(gens))
 			for i, g := range gens {
 				ctxs[i], maxGen[i] = g.ContextIDs, g.MaxNewTokens

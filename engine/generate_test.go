@@ -3,10 +3,10 @@ package engine
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/lm"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
@@ -58,8 +58,7 @@ func TestIncrementalLogitsEqualFull(t *testing.T) {
 	for _, name := range []string{"tiny-llama32", "tiny-qwen3"} {
 		t.Run(name, func(t *testing.T) {
 			e := openFixture(t, name, Options{BatchSize: 2})
-			gens := readJSONL[fixtureGenerate](t, filepath.Join(fixturesDir(t), name, "generate.jsonl"))
-			refs := readJSONL[fixtureGenerated](t, filepath.Join(fixturesDir(t), name, "reference_generate.jsonl"))
+			gens, refs := testutil.Generates(t, name)
 			seqs := [][]int32{ // prompt + reference continuation: realistic token streams
 				append(slices.Clone(gens[2].ContextIDs), refs[2].GeneratedIDs[:10]...),
 				append(slices.Clone(gens[1].ContextIDs), refs[1].GeneratedIDs[:6]...),
@@ -125,7 +124,7 @@ func TestIncrementalLogitsEqualFull(t *testing.T) {
 func TestGreedyEqualsArgmaxLoop(t *testing.T) {
 	const steps = 6
 	e := openFixture(t, "tiny-qwen2", Options{BatchSize: 4})
-	gens := readJSONL[fixtureGenerate](t, filepath.Join(fixturesDir(t), "tiny-qwen2", "generate.jsonl"))
+	gens, _ := testutil.Generates(t, "tiny-qwen2")
 	ctxs := [][]int32{gens[2].ContextIDs, gens[1].ContextIDs, gens[0].ContextIDs}
 	got, err := e.generateItems(context.Background(), idItems(t, e, ctxs, []int{steps, steps, steps}))
 	if err != nil {
@@ -147,7 +146,7 @@ func TestGreedyEqualsArgmaxLoop(t *testing.T) {
 // sampled) is the same alone at batch 1, with others at batch 3 (rows
 // refilled as they finish) and in reverse order at batch 8.
 func TestGenerateBatchIndependence(t *testing.T) {
-	gens := readJSONL[fixtureGenerate](t, filepath.Join(fixturesDir(t), "tiny-llama", "generate.jsonl"))
+	gens, _ := testutil.Generates(t, "tiny-llama")
 	var reqs []lm.GenerateRequest
 	for i, g := range gens[:6] {
 		r := lm.GenerateRequest{ContextIDs: g.ContextIDs, MaxTokens: 3 + i}

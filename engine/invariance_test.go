@@ -2,16 +2,17 @@ package engine
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/lm"
 )
 
-// openFixture opens a fixture model with the given batch size.
+// openFixture opens a fixture model (fixturemodel.Model) with options o.
 func openFixture(t *testing.T, name string, o Options) *Engine {
 	t.Helper()
-	e, err := Open(filepath.Join(fixturesDir(t), name), o)
+	e, err := Open(fixturemodel.Model(t, name), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func openFixture(t *testing.T, name string, o Options) *Engine {
 // whether scored alone, in batches of other sizes, next to other
 // neighbours, or padded to a bigger length bucket or slot count.
 func TestBatchInvariance(t *testing.T) {
-	reqs := readJSONL[fixtureRequest](t, filepath.Join(fixturesDir(t), "tiny-llama", "requests.jsonl"))[:8]
+	reqs := testutil.Requests(t, "tiny-llama")[:8]
 	ll := make([]lm.LoglikelihoodRequest, len(reqs))
 	for i, r := range reqs {
 		ll[i] = lm.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}

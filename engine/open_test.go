@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/lm"
 )
 
@@ -29,13 +30,12 @@ func scoreWith(t *testing.T, model lm.LM, reqs []lm.LoglikelihoodRequest) []floa
 // pre-merged one (≤ 1e-5), both keep the tokenizer, and closing the model
 // closes the views still open.
 func TestOpenWithAdapter(t *testing.T) {
-	fx := fixturesDir(t)
 	reqs := []lm.LoglikelihoodRequest{
 		{Context: "The capital of France is", Continuation: " Paris"},
 		{Context: "Question: 2+2?\nAnswer:", Continuation: " four, of course"},
 	}
 	plain := func(dir string) []float64 {
-		m, err := Open(filepath.Join(fx, dir), Options{})
+		m, err := Open(fixturemodel.Model(t, dir), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,8 +44,8 @@ func TestOpenWithAdapter(t *testing.T) {
 	}
 	wantBase, wantMerged := plain("tiny-qwen2"), plain("tiny-qwen2-merged")
 
-	m, err := Open(filepath.Join(fx, "tiny-qwen2"), Options{
-		Adapters: []string{filepath.Join(fx, "tiny-qwen2-lora")}, AdapterMode: AdapterSeparate})
+	m, err := Open(fixturemodel.Model(t, fixturemodel.Base), Options{
+		Adapters: []string{fixturemodel.AdapterDir(t)}, AdapterMode: AdapterSeparate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestOpenWithAdapter(t *testing.T) {
 // Pad and EOT fall back to EOS, max_length from config.json) and the chat
 // template, and that a missing checkpoint's error names the directory.
 func TestOpenInfo(t *testing.T) {
-	dir := filepath.Join(fixturesDir(t), "tiny-qwen2")
+	dir := fixturemodel.Model(t, fixturemodel.Base)
 	e, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
@@ -47,7 +48,7 @@ func randomAdapter(t *testing.T, base *safetensors.Set) string {
 // the graph: per-token log-probs agree to 1e-5 and differ from the base.
 func TestArchsLoRAMergedEqualsSeparate(t *testing.T) {
 	dir := filepath.Join(testdata, "archs")
-	reqs := readJSONL[scoreReq](t, filepath.Join(dir, "requests.jsonl"))[:5]
+	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(dir, "requests.jsonl"))[:5]
 	for _, name := range []string{"phi", "phi3", "gemma2", "gemma3"} {
 		t.Run(name, func(t *testing.T) {
 			mdir := filepath.Join(dir, name)

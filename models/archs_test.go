@@ -3,6 +3,8 @@ package models
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/goeval/goeval/internal/testutil"
 )
 
 // TestArchsMatchTransformers scores the tiny random Phi, Phi-3, Gemma 2 and
@@ -11,10 +13,10 @@ import (
 // the same greedy flags.
 func TestArchsMatchTransformers(t *testing.T) {
 	dir := filepath.Join(testdata, "archs")
-	reqs := readJSONL[scoreReq](t, filepath.Join(dir, "requests.jsonl"))
+	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(dir, "requests.jsonl"))
 	for _, name := range []string{"phi", "phi3", "gemma2", "gemma3"} {
 		t.Run(name, func(t *testing.T) {
-			want := readJSONL[goldenLine](t, filepath.Join(dir, name, "golden.jsonl"))
+			want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, name, "golden.jsonl"))
 			tm := loadTestModel(t, filepath.Join(dir, name), nil)
 			got := tm.score(t, reqs, -1)
 			d := maxDiff(got, want)

@@ -1,45 +1,17 @@
 package models
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/testutil"
 )
 
-// fixturesDir finds the shared reference fixtures: $GOEVAL_FIXTURES, else
-// ../shared/fixtures next to the module root. Missing fixtures fail the test.
-func fixturesDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("GOEVAL_FIXTURES"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-	f := filepath.Join(dir, "..", "shared", "fixtures")
-	if _, err := os.Stat(filepath.Join(f, "tiny-llama", "config.json")); err != nil {
-		t.Fatalf("reference fixtures not found at %s (set GOEVAL_FIXTURES): %v", f, err)
-	}
-	return f
-}
-
+// TestLoadFixtureConfigs parses the committed config.json of every
+// llama.cpp fixture model (testdata/fixtures at the repository root).
 func TestLoadFixtureConfigs(t *testing.T) {
-	fx := fixturesDir(t)
 	type want struct {
 		arch                  string
 		hidden, layers, heads int
@@ -57,7 +29,7 @@ func TestLoadFixtureConfigs(t *testing.T) {
 		"tiny-qwen3":   {"Qwen3ForCausalLM", 48, 2, 4, 2, 16, 151669, true, false, true, 1e6, 151643, []int{151645}, nil},
 	}
 	for name, w := range cases {
-		c, err := LoadConfig(filepath.Join(fx, name))
+		c, err := LoadConfig(testutil.Fixture(t, name))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

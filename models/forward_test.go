@@ -1,10 +1,7 @@
 package models
 
 import (
-	"bufio"
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,6 +11,7 @@ import (
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
@@ -22,38 +20,10 @@ import (
 // host in float64.
 
 // scoreReq is one {"context_ids", "continuation_ids"} request.
-type scoreReq struct {
-	Context      []int32 `json:"context_ids"`
-	Continuation []int32 `json:"continuation_ids"`
-}
+type scoreReq = testutil.Request
 
 // goldenLine is one line of a reference file.
-type goldenLine struct {
-	LogProbSum    float64   `json:"logprob_sum"`
-	IsGreedy      bool      `json:"is_greedy"`
-	TokenLogProbs []float64 `json:"token_logprobs"`
-}
-
-// readJSONL decodes every line of path into a T.
-func readJSONL[T any](t *testing.T, path string) []T {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	return out
-}
+type goldenLine = testutil.Reference
 
 // testModel is a model loaded on the pure-Go backend.
 type testModel struct {
@@ -111,14 +81,14 @@ func (tm *testModel) score(t *testing.T, reqs []scoreReq, adapter int) [][]float
 	exec.SetMaxCache(-1)
 	out := make([][]float64, len(reqs))
 	for i, r := range reqs {
-		all := append(append([]int32{}, r.Context...), r.Continuation...)
+		all := append(append([]int32{}, r.ContextIDs...), r.ContinuationIDs...)
 		in := all[:len(all)-1]
-		res, err := exec.Exec1([][]int32{in}, r.Continuation)
+		res, err := exec.Exec1([][]int32{in}, r.ContinuationIDs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		lp := res.Value().([][][]float32)[0]
-		for j, tok := range r.Continuation {
+		for j, tok := range r.ContinuationIDs {
 			out[i] = append(out[i], float64(lp[j][tok]))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
@@ -19,7 +20,7 @@ var peftAdapters = []string{"all-linear-r8", "rslora-r8", "qv-lm-head"}
 func TestLoRAPeftGoldens(t *testing.T) {
 	dir := filepath.Join(testdata, "lora")
 	baseDir := filepath.Join(dir, "tiny-llama")
-	reqs := readJSONL[scoreReq](t, filepath.Join(dir, "requests.jsonl"))
+	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(dir, "requests.jsonl"))
 	base, err := safetensors.Open(baseDir)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func TestLoRAPeftGoldens(t *testing.T) {
 	defer base.Close()
 	shared := loadTestModel(t, baseDir, nil)
 	baseRun := shared.score(t, reqs, -1)
-	if d := maxDiff(baseRun, readJSONL[goldenLine](t, filepath.Join(dir, "golden_base.jsonl"))); d > 1e-4 {
+	if d := maxDiff(baseRun, testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden_base.jsonl"))); d > 1e-4 {
 		t.Errorf("base: max |Δ| = %g > 1e-4", d)
 	}
 	for i, name := range peftAdapters {
@@ -38,7 +39,7 @@ func TestLoRAPeftGoldens(t *testing.T) {
 		if err := LoadAdapterVariables(shared.ctx, shared.backend, a, i, dtypes.Float32); err != nil {
 			t.Fatal(err)
 		}
-		want := readJSONL[goldenLine](t, filepath.Join(dir, "golden_"+name+".jsonl"))
+		want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden_"+name+".jsonl"))
 		merged := loadTestModel(t, baseDir, a.MergeInto).score(t, reqs, -1)
 		separate := shared.score(t, reqs, i)
 		dm, ds, dms := maxDiff(merged, want), maxDiff(separate, want), maxDiffRuns(merged, separate)

@@ -32,6 +32,15 @@ check "model log-probs vs transformers" parity/models/make_goldens.sh --check
 check "model log-probs on XLA CPU (PJRT)" env PJRT_PLUGIN_LIBRARY_PATH="$(dirname "$(scripts/install-pjrt-cpu.sh | tail -1)")" \
 	GOEVAL_HFPARITY_DEVICE=xla-cpu go test -count=1 ./parity/models/
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
+check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
+# Held-out: the original llama.cpp fixtures beside the repository, when present.
+shared="$(cd .. && pwd)/shared/fixtures"
+if [[ -d "$shared" ]]; then
+	check "held-out ../shared/fixtures vs llama.cpp" env GOEVAL_SHARED_FIXTURES="$shared" \
+		go test -count=1 -tags sharedfixtures ./parity/fixtures/
+else
+	echo "== parity: held-out ../shared/fixtures check NOT RUN: $shared does not exist"
+fi
 check "Phi/Gemma vs transformers"  $PY parity/archs/arch_golden.py --check
 check "Phi/Gemma synth load in HF" $PY parity/archs/arch_golden.py --synth "$BIN"
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check

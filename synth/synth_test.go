@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/safetensors"
 )
@@ -170,7 +171,7 @@ func TestSynthSharded(t *testing.T) {
 }
 
 func TestSynthTokenizer(t *testing.T) {
-	tok := filepath.Join(fixturesDir(t), "tiny-qwen2")
+	tok := testutil.TokenizerDir(t, "qwen3") // the tokenizer of tiny-qwen2
 	o := tinyOpts("qwen2", t.TempDir())
 	o.TokenizerDir, o.Vocab = tok, 8
 	c, _ := synthT(t, o)
@@ -199,18 +200,4 @@ func TestSynthBadOptions(t *testing.T) {
 			t.Errorf("%s: %v, want a bad-input error", name, err)
 		}
 	}
-}
-
-// fixturesDir is $GOEVAL_FIXTURES or ../shared/fixtures beside the module
-// root; missing fixtures fail the test.
-func fixturesDir(t *testing.T) string {
-	t.Helper()
-	d := os.Getenv("GOEVAL_FIXTURES")
-	if d == "" {
-		d, _ = filepath.Abs(filepath.Join("..", "..", "shared", "fixtures"))
-	}
-	if _, err := os.Stat(filepath.Join(d, "tiny-qwen2", "config.json")); err != nil {
-		t.Fatalf("reference fixtures not found at %s (set GOEVAL_FIXTURES): %v", d, err)
-	}
-	return d
 }

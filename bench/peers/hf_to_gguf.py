@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Converts a Hugging Face checkpoint to an f32 GGUF file for llama.cpp.
 
-Usage: hf_to_gguf.py --model DIR --out FILE.gguf
+Usage: hf_to_gguf.py --model DIR --out FILE.gguf [--adapter PEFT_DIR]
+
+With --adapter, the PEFT LoRA adapter (for the base model DIR) is converted
+instead, with that revision's convert_lora_to_gguf.py, to a GGUF LoRA file
+that llama.cpp applies at run time.
 
 It runs llama.cpp's own convert_hf_to_gguf.py, taken from the llama.cpp
 source that the npm package node-llama-cpp ships
@@ -23,7 +27,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUNDLE = os.path.join(HERE, "node_modules", "node-llama-cpp", "llama", "gitRelease.bundle")
-PATHS = ["convert_hf_to_gguf.py", "conversion", "gguf-py", "LICENSE"]
+PATHS = ["convert_hf_to_gguf.py", "convert_lora_to_gguf.py", "conversion", "gguf-py", "LICENSE"]
 
 
 def bundle_hash():
@@ -40,7 +44,7 @@ def extract():
     if not os.path.isfile(BUNDLE):
         raise SystemExit(f"hf_to_gguf: {BUNDLE} not found: run 'npm ci' in {HERE}")
     dest = os.path.join(ROOT, ".cache", "llama.cpp-convert", bundle_hash())
-    if os.path.isfile(os.path.join(dest, "convert_hf_to_gguf.py")):
+    if all(os.path.exists(os.path.join(dest, p)) for p in PATHS):
         return dest
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     with tempfile.TemporaryDirectory(dir=os.path.dirname(dest)) as tmp:
@@ -52,6 +56,8 @@ def extract():
         archive = subprocess.run(["git", "-C", repo, "archive", "FETCH_HEAD", *PATHS],
                                  check=True, capture_output=True).stdout
         run("tar", "-x", "-C", out, input=archive)
+        if os.path.isdir(dest):  # an older extraction without every script
+            os.rename(dest, os.path.join(tmp, "old"))
         os.replace(out, dest)
     return dest
 
@@ -60,6 +66,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", required=True, help="Hugging Face model folder")
     ap.add_argument("--out", required=True, help="output .gguf file")
+    ap.add_argument("--adapter", help="PEFT LoRA adapter folder for --model: convert it instead")
     args = ap.parse_args()
     if not os.path.isfile(os.path.join(args.model, "config.json")):
         raise SystemExit(f"hf_to_gguf: {args.model}/config.json not found")
@@ -68,10 +75,13 @@ def main():
     env.pop("NO_LOCAL_GGUF", None)  # use the bundled gguf-py of the same revision
     cmd = [sys.executable, os.path.join(src, "convert_hf_to_gguf.py"), "--outtype", "f32",
            "--outfile", args.out, args.model]
+    if args.adapter:
+        cmd = [sys.executable, os.path.join(src, "convert_lora_to_gguf.py"), "--outtype", "f32",
+               "--base", args.model, "--outfile", args.out, args.adapter]
     res = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if res.returncode != 0:
         sys.stderr.write(res.stderr[-4000:])
-        raise SystemExit(f"hf_to_gguf: convert_hf_to_gguf.py failed on {args.model}")
+        raise SystemExit(f"hf_to_gguf: {os.path.basename(cmd[1])} failed on {args.adapter or args.model}")
     print(args.out)
 
 

@@ -3,18 +3,20 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 )
 
 // TestGenerateCLIMatchesLlamaCpp pipes fixture prompts through `goeval
 // generate` (greedy) and compares the ids with llama.cpp's.
 func TestGenerateCLIMatchesLlamaCpp(t *testing.T) {
-	dir := filepath.Join(fixtures(t), "tiny-llama")
+	dir := fixturemodel.Model(t, "tiny-llama")
 	var in []string
-	for _, l := range firstLines(t, filepath.Join(dir, "generate.jsonl"), 3) {
+	for _, l := range firstLines(t, testutil.Fixture(t, "tiny-llama", "generate.jsonl"), 3) {
 		var g struct {
 			IDs []int32 `json:"context_ids"`
 		}
@@ -24,7 +26,7 @@ func TestGenerateCLIMatchesLlamaCpp(t *testing.T) {
 		b, _ := json.Marshal(map[string][]int32{"prompt_ids": g.IDs})
 		in = append(in, string(b))
 	}
-	refs := firstLines(t, filepath.Join(dir, "reference_generate.jsonl"), 3)
+	refs := firstLines(t, testutil.Fixture(t, "tiny-llama", "reference_generate.jsonl"), 3)
 	// tiny-llama's EOS (2) is not in these references, so EOS never ends them.
 	stdout, stderr, code := goevalStdin(t, strings.Join(in, "\n")+"\n", "generate", "--model", dir, "--max-tokens", "16", "--batch-size", "2")
 	if code != 0 {
@@ -57,7 +59,7 @@ func TestGenerateCLIMatchesLlamaCpp(t *testing.T) {
 
 // TestGenerateCLIBadInput: a bad line is one error naming the line, exit 2.
 func TestGenerateCLIBadInput(t *testing.T) {
-	dir := filepath.Join(fixtures(t), "tiny-llama")
+	dir := fixturemodel.Model(t, "tiny-llama")
 	for _, tc := range []struct{ stdin, want string }{
 		{"{\"prompt_ids\": [1]}\n{\"prompt\": 3}\n", "stdin line 2: invalid JSON"},
 		{"{\"prompt_ids\": []}\n", "stdin line 1: \"prompt_ids\" must be a non-empty list"},

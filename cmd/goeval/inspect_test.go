@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/models"
 )
 
@@ -32,20 +34,6 @@ func goeval(t *testing.T, args ...string) (string, string, int) {
 	return stdout.String(), stderr.String(), code
 }
 
-// fixtures finds the shared reference fixtures ($GOEVAL_FIXTURES or
-// ../shared/fixtures beside the module root); missing fixtures fail.
-func fixtures(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("GOEVAL_FIXTURES"); d != "" {
-		return d
-	}
-	d, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "fixtures"))
-	if _, err := os.Stat(filepath.Join(d, "tiny-qwen2", "config.json")); err != nil {
-		t.Fatalf("reference fixtures not found at %s (set GOEVAL_FIXTURES): %v", d, err)
-	}
-	return d
-}
-
 func inspectJSON(t *testing.T, dir string) models.Inspection {
 	t.Helper()
 	out, stderr, code := goeval(t, "inspect", "--model", dir, "--json")
@@ -60,7 +48,7 @@ func inspectJSON(t *testing.T, dir string) models.Inspection {
 }
 
 func TestInspectFixture(t *testing.T) {
-	r := inspectJSON(t, filepath.Join(fixtures(t), "tiny-qwen2"))
+	r := inspectJSON(t, fixturemodel.Model(t, "tiny-qwen2"))
 	// Qwen2 tied, hidden 32, 2 layers, 4 heads of 8 (2 KV), MLP 96, vocab 151669.
 	const h, kv, ffn, vocab = 32, 16, 96, 151669
 	perLayer := (h*h + h) + 2*(kv*h+kv) + h*h + 3*ffn*h + 2*h
@@ -76,7 +64,7 @@ func TestInspectFixture(t *testing.T) {
 	if tk := r.Tokenizer; tk == nil || tk.VocabSize != vocab || tk.EOSID != 151645 || tk.ModelType != "BPE" {
 		t.Errorf("tokenizer %+v", tk)
 	}
-	text, _, code := goeval(t, "inspect", "--model", filepath.Join(fixtures(t), "tiny-llama32"), "--tensors")
+	text, _, code := goeval(t, "inspect", "--model", fixturemodel.Model(t, "tiny-llama32"), "--tensors")
 	for _, want := range []string{"LlamaForCausalLM", "llama3 factor 32 low 1 high 4 original 8192", "model.layers.1.mlp.up_proj.weight", "check:        ok"} {
 		if code != 0 || !strings.Contains(text, want) {
 			t.Errorf("inspect text (exit %d) lacks %q:\n%s", code, want, text)
@@ -104,7 +92,6 @@ func TestSynthThenInspect(t *testing.T) {
 }
 
 func TestBadInputExit2(t *testing.T) {
-	fx := fixtures(t)
 	tmp := t.TempDir()
 	mk := func(name string, files map[string]string) string {
 		d := filepath.Join(tmp, name)
@@ -114,7 +101,10 @@ func TestBadInputExit2(t *testing.T) {
 		}
 		return d
 	}
-	good, _ := os.ReadFile(filepath.Join(fx, "tiny-llama", "config.json"))
+	good, err := os.ReadFile(testutil.Fixture(t, "tiny-llama", "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := map[string][]string{
 		"no model flag":   {"inspect"},
 		"unknown flag":    {"inspect", "--modle", "x"},

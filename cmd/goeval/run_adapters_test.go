@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/report"
 )
 
@@ -114,8 +115,8 @@ func modelArgs(t *testing.T, r *report.Results) *py.Map[any] {
 // folders, the adapter's numbers equal a run of the pre-merged checkpoint
 // to ≤ 1e-5, and merged mode with --skip-base writes only the adapter's.
 func TestRunAdapters(t *testing.T) {
-	fx, tmp := fixtures(t), t.TempDir()
-	base, lora, merged := filepath.Join(fx, "tiny-qwen2"), filepath.Join(fx, "tiny-qwen2-lora"), filepath.Join(fx, "tiny-qwen2-merged")
+	tmp := t.TempDir()
+	base, lora, merged := fixturemodel.Model(t, fixturemodel.Base), fixturemodel.AdapterDir(t), fixturemodel.Model(t, fixturemodel.Merged)
 	data := filepath.Join(tmp, "data")
 	if _, stderr, code := goeval(t, "synth", "data", "--task", "arc_easy", "--out", data); code != 0 {
 		t.Fatalf("synth data: exit %d: %s", code, stderr)
@@ -138,8 +139,10 @@ func TestRunAdapters(t *testing.T) {
 	run(mrgOut, "--model", base, "--adapter", lora, "--skip-base", "--adapter-mode", "merged")
 
 	want := []string{report.SanitizeModelName(base), report.SanitizeModelName(lora)}
-	if got := folders(t, sepOut); strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("separate run folders %v, want %v", got, want)
+	sorted := append([]string(nil), want...)
+	sort.Strings(sorted) // folders are listed by name
+	if got := folders(t, sepOut); strings.Join(got, ",") != strings.Join(sorted, ",") {
+		t.Fatalf("separate run folders %v, want %v", got, sorted)
 	}
 	if got := folders(t, mrgOut); len(got) != 1 || got[0] != want[1] {
 		t.Fatalf("--skip-base run folders %v, want [%s]", got, want[1])
@@ -178,8 +181,7 @@ func TestRunAdapters(t *testing.T) {
 
 // TestRunAdapterBadInput checks that misused adapter flags exit 2.
 func TestRunAdapterBadInput(t *testing.T) {
-	fx := fixtures(t)
-	base, lora := filepath.Join(fx, "tiny-qwen2"), filepath.Join(fx, "tiny-qwen2-lora")
+	base, lora := fixturemodel.Model(t, fixturemodel.Base), fixturemodel.AdapterDir(t)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -188,8 +190,8 @@ func TestRunAdapterBadInput(t *testing.T) {
 		{[]string{"--model", base, "--skip-base"}, "--skip-base needs"},
 		{[]string{"--model", base, "--adapter", lora, "--adapter-mode", "fused"}, "--adapter-mode \"fused\""},
 		{[]string{"--model", base, "--adapter", lora, "--adapter", lora}, "given twice"},
-		{[]string{"--model", base + "," + filepath.Join(fx, "tiny-qwen2-merged"), "--adapter", lora}, "one base model"},
-		{[]string{"--model", base, "--adapter", filepath.Join(fx, "no-such-adapter")}, "no adapter_config.json"},
+		{[]string{"--model", base + "," + fixturemodel.Model(t, fixturemodel.Merged), "--adapter", lora}, "one base model"},
+		{[]string{"--model", base, "--adapter", filepath.Join(t.TempDir(), "no-such-adapter")}, "no adapter_config.json"},
 	} {
 		full := append([]string{"run", "--tasks", "arc_easy"}, c.args...)
 		_, stderr, code := goeval(t, full...)

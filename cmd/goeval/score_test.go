@@ -7,9 +7,11 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 )
 
 // goevalStdin runs the binary with stdin and returns stdout, stderr, status.
@@ -41,9 +43,9 @@ func firstLines(t *testing.T, path string, n int) []string {
 
 // TestScoreCLIMatchesLlamaCpp pipes fixture requests through `goeval score`.
 func TestScoreCLIMatchesLlamaCpp(t *testing.T) {
-	dir := filepath.Join(fixtures(t), "tiny-llama")
-	in := firstLines(t, filepath.Join(dir, "requests.jsonl"), 10)
-	refs := firstLines(t, filepath.Join(dir, "reference.jsonl"), 10)
+	dir := fixturemodel.Model(t, "tiny-llama")
+	in := firstLines(t, testutil.Fixture(t, "tiny-llama", "requests.jsonl"), 10)
+	refs := firstLines(t, testutil.Fixture(t, "tiny-llama", "reference.jsonl"), 10)
 	stdout, stderr, code := goevalStdin(t, strings.Join(in, "\n")+"\n", "score", "--model", dir, "--batch-size", "4")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -78,7 +80,7 @@ func TestScoreCLIMatchesLlamaCpp(t *testing.T) {
 
 // TestScoreCLIBadInput: bad lines give one line naming the stdin line, exit 2.
 func TestScoreCLIBadInput(t *testing.T) {
-	dir := filepath.Join(fixtures(t), "tiny-llama")
+	dir := fixturemodel.Model(t, "tiny-llama")
 	good := `{"context_ids":[1,2,3],"continuation_ids":[4]}`
 	cases := map[string]struct{ stdin, want string }{
 		"json":       {good + "\n{not json\n", "stdin line 2: invalid JSON"},

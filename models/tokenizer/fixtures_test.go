@@ -1,37 +1,35 @@
 package tokenizer
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/goeval/goeval/internal/testutil"
 )
 
 // TestSharedFixtures checks the tiny fixtures' texts against the ids and
-// decodes the Rust tokenizers produced for them.
+// decodes the Rust tokenizers produced for them (testdata/fixtures, copied
+// from the llama.cpp fixtures; the tokenizers are testdata/llama2 and
+// testdata/qwen3, gzipped).
 func TestSharedFixtures(t *testing.T) {
-	for _, name := range []string{"tiny-llama", "tiny-qwen2"} {
-		dir := filepath.Join("..", "..", "..", "shared", "fixtures", name)
-		if _, err := os.Stat(dir); err != nil {
-			dir = filepath.Join("/work/shared/fixtures", name)
-		}
-		if _, err := os.Stat(dir); err != nil {
-			t.Skipf("shared fixtures not present: %v", err)
-		}
+	for name, tokName := range map[string]string{"tiny-llama": "llama2", "tiny-qwen2": "qwen3"} {
 		t.Run(name, func(t *testing.T) {
-			tok, err := Load(dir)
+			dir := testutil.Path(t, "models/tokenizer/testdata/fixtures/"+name)
+			tok, err := Load(testutil.Path(t, "models/tokenizer/testdata/"+tokName))
 			if err != nil {
 				t.Fatal(err)
 			}
-			texts := readJSONL[struct{ Text string }](t, filepath.Join(dir, "texts.jsonl"))
-			refs := readJSONL[struct {
+			texts := testutil.ReadJSONL[struct{ Text string }](t, filepath.Join(dir, "texts.jsonl"))
+			refs := testutil.ReadJSONL[struct {
 				IDs                []int32 `json:"ids"`
 				IDsWithSpecial     []int32 `json:"ids_with_special"`
 				Decoded            string  `json:"decoded"`
 				DecodedSkipSpecial string  `json:"decoded_skip_special"`
 			}](t, filepath.Join(dir, "tokens_reference.jsonl"))
+			if len(texts) != len(refs) {
+				t.Fatalf("%d texts, %d references", len(texts), len(refs))
+			}
 			for i, r := range refs {
 				text := texts[i].Text
 				if got := tok.Encode(text, false); !slices.Equal(got, r.IDs) {
@@ -46,24 +44,4 @@ func TestSharedFixtures(t *testing.T) {
 			}
 		})
 	}
-}
-
-func readJSONL[T any](t testing.TB, name string) []T {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out = append(out, v)
-	}
-	return out
 }

@@ -1,13 +1,13 @@
 package tokenizer
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/goeval/goeval/internal/testutil"
 )
 
 // parityNames are the tokenizers under testdata/ with Rust goldens.
@@ -20,36 +20,8 @@ type goldenRow struct {
 	DecodedSkip string  `json:"decoded_skip"`
 }
 
-// readGzJSONL reads a gzipped JSON-lines file of T.
-func readGzJSONL[T any](t testing.TB, name string) []T {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var out []T
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return out
-}
-
 func corpusTexts(t testing.TB) []string {
-	rows := readGzJSONL[struct{ Text string }](t, filepath.Join("testdata", "corpus.jsonl.gz"))
+	rows := testutil.ReadJSONL[struct{ Text string }](t, filepath.Join("testdata", "corpus.jsonl.gz"))
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		out[i] = r.Text
@@ -70,7 +42,7 @@ func TestParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gold := readGzJSONL[goldenRow](t, filepath.Join("testdata", "golden_"+name+".jsonl.gz"))
+			gold := testutil.ReadJSONL[goldenRow](t, filepath.Join("testdata", "golden_"+name+".jsonl.gz"))
 			if len(gold) != len(texts) {
 				t.Fatalf("golden has %d rows, corpus %d", len(gold), len(texts))
 			}

@@ -9,9 +9,7 @@
 package hfparity_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
@@ -20,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/lm"
 )
 
@@ -29,43 +28,10 @@ const maxAbsDelta = 1e-4
 
 const goldenDir = "../../models/testdata/hf"
 
-type request struct {
-	ContextIDs      []int32 `json:"context_ids"`
-	ContinuationIDs []int32 `json:"continuation_ids"`
-}
-
-type reference struct {
-	LogProbSum    float64   `json:"logprob_sum"`
-	IsGreedy      bool      `json:"is_greedy"`
-	TokenLogProbs []float64 `json:"token_logprobs"`
-}
-
-// readJSONL decodes every non-empty line of path into a T.
-func readJSONL[T any](t *testing.T, path string) []T {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if len(strings.TrimSpace(sc.Text())) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return out
-}
+type (
+	request   = testutil.Request
+	reference = testutil.Reference
+)
 
 // buildGoeval compiles ./cmd/goeval into a temporary folder.
 func buildGoeval(t *testing.T) string {
@@ -113,8 +79,8 @@ func TestTransformersGoldens(t *testing.T) {
 
 // checkModel scores one golden folder's requests and compares them.
 func checkModel(t *testing.T, bin, dir string) {
-	reqs := readJSONL[request](t, filepath.Join(dir, "requests.jsonl"))
-	refs := readJSONL[reference](t, filepath.Join(dir, "reference.jsonl"))
+	reqs := testutil.ReadJSONL[request](t, filepath.Join(dir, "requests.jsonl"))
+	refs := testutil.ReadJSONL[reference](t, filepath.Join(dir, "reference.jsonl"))
 	if len(reqs) == 0 || len(reqs) != len(refs) {
 		t.Fatalf("%s: %d requests, %d references", dir, len(reqs), len(refs))
 	}
