@@ -6,12 +6,16 @@ import (
 	"strconv"
 
 	"github.com/goeval/goeval"
+	"github.com/goeval/goeval/internal/buildinfo"
 	"github.com/goeval/goeval/internal/py"
 )
 
 // FromResults converts an evaluation's results into lm-eval's results file
 // and, when samples were logged, its samples files (task → rows).
 func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample, error) {
+	if info.GitHash == "" {
+		info.GitHash = buildinfo.GitHash() // goeval's commit where lm-eval records its own
+	}
 	out := &Results{ModelSource: "goeval", ModelName: info.ModelName, GitHash: info.GitHash,
 		Date: float64(r.Start.UnixNano()) / 1e9, TotalEvalSeconds: strconv.FormatFloat(r.Duration.Seconds(), 'f', -1, 64)}
 	meta := &taskMeta{map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}}

@@ -122,6 +122,25 @@ def goldens(out):
     return res
 
 
+# A regenerated golden may differ from the committed one by the reference's
+# own float32 kernels: torch picks different matmul kernels on AVX2 and
+# AVX-512 machines (measured: up to 5.1e-6 on a log-prob sum). The check
+# fails above REF_TOL, 5x below the 1e-4 the Go tests hold goeval to.
+REF_TOL = 2e-5
+
+
+def same_within(a, b, tol=REF_TOL):
+    """True when a and b have the same structure, equal non-floats and
+    floats within tol."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) <= tol
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same_within(a[k], b[k], tol) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(same_within(x, y, tol) for x, y in zip(a, b))
+    return a == b
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="models/testdata/lora")
@@ -141,11 +160,13 @@ def main():
         with open(path) as f:
             old = [json.loads(x) for x in f if x.strip()]
         diff = max((abs(a["logprob_sum"] - b["logprob_sum"]) for a, b in zip(old, lines)), default=math.inf)
-        if len(old) != len(lines) or old != lines:
-            print(f"{path}: differs from peft (max |Δ logprob_sum| = {diff:.3g})")
+        if not same_within(old, lines):
+            print(f"{path}: differs from peft beyond {REF_TOL:g} (max |Δ logprob_sum| = {diff:.3g})")
             bad += 1
+        else:
+            print(f"{path}: matches peft (max |Δ logprob_sum| = {diff:.3g}, tolerance {REF_TOL:g})")
     if args.check:
-        print("peft goldens:", "FAIL" if bad else "identical")
+        print("peft goldens:", "FAIL" if bad else "match")
     return 1 if bad else 0
 
 

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Compares two golden folders written by make_goldens.sh.
 
-Usage: compare_goldens.py WANT_DIR GOT_DIR [--tol 1e-6]
+Usage: compare_goldens.py WANT_DIR GOT_DIR [--tol 2e-5]
 
 synth_args.txt and requests.jsonl must be byte-identical; reference.jsonl
 must have the same lines with every number within --tol and every boolean
 and id equal. Prints one line per difference and exits 1 if there is any.
+
+The default tolerance, 2e-5, is the reference's own drift: the same f32
+reference computed on AVX2 and AVX-512 machines differs by up to ~5e-6 on a
+log-prob sum (different matmul kernels). It is 5x below the 1e-4 that the Go
+tests hold goeval to, so a golden inside it changes no test outcome.
 """
 
 import argparse
@@ -59,7 +64,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("want")
     ap.add_argument("got")
-    ap.add_argument("--tol", type=float, default=1e-6)
+    ap.add_argument("--tol", type=float, default=2e-5)  # see the module docstring
     args = ap.parse_args()
     names = sorted(os.listdir(args.want))
     if names != sorted(os.listdir(args.got)):
