@@ -22,6 +22,7 @@ type RunInfo struct {
 // "config" block.
 type RunSettings struct {
 	Model          string         // --model (model_args pretrained)
+	Peft           string         // the adapter (model_args peft, after pretrained); "" for none
 	DType          string         // model_args dtype
 	BatchSize      any            // an int, or "auto"
 	Device         string         // cpu, cuda, …
@@ -45,6 +46,9 @@ func RunConfig(s RunSettings) *py.Map[any] {
 	}
 	args := py.NewMap[any]()
 	args.Set("pretrained", s.Model)
+	if s.Peft != "" {
+		args.Set("peft", s.Peft)
+	}
 	args.Set("dtype", s.DType)
 	c := py.NewMap[any]()
 	for _, kv := range []struct {

@@ -15,7 +15,6 @@ import (
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/metrics"
@@ -145,7 +144,7 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	gk, err := parseGenKwargs(f.genKwargs)
+	gk, err := tasks.ParseGenKwargs(f.genKwargs)
 	if err != nil {
 		return err
 	}
@@ -160,7 +159,7 @@ func runRun(args []string) error {
 	if s, ok := seeds[3].(int64); ok {
 		opts.Task.Seed = s
 	}
-	models, err := expandModels(f.model)
+	models, err := goevalpkg.ExpandModels(f.model)
 	if err != nil {
 		return err
 	}
@@ -215,7 +214,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t runTarget, model lm.LM, extr
 		return err
 	}
 	fmt.Fprintln(os.Stderr)
-	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.name, Config: f.config(t, seeds, gk), Extra: extra})
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.name, Config: report.RunConfig(f.settings(t, seeds, gk)), Extra: extra})
 	if err != nil {
 		return err
 	}
@@ -264,30 +263,14 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (lm.LM, map[stri
 	return m, report.ModelKeys(m.Info()), func() { m.Close() }, nil
 }
 
-// config is the results file's "config" entry, in lm-eval's key order;
-// model_args holds pretrained, then peft for an adapter, then dtype.
-func (f *runFlags) config(t runTarget, seeds []any, gk map[string]any) *py.Map[any] {
+// settings are the run settings target t's results file records in its
+// "config" entry (model_args: pretrained, then peft for an adapter, dtype).
+func (f *runFlags) settings(t runTarget, seeds []any, gk map[string]any) report.RunSettings {
 	var batch any = f.batch
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		batch = n
 	}
-	c := report.RunConfig(report.RunSettings{Model: t.base, DType: f.dtype, BatchSize: batch, Device: f.device,
-		Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk, Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}})
-	if t.adapter == "" {
-		return c
-	}
-	if v, ok := c.Get("model_args"); ok {
-		if args, ok := v.(*py.Map[any]); ok {
-			withPeft := py.NewMap[any]()
-			for _, k := range args.Keys() {
-				x, _ := args.Get(k)
-				withPeft.Set(k, x)
-				if k == "pretrained" {
-					withPeft.Set("peft", t.adapter)
-				}
-			}
-			c.Set("model_args", withPeft)
-		}
-	}
-	return c
+	return report.RunSettings{Model: t.base, Peft: t.adapter, DType: f.dtype, BatchSize: batch,
+		Device: f.device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
+		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }

@@ -1,57 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	goevalpkg "github.com/goeval/goeval"
-	"github.com/goeval/goeval/internal/errs"
 )
-
-// parseGenKwargs reads --gen-kwargs as lm-eval: a JSON object, or k=v
-// pairs whose values are typed (true/false, int, float, else string).
-func parseGenKwargs(s string) (map[string]any, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, nil
-	}
-	out := map[string]any{}
-	if strings.HasPrefix(s, "{") {
-		if err := json.Unmarshal([]byte(s), &out); err != nil {
-			return nil, errs.BadInputf("--gen-kwargs: bad JSON object: %v", err)
-		}
-		return out, nil
-	}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, errs.BadInputf("--gen-kwargs %q: %q is not key=value", s, kv)
-		}
-		out[strings.TrimSpace(k)] = typedValue(strings.TrimSpace(v))
-	}
-	return out, nil
-}
-
-func typedValue(v string) any {
-	switch strings.ToLower(v) {
-	case "true":
-		return true
-	case "false":
-		return false
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		return int(n)
-	}
-	if x, err := strconv.ParseFloat(v, 64); err == nil {
-		return x
-	}
-	return v
-}
 
 // newProgressPrinter renders progress on w: a redrawn bar on a terminal,
 // else a line at most every 10 seconds.

@@ -1,4 +1,4 @@
-package main
+package goeval
 
 import (
 	"os"
@@ -9,10 +9,11 @@ import (
 	"github.com/goeval/goeval/internal/errs"
 )
 
-// expandModels reads --model as a checkpoint sweep: comma-separated
-// entries, each a directory, "fake", or a glob (sorted matches, only
-// directories). Duplicates are dropped; order is kept.
-func expandModels(spec string) ([]string, error) {
+// ExpandModels reads a model list as a checkpoint sweep (goeval run
+// --model): comma-separated entries, each a directory, "fake", or a glob
+// (sorted matches, only directories). Duplicates are dropped; order is
+// kept. Errors are bad input.
+func ExpandModels(spec string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	add := func(m string) {
