@@ -18,6 +18,7 @@ import (
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/metrics"
+	modelspkg "github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/tasks"
 )
@@ -163,6 +164,9 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkBeforeWork(f, models); err != nil {
+		return err
+	}
 	if len(f.adapters) > 0 && len(models) > 1 {
 		return errs.BadInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
 	}
@@ -180,6 +184,27 @@ func runRun(args []string) error {
 				return fmt.Errorf("model %s: %w", model, err)
 			}
 			return err
+		}
+	}
+	return nil
+}
+
+// checkBeforeWork checks what can be checked before the first forward:
+// the output folder is created and writable, and every model of a sweep
+// has a valid config.json (a typo in the last checkpoint of a sweep fails
+// now, not after the others were evaluated).
+func checkBeforeWork(f *runFlags, models []string) error {
+	if f.out != "" {
+		if err := report.PrepareOutput(f.out); err != nil {
+			return err
+		}
+	}
+	for _, m := range models {
+		if m == "fake" {
+			continue
+		}
+		if _, err := modelspkg.LoadConfig(m); err != nil {
+			return fmt.Errorf("model %s: %w", m, err)
 		}
 	}
 	return nil
