@@ -14,7 +14,7 @@ type RunInfo struct {
 	// batch_size, device, limit, seeds, … Its "model_args" (a *py.Map)
 	// is also merged into every task config's metadata, as lm-eval does.
 	Config  *py.Map[any]
-	GitHash string // "git_hash"; empty means goeval's own commit (internal/buildinfo)
+	GitHash string         // "git_hash"; empty means goeval's own commit (internal/buildinfo)
 	Extra   map[string]any // other top-level keys (max_length, chat_template, ...)
 }
 
