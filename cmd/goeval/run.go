@@ -210,15 +210,6 @@ func checkBeforeWork(f *runFlags, models []string) error {
 	return nil
 }
 
-// runTarget is one model a run evaluates and the names its results file
-// records.
-type runTarget struct {
-	name    string // model_name; the results folder is its sanitized form
-	base    string // model_args "pretrained"
-	adapter string // model_args "peft" ("" = none)
-	index   int    // separate-mode adapter index (-1 = the base model)
-}
-
 // runModel evaluates one model and writes its results folder
 // (--output-path/<model name sanitized>/).
 func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
@@ -227,19 +218,19 @@ func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Opt
 		return err
 	}
 	defer closeLM()
-	return evaluateLM(ctx, f, runTarget{name: model, base: model, index: -1}, m, extra, opts, seeds, gk)
+	return evaluateLM(ctx, f, goevalpkg.Target{Name: model, Base: model, Index: -1}, m, extra, opts, seeds, gk)
 }
 
 // evaluateLM evaluates lm as target t, prints the summary table and, with
 // --output-path, writes the results (and samples) files.
-func evaluateLM(ctx context.Context, f *runFlags, t runTarget, model lm.LM, extra map[string]any, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
+func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, model lm.LM, extra map[string]any, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
 	opts.Progress = newProgressPrinter(os.Stderr)
 	res, err := goevalpkg.Evaluate(ctx, model, opts)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(os.Stderr)
-	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.name, Config: report.RunConfig(f.settings(t, seeds, gk)), Extra: extra})
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(f.settings(t, seeds, gk)), Extra: extra})
 	if err != nil {
 		return err
 	}
@@ -290,12 +281,12 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (lm.LM, map[stri
 
 // settings are the run settings target t's results file records in its
 // "config" entry (model_args: pretrained, then peft for an adapter, dtype).
-func (f *runFlags) settings(t runTarget, seeds []any, gk map[string]any) report.RunSettings {
+func (f *runFlags) settings(t goevalpkg.Target, seeds []any, gk map[string]any) report.RunSettings {
 	var batch any = f.batch
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		batch = n
 	}
-	return report.RunSettings{Model: t.base, Peft: t.adapter, DType: f.dtype, BatchSize: batch,
+	return report.RunSettings{Model: t.Base, Peft: t.Adapter, DType: f.dtype, BatchSize: batch,
 		Device: f.device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
 		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }

@@ -34,7 +34,7 @@ Flags:
 // validateAdapters checks --adapter, --adapter-mode and --skip-base.
 func (f *runFlags) validateAdapters() error {
 	switch f.adapterMode {
-	case "auto", engine.AdapterMerged, engine.AdapterSeparate:
+	case goevalpkg.AdapterAuto, goevalpkg.AdapterMerged, goevalpkg.AdapterSeparate:
 	default:
 		return errs.BadInputf("--adapter-mode %q: use auto, merged or separate", f.adapterMode)
 	}
@@ -63,76 +63,30 @@ func (f *runFlags) validateAdapters() error {
 	return nil
 }
 
-// adapterTargets lists what a run with --adapter evaluates, in order: the
-// base model (unless --skip-base), then each adapter. An adapter's
-// model_name is its directory, as lm-eval's model_name for peft=DIR.
-func (f *runFlags) adapterTargets(base string) []runTarget {
-	var out []runTarget
-	if !f.skipBase {
-		out = append(out, runTarget{name: base, base: base, index: -1})
-	}
-	for i, a := range f.adapters {
-		out = append(out, runTarget{name: a, base: base, adapter: a, index: i})
-	}
-	return out
-}
-
-// resolvedAdapterMode resolves --adapter-mode auto for n evaluated models:
-// separate when there are several (one load of the base weights), merged
-// for a single adapted model.
-func (f *runFlags) resolvedAdapterMode(n int) string {
-	if f.adapterMode != "auto" {
-		return f.adapterMode
-	}
-	if n > 1 {
-		return engine.AdapterSeparate
-	}
-	return engine.AdapterMerged
-}
-
 // runAdapters evaluates base and its --adapter list, one results folder per
-// model. Separate mode opens base once, with every adapter, and evaluates a
-// WithAdapter view per model; merged mode opens one model at a time (base
-// alone, or base with one adapter merged in), closing each before the next.
+// model (see goeval.AdapterTargets and engine.Family).
 func runAdapters(ctx context.Context, f *runFlags, base string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	targets := f.adapterTargets(base)
-	mode := f.resolvedAdapterMode(len(targets))
-	var shared *engine.Engine
-	if mode == engine.AdapterSeparate {
-		eo := f.engineOptions()
-		eo.Adapters, eo.AdapterMode = f.adapters, engine.AdapterSeparate
-		m, err := engine.Open(base, eo)
-		if err != nil {
-			return err
-		}
-		defer m.Close()
-		shared = m
+	targets := goevalpkg.AdapterTargets(base, f.adapters, f.skipBase)
+	mode := goevalpkg.ResolveAdapterMode(f.adapterMode, len(targets))
+	fam, err := engine.OpenFamily(base, f.adapters, mode, f.engineOptions())
+	if err != nil {
+		return err
 	}
+	defer fam.Close()
 	for i, t := range targets {
 		if len(targets) > 1 {
-			fmt.Fprintf(os.Stderr, "== model %d/%d: %s (%s adapter mode)\n", i+1, len(targets), t.label(), mode)
+			fmt.Fprintf(os.Stderr, "== model %d/%d: %s (%s adapter mode)\n", i+1, len(targets), t.Label(), mode)
 		}
-		if err := runAdapterTarget(ctx, f, shared, t, opts, seeds, gk); err != nil {
-			return fmt.Errorf("%s: %w", t.label(), err)
+		if err := runAdapterTarget(ctx, f, fam, t, opts, seeds, gk); err != nil {
+			return fmt.Errorf("%s: %w", t.Label(), err)
 		}
 	}
 	return nil
 }
 
-// runAdapterTarget evaluates one target: a view of shared (separate mode)
-// or a model of its own (merged mode, shared == nil).
-func runAdapterTarget(ctx context.Context, f *runFlags, shared *engine.Engine, t runTarget, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	var m *engine.Engine
-	var err error
-	if shared != nil {
-		m, err = shared.WithAdapter(t.index)
-	} else {
-		eo := f.engineOptions()
-		if t.adapter != "" {
-			eo.Adapters, eo.AdapterMode = []string{t.adapter}, engine.AdapterMerged
-		}
-		m, err = engine.Open(t.base, eo)
-	}
+// runAdapterTarget evaluates one target of the family.
+func runAdapterTarget(ctx context.Context, f *runFlags, fam *engine.Family, t goevalpkg.Target, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
+	m, err := fam.Open(t.Index)
 	if err != nil {
 		return err
 	}
@@ -141,12 +95,4 @@ func runAdapterTarget(ctx context.Context, f *runFlags, shared *engine.Engine, t
 		opts.Task.ChatTemplate = m.ApplyChatTemplate
 	}
 	return evaluateLM(ctx, f, t, m, report.ModelKeys(m.Info()), opts, seeds, gk)
-}
-
-// label names the target in progress lines and errors.
-func (t runTarget) label() string {
-	if t.adapter == "" {
-		return "base " + t.base
-	}
-	return "adapter " + t.adapter
 }

@@ -200,25 +200,3 @@ func TestRunAdapterBadInput(t *testing.T) {
 		}
 	}
 }
-
-// TestAdapterTargets checks the evaluation order, names and the auto mode.
-func TestAdapterTargets(t *testing.T) {
-	f := &runFlags{adapters: stringList{"ft/a", "ft/b"}, adapterMode: "auto"}
-	got := f.adapterTargets("base")
-	want := []runTarget{{name: "base", base: "base", index: -1}, {name: "ft/a", base: "base", adapter: "ft/a", index: 0},
-		{name: "ft/b", base: "base", adapter: "ft/b", index: 1}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("targets %v, want %v", got, want)
-	}
-	if m := f.resolvedAdapterMode(len(got)); m != "separate" {
-		t.Errorf("auto mode for %d models = %s, want separate", len(got), m)
-	}
-	f.skipBase, f.adapters = true, stringList{"ft/a"}
-	if got := f.adapterTargets("base"); len(got) != 1 || got[0].adapter != "ft/a" || f.resolvedAdapterMode(len(got)) != "merged" {
-		t.Errorf("--skip-base with one adapter: %v, mode %s; want ft/a alone, merged", got, f.resolvedAdapterMode(len(got)))
-	}
-	f.adapterMode = "separate"
-	if m := f.resolvedAdapterMode(1); m != "separate" {
-		t.Errorf("explicit separate resolved to %s", m)
-	}
-}
