@@ -49,6 +49,10 @@ func runMain(args []string) int {
 		return 2
 	}
 	if err := cmd.run(args[1:]); err != nil {
+		if st := signalStatus(); st != 0 { // SIGINT/SIGTERM: 130/143, as shells report
+			fmt.Fprintf(os.Stderr, "goeval %s: stopped by %v\n", cmd.name, caught.Load())
+			return st
+		}
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		fmt.Fprintf(os.Stderr, "goeval %s: %s\n", cmd.name, msg)
 		if errs.IsBadInput(err) {

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
@@ -170,7 +168,7 @@ func runRun(args []string) error {
 	if len(f.adapters) > 0 && len(models) > 1 {
 		return errs.BadInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	if len(f.adapters) > 0 {
 		return runAdapters(ctx, f, models[0], opts, seeds, gk)
