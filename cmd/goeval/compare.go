@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"strings"
 
@@ -21,8 +20,7 @@ func runCompare(args []string) error {
 	format := fs.String("format", "table", "output format: table (terminal), markdown, csv or json")
 	iters := fs.Int("bootstrap-iters", 10000, "paired bootstrap resamples for metrics that are not 0/1 per doc")
 	seed := fs.Uint64("seed", 1234, "bootstrap seed (results are reproducible for a seed)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `Usage: goeval compare [flags] A B [C…]
+	setUsage(fs, `Usage: goeval compare [flags] A B [C…]
 Compares runs against the first (the baseline). Each argument is a results_*.json file or a
 folder: a folder gives the newest results file of every model folder under it. Files written by
 lm-eval itself work too. Per task and metric: both values, absolute and relative change and a
@@ -30,8 +28,6 @@ paired significance test on the samples files (exact McNemar for 0/1 metrics suc
 exact_match, paired bootstrap for others; a z-test from the stderrs when samples are missing);
 changes significant at 95 % are listed as improvements or regressions, then a summary per run.
 Flags:`)
-		fs.PrintDefaults()
-	}
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

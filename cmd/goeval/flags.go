@@ -119,3 +119,11 @@ type stringList []string
 
 func (s *stringList) String() string     { return fmt.Sprint(*s) }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// setUsage makes fs's --help print text and then the flags.
+func setUsage(fs *flag.FlagSet, text string) {
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), text)
+		fs.PrintDefaults()
+	}
+}

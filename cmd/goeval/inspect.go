@@ -23,10 +23,7 @@ func runInspect(args []string) error {
 	dir := fs.String("model", "", "checkpoint directory (config.json + model.safetensors or a sharded index)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	all := fs.Bool("tensors", false, "list every tensor (default: the first and last 5)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: goeval inspect --model DIR [--json] [--tensors]\n\nPrints the architecture, parameter count, dtypes, config, tensors, tokenizer, and whether\nthe tensors match what config.json implies (exit status stays 0 when they do not).\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "Usage: goeval inspect --model DIR [--json] [--tensors]\n\nPrints the architecture, parameter count, dtypes, config, tensors, tokenizer, and whether\nthe tensors match what config.json implies (exit status stays 0 when they do not).\n\nFlags:")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

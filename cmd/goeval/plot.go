@@ -18,14 +18,11 @@ func runPlot(args []string) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	out := fs.String("o", "scores.png", "output file; .png or .svg picks the format")
 	sweep := fs.Bool("sweep", false, "draw score vs checkpoint lines (runs in argument order) instead of bars")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `Usage: goeval plot [flags] RUN [RUN…]
+	setUsage(fs, `Usage: goeval plot [flags] RUN [RUN…]
 Draws the score metrics (higher is better, values in [0,1]) of the runs: bars per task with 95 %
 error bars (±1.96 stderr), or with --sweep one line per task across the runs, e.g. checkpoints.
 RUN is a results_*.json file or a run folder.
 Flags:`)
-		fs.PrintDefaults()
-	}
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -21,16 +21,13 @@ func runReport(args []string) error {
 	title := fs.String("title", "goeval report", "page title")
 	iters := fs.Int("bootstrap-iters", 10000, "paired bootstrap resamples for metrics that are not 0/1 per doc")
 	seed := fs.Uint64("seed", 1234, "bootstrap seed")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `Usage: goeval report [flags] RUN [RUN…]
+	setUsage(fs, `Usage: goeval report [flags] RUN [RUN…]
 Writes one self-contained HTML page (inline CSS and SVG charts, no scripts, no network needed):
 the runs, a summary, the per-task table with significance (see 'goeval compare --help'), score
 charts with 95 % error bars, a score-vs-checkpoint chart for three runs or more, and the largest
 significant regressions with example docs. RUN is a results_*.json file or a run folder.
 Flags may come before the runs.
 Flags:`)
-		fs.PrintDefaults()
-	}
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -31,14 +31,11 @@ func runShow(args []string) error {
 	fs.BoolVar(&o.wrong, "wrong", false, "only docs the model got wrong")
 	fs.StringVar(&o.changedVs, "changed-vs", "", "only docs whose right/wrong differs in this other run (results file or folder)")
 	fs.BoolVar(&o.stats, "stats", false, "print per-task statistics before the docs")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `Usage: goeval show RUN --task T [-n N] [--wrong] [--changed-vs OTHER] [--stats]
+	setUsage(fs, `Usage: goeval show RUN --task T [-n N] [--wrong] [--changed-vs OTHER] [--stats]
 Shows samples from a run's samples_<task>_*.jsonl (goeval or lm-eval, written with --log-samples):
 the prompt, the choices with the gold answer (*) and the model's pick (>), or the generated and
 filtered answer, and whether the doc scored 1. RUN is a results_*.json file or a run folder.
 Flags:`)
-		fs.PrintDefaults()
-	}
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

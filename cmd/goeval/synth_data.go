@@ -17,10 +17,7 @@ func runSynthData(args []string) error {
 	n := fs.Int("n", 30, "documents per split (few-shot tasks need at least 9 in the pool)")
 	verbose := fs.Bool("v", false, "list every file written")
 	seed := fs.Uint64("seed", 0, "seed for the synthetic text")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: goeval synth data --task NAME|all --out DIR [--n N] [--seed N]")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "Usage: goeval synth data --task NAME|all --out DIR [--n N] [--seed N]")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}

@@ -52,10 +52,7 @@ func runSynthModel(args []string) error {
 	fs.IntVar(&o.BOS, "bos", o.BOS, "bos_token_id (ignored with --tokenizer)")
 	fs.IntVar(&o.EOS, "eos", o.EOS, "eos_token_id (ignored with --tokenizer)")
 	fs.StringVar(&o.Out, "out", "", "output directory (created)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -13,10 +13,7 @@ func runSynthTokenizer(args []string) error {
 	fs := flag.NewFlagSet("synth tokenizer", flag.ContinueOnError)
 	vocab := fs.Int("vocab", 512, "vocabulary size: 256 byte tokens + learned merges + 3 ChatML special tokens")
 	out := fs.String("out", "", "output directory for tokenizer.json and tokenizer_config.json (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: goeval synth tokenizer --out DIR [--vocab N]\n\nWrites a deterministic byte-level BPE tokenizer (Hugging Face tokenizer.json layout, ChatML chat template).")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "Usage: goeval synth tokenizer --out DIR [--vocab N]\n\nWrites a deterministic byte-level BPE tokenizer (Hugging Face tokenizer.json layout, ChatML chat template).")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}

@@ -15,9 +15,7 @@ func init() {
 // runTasks prints one line per task and then the groups.
 func runTasks(args []string) error {
 	fs := flag.NewFlagSet("tasks", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: goeval tasks\nLists every built-in task (name, output type, default num_fewshot, groups) and every group.")
-	}
+	setUsage(fs, "Usage: goeval tasks\nLists every built-in task (name, output type, default num_fewshot, groups) and every group.")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}

@@ -14,9 +14,7 @@ func init() {
 // runVersion prints "goeval VERSION (COMMIT)"; `goeval --version` is the same.
 func runVersion(args []string) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: goeval version\nPrints goeval's module version and the git commit it was built from (also: goeval --version).")
-	}
+	setUsage(fs, "Usage: goeval version\nPrints goeval's module version and the git commit it was built from (also: goeval --version).")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}
