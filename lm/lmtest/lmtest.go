@@ -1,4 +1,4 @@
-// Package fakelm is a deterministic lm.LM for tests (lm-eval's DummyLM
+// Package lmtest is a deterministic lm.LM for tests (lm-eval's DummyLM
 // analogue): every answer is a pure function of its own request, so results
 // never depend on batching or request order.
 package lmtest
