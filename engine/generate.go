@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,8 +75,8 @@ func (e *Engine) makeGenItem(r lm.GenerateRequest, eos map[int32]bool) (genItem,
 	if maxGen >= e.maxLen {
 		return genItem{}, errs.BadInputf("max tokens %d leaves no room for the context in max_length %d", maxGen, e.maxLen)
 	}
-	if r.Temperature < 0 || r.TopP < 0 || r.TopP > 1 || r.TopK < 0 {
-		return genItem{}, errs.BadInputf("sampling: temperature %g must be ≥ 0, top_p %g in [0, 1], top_k %d ≥ 0", r.Temperature, r.TopP, r.TopK)
+	if err := checkSampling(r); err != nil {
+		return genItem{}, err
 	}
 	tok := e.opts.Tokenizer
 	ids := r.ContextIDs
@@ -170,4 +171,15 @@ func readGenerationEOS(path string) ([]int32, error) {
 		return nil, errs.BadInputf("%s: eos_token_id must be an integer or a list of integers", path)
 	}
 	return many, nil
+}
+
+// checkSampling rejects sampling settings that are out of range or not
+// numbers: NaN passes every ordered comparison, so each bound is written
+// as "must hold" rather than "must not fail".
+func checkSampling(r lm.GenerateRequest) error {
+	t, p := float64(r.Temperature), float64(r.TopP)
+	if !(t >= 0) || math.IsInf(t, 1) || !(p >= 0 && p <= 1) || r.TopK < 0 {
+		return errs.BadInputf("sampling: temperature %g must be a finite number ≥ 0, top_p %g in [0, 1], top_k %d ≥ 0", r.Temperature, r.TopP, r.TopK)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
 )
 
@@ -74,6 +75,23 @@ func TestSamplerDistribution(t *testing.T) {
 	for i, want := range first {
 		if got := again.pick(logits); got != want {
 			t.Fatalf("seed 42 draw %d: %d then %d", i, want, got)
+		}
+	}
+}
+
+// TestCheckSampling: NaN and infinities are rejected as bad input (NaN used
+// to pass every "< 0" check and crash the sampler).
+func TestCheckSampling(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for _, r := range []lm.GenerateRequest{{Temperature: nan}, {Temperature: inf}, {Temperature: -1},
+		{Temperature: 1, TopP: nan}, {Temperature: 1, TopP: 1.5}, {Temperature: 1, TopK: -1}} {
+		if err := checkSampling(r); !errs.IsBadInput(err) {
+			t.Errorf("%+v: %v, want bad input", r, err)
+		}
+	}
+	for _, r := range []lm.GenerateRequest{{}, {Temperature: 0.7, TopP: 0.9, TopK: 5}, {Temperature: 1, TopP: 1}} {
+		if err := checkSampling(r); err != nil {
+			t.Errorf("%+v: %v", r, err)
 		}
 	}
 }

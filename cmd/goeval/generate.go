@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/goeval/goeval/engine"
@@ -68,7 +69,7 @@ func runGenerate(args []string) error {
 	if fs.NArg() > 0 {
 		return errs.BadInputf("generate takes no arguments, got %q (prompts come on stdin)", fs.Arg(0))
 	}
-	if g.maxTokens < 1 || g.temp < 0 || g.topP <= 0 || g.topP > 1 || g.topK < 0 {
+	if g.maxTokens < 1 || !(g.temp >= 0) || math.IsInf(float64(g.temp), 1) || !(g.topP > 0 && g.topP <= 1) || g.topK < 0 {
 		return errs.BadInputf("--max-tokens must be ≥ 1, --temperature ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
 	}
 	prompts, err := readPrompts(os.Stdin)
