@@ -131,10 +131,7 @@ func checkGemmaKeys(c *Config, k *gemmaKeys) error {
 func gemmaTensors(c *Config, v gemmaVariant) map[string][]int {
 	h, f, hd := c.HiddenSize, c.IntermediateSize, c.HeadDim
 	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-	m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
-	if !c.TieWordEmbeddings {
-		m["lm_head.weight"] = []int{c.VocabSize, h}
-	}
+	m := outerTensors(c)
 	for i := range c.NumHiddenLayers {
 		p := layerPrefix(i)
 		for _, n := range []string{"input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm", "post_feedforward_layernorm"} {

@@ -57,3 +57,15 @@ func vocabChunks(b, v int) int {
 	}
 	return 0
 }
+
+// outerTensors lists the tensors around the decoder layers that every
+// architecture here shares: the token embedding, the final norm and,
+// unless tied to the embedding, the LM head.
+func outerTensors(c *Config) map[string][]int {
+	h := c.HiddenSize
+	m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
+	if !c.TieWordEmbeddings {
+		m["lm_head.weight"] = []int{c.VocabSize, h}
+	}
+	return m
+}

@@ -89,10 +89,7 @@ func validateLlama(c *Config) error {
 func llamaTensors(c *Config) map[string][]int {
 	h, hd, f := c.HiddenSize, c.HeadDim, c.IntermediateSize
 	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-	m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
-	if !c.TieWordEmbeddings {
-		m["lm_head.weight"] = []int{c.VocabSize, h}
-	}
+	m := outerTensors(c)
 	for i := range c.NumHiddenLayers {
 		p := layerPrefix(i)
 		m[p+"input_layernorm.weight"] = []int{h}

@@ -60,10 +60,7 @@ func newPhi3Blocks(c *Config) (*phi3, int, error) {
 func phi3Tensors(c *Config) map[string][]int {
 	h, f, hd := c.HiddenSize, c.IntermediateSize, c.HeadDim
 	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-	m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
-	if !c.TieWordEmbeddings {
-		m["lm_head.weight"] = []int{c.VocabSize, h}
-	}
+	m := outerTensors(c)
 	for i := range c.NumHiddenLayers {
 		p := layerPrefix(i)
 		m[p+"input_layernorm.weight"] = []int{h}
