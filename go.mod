@@ -9,6 +9,7 @@ require (
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/rogpeppe/go-internal v1.14.1
 	github.com/x448/float16 v0.8.4
+	go.etcd.io/bbolt v1.4.3
 	golang.org/x/text v0.43.0
 	gonum.org/v1/plot v0.17.0
 )

@@ -24,7 +24,7 @@ var layers = map[string]int{
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	// 2: tasks, model graphs, test doubles.
-	"tasks": 2, "models": 2, "lm/lmtest": 2, "internal/testutil": 0,
+	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 0,
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,
 	// 4: formats and generators built on the evaluator and the models.
@@ -51,7 +51,7 @@ var forbidden = map[string][]string{
 // light are packages that must not link GoMLX, XLA or the plotting
 // library, even indirectly: a Go training loop that calls Evaluate with its
 // own LM links only these.
-var light = []string{".", "lm", "lm/lmtest", "tasks", "metrics"}
+var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "tasks", "metrics"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}
 
