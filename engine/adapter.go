@@ -35,7 +35,7 @@ func (e *Engine) WithAdapter(i int) (*Engine, error) {
 	if e.ctx == nil {
 		return nil, fmt.Errorf("engine is closed")
 	}
-	v := &Engine{opts: e.opts, cfg: e.cfg, model: models.WithAdapter(e.model, i), tok: e.tok, backend: e.backend,
+	v := &Engine{opts: e.opts, dir: e.dir, cfg: e.cfg, model: models.WithAdapter(e.model, i), tok: e.tok, backend: e.backend,
 		spec: e.spec, ctx: e.ctx, maxLen: e.maxLen, batch: e.batch, prefix: e.prefix,
 		seen: map[string]bool{}, view: true, adapter: i, numAdapters: e.numAdapters}
 	v.stats.Backend, v.stats.BackendName = e.stats.Backend, e.stats.BackendName

@@ -23,6 +23,7 @@ import (
 // for concurrent use (calls are serialized).
 type Engine struct {
 	opts    Options
+	dir     string // the checkpoint folder (Fingerprint)
 	cfg     *models.Config
 	model   models.Model
 	tok     *tokenizer.Tokenizer // dir's tokenizer, or Options.Tokenizer when it is one; may be nil
@@ -125,7 +126,7 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	spec = safeGoSpec(spec)
-	e := &Engine{opts: opts, tok: tok, spec: spec, seen: map[string]bool{}, adapter: -1}
+	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, seen: map[string]bool{}, adapter: -1}
 	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
 		return nil, err
 	}

@@ -25,11 +25,11 @@ const keyVersion = "goeval-lmcache-v1\x00"
 // field is length-prefixed, so no two different requests encode alike.
 type enc struct{ b []byte }
 
-func (e *enc) uint(v uint64)  { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) int(v int64)    { e.b = binary.AppendVarint(e.b, v) }
-func (e *enc) f64(v float64)  { e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v)) }
-func (e *enc) f32(v float32)  { e.b = binary.LittleEndian.AppendUint32(e.b, math.Float32bits(v)) }
-func (e *enc) str(s string)   { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) f64(v float64) { e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v)) }
+func (e *enc) f32(v float32) { e.b = binary.LittleEndian.AppendUint32(e.b, math.Float32bits(v)) }
+func (e *enc) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
 func (e *enc) boolean(v bool) {
 	var b byte
 	if v {
