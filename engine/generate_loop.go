@@ -123,6 +123,7 @@ func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted 
 	if err != nil {
 		return err
 	}
+	gs.stats.Prefills++
 	gs.stats.PrefillTokens += real
 	gs.stats.PrefillTime += d
 	v := len(logits) / p

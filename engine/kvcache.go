@@ -44,6 +44,7 @@ type genState struct {
 
 // GenStats are generation counters (for benchmarks and logs).
 type GenStats struct {
+	Prefills      int           // prefill graph runs
 	PrefillTokens int           // real prompt tokens prefilled
 	PrefillTime   time.Duration // time in prefill graphs (excluding compiles)
 	DecodeSteps   int           // decode graph runs

@@ -13,7 +13,7 @@ import (
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmcache"
 	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/metrics"
 	modelspkg "github.com/goeval/goeval/models"
@@ -33,6 +33,8 @@ type runFlags struct {
 	limit                                                                       float64
 	fewshot, bootstrap                                                          int
 	logSamples, chat, multiturn, skipBase                                       bool
+	useCache                                                                    string // --use-cache (run_cache.go)
+	overwrite                                                                   bool
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
@@ -56,6 +58,8 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.sysInstr, "system-instruction", "", "system prompt prepended to every context")
 	fs.StringVar(&f.genKwargs, "gen-kwargs", "", "generation overrides for generate_until tasks: k=v,k2=v2 or a JSON object (e.g. temperature=0.7,do_sample=true,max_gen_toks=128)")
 	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
+	fs.StringVar(&f.useCache, "use-cache", "", "request cache folder (lm-eval's --use_cache): every answered request is committed there, one file per model identity, so an interrupted run resumes without recomputing; see README \"Interrupted runs and caching\"")
+	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate a sweep's or multi-adapter run's models even when --output-path holds their results of the same settings (they are skipped otherwise), then remove those older results and samples files")
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
@@ -84,6 +88,8 @@ func (f *runFlags) validate() error {
 		return errs.BadInputf("--log-samples needs --output-path")
 	case f.multiturn && !f.chat:
 		return errs.BadInputf("--fewshot-as-multiturn needs --apply-chat-template")
+	case f.overwrite && f.out == "":
+		return errs.BadInputf("--overwrite needs --output-path (it replaces results there)")
 	}
 	if err := f.validateAdapters(); err != nil {
 		return err
@@ -177,6 +183,12 @@ func runRun(args []string) error {
 		if len(models) > 1 {
 			fmt.Fprintf(os.Stderr, "== model %d/%d: %s\n", i+1, len(models), model)
 		}
+		if skip, err := f.skipExisting(goevalpkg.Target{Name: model, Base: model, Index: -1}, len(models), opts, seeds, gk); err != nil || skip {
+			if err != nil {
+				return fmt.Errorf("model %s: %w", model, err)
+			}
+			continue
+		}
 		if err := runModel(ctx, f, model, opts, seeds, gk); err != nil {
 			if len(models) > 1 {
 				return fmt.Errorf("model %s: %w", model, err)
@@ -197,6 +209,11 @@ func checkBeforeWork(f *runFlags, models []string) error {
 			return err
 		}
 	}
+	if f.useCache != "" {
+		if err := lmcache.Check(f.useCache); err != nil {
+			return err
+		}
+	}
 	for _, m := range models {
 		if m == "fake" {
 			continue
@@ -211,23 +228,38 @@ func checkBeforeWork(f *runFlags, models []string) error {
 // runModel evaluates one model and writes its results folder
 // (--output-path/<model name sanitized>/).
 func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	m, extra, closeLM, err := openLM(f, model, &opts)
+	m, closeLM, err := openLM(f, model, &opts)
 	if err != nil {
 		return err
 	}
 	defer closeLM()
-	return evaluateLM(ctx, f, goevalpkg.Target{Name: model, Base: model, Index: -1}, m, extra, opts, seeds, gk)
+	return evaluateLM(ctx, f, goevalpkg.Target{Name: model, Base: model, Index: -1}, m, opts, seeds, gk)
 }
 
-// evaluateLM evaluates lm as target t, prints the summary table and, with
+// evaluateLM evaluates m as target t (through --use-cache's store when
+// set), prints the summary table, the cache and engine lines and, with
 // --output-path, writes the results (and samples) files.
-func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, model lm.LM, extra map[string]any, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	opts.Progress = newProgressPrinter(os.Stderr)
-	res, err := goevalpkg.Evaluate(ctx, model, opts)
+func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedModel, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
+	if !testProgress(&opts) {
+		opts.Progress = newProgressPrinter(os.Stderr)
+	}
+	model, closeCache, err := f.withCache(m)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr)
+	res, err := goevalpkg.Evaluate(ctx, model, opts)
+	if err == nil {
+		fmt.Fprintln(os.Stderr)
+	}
+	closeCache(err == nil)
+	printEngineStats(m.eng, err == nil)
+	if err != nil {
+		return err
+	}
+	extra := f.promptExtra(m.chatTemplate)
+	for k, v := range m.extra {
+		extra[k] = v
+	}
 	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(f.settings(t, seeds, gk)), Extra: extra})
 	if err != nil {
 		return err
@@ -239,6 +271,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, model lm.L
 			return err
 		}
 		fmt.Fprintln(os.Stderr, "results written to", path)
+		return f.removeOlder(t, path, opts, seeds, gk, m.chatTemplate)
 	}
 	return nil
 }
@@ -253,8 +286,8 @@ func (f *runFlags) engineOptions() engine.Options {
 }
 
 // openLM opens the model (or the fake LM), sets the chat template and
-// returns the model's results-file keys (tokenizer tokens, max_length).
-func openLM(f *runFlags, model string, opts *goevalpkg.Options) (lm.LM, map[string]any, func(), error) {
+// returns it with its results-file keys (tokenizer tokens, max_length).
+func openLM(f *runFlags, model string, opts *goevalpkg.Options) (openedModel, func(), error) {
 	if model == "fake" {
 		if f.chat {
 			opts.Task.ChatTemplate = func(msgs []tasks.ChatMessage, gen bool) (string, error) {
@@ -265,16 +298,26 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (lm.LM, map[stri
 				return b.String(), nil
 			}
 		}
-		return lmtest.New(), nil, func() {}, nil
+		return openedModel{lm: lmtest.New(), chatTemplate: fakeChatTemplate}, func() {}, nil
 	}
 	m, err := engine.Open(model, f.engineOptions())
 	if err != nil {
-		return nil, nil, nil, err
+		return openedModel{}, nil, err
 	}
+	return engineModel(f, m, opts), func() { m.Close() }, nil
+}
+
+// engineModel is an opened engine as a target: with
+// --apply-chat-template it sets opts' chat template to the model's.
+func engineModel(f *runFlags, m *engine.Engine, opts *goevalpkg.Options) openedModel {
+	om := openedModel{lm: m, eng: m, extra: report.ModelKeys(m.Info())}
 	if f.chat {
 		opts.Task.ChatTemplate = m.ApplyChatTemplate
+		if tok := m.Tokenizer(); tok != nil {
+			om.chatTemplate = tok.ChatTemplate()
+		}
 	}
-	return m, report.ModelKeys(m.Info()), func() { m.Close() }, nil
+	return om
 }
 
 // settings are the run settings target t's results file records in its

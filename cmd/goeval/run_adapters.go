@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/report"
 )
 
 // runUsage heads goeval run --help.
@@ -27,6 +27,12 @@ adapter's under <adapter dir sanitized>/, whose results record model_name = the 
 config.model_args = {pretrained: BASE, peft: A, dtype}. Example:
   goeval run --model qwen --adapter ft/a --adapter ft/b --tasks arc_easy --output-path res
 writes res/qwen/, res/ft__a/ and res/ft__b/; then: goeval compare res/qwen res/ft__a res/ft__b
+
+Interrupted runs: with --use-cache DIR every answered request is committed to DIR (one file per model
+identity: checkpoint files, adapters, dtype, device), so running the same command again after a crash
+or Ctrl-C recomputes only what was lost. A sweep or multi-adapter run with --output-path skips each
+model whose results of the same tasks and settings are already there; --overwrite evaluates them again
+and then removes the older files.
 
 Flags:
 `
@@ -68,12 +74,26 @@ func (f *runFlags) validateAdapters() error {
 func runAdapters(ctx context.Context, f *runFlags, base string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
 	targets := goevalpkg.AdapterTargets(base, f.adapters, f.skipBase)
 	mode := goevalpkg.ResolveAdapterMode(f.adapterMode, len(targets))
+	todo := targets[:0:0]
+	for _, t := range targets {
+		if skip, err := f.skipExisting(t, len(targets), opts, seeds, gk); err != nil {
+			return fmt.Errorf("%s: %w", t.Label(), err)
+		} else if !skip {
+			todo = append(todo, t)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
 	fam, err := engine.OpenFamily(base, f.adapters, mode, f.engineOptions())
 	if err != nil {
 		return err
 	}
 	defer fam.Close()
 	for i, t := range targets {
+		if !slices.Contains(todo, t) {
+			continue
+		}
 		if len(targets) > 1 {
 			fmt.Fprintf(os.Stderr, "== model %d/%d: %s (%s adapter mode)\n", i+1, len(targets), t.Label(), mode)
 		}
@@ -91,8 +111,5 @@ func runAdapterTarget(ctx context.Context, f *runFlags, fam *engine.Family, t go
 		return err
 	}
 	defer m.Close()
-	if f.chat {
-		opts.Task.ChatTemplate = m.ApplyChatTemplate
-	}
-	return evaluateLM(ctx, f, t, m, report.ModelKeys(m.Info()), opts, seeds, gk)
+	return evaluateLM(ctx, f, t, engineModel(f, m, &opts), opts, seeds, gk)
 }
