@@ -59,7 +59,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.genKwargs, "gen-kwargs", "", "generation overrides for generate_until tasks: k=v,k2=v2 or a JSON object (e.g. temperature=0.7,do_sample=true,max_gen_toks=128)")
 	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
 	fs.StringVar(&f.useCache, "use-cache", "", "request cache folder (lm-eval's --use_cache): every answered request is committed there, one file per model identity, so an interrupted run resumes without recomputing; see README \"Interrupted runs and caching\"")
-	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate a sweep's or multi-adapter run's models even when --output-path holds their results of the same settings (they are skipped otherwise), then remove those older results and samples files")
+	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
