@@ -136,6 +136,10 @@ func (f *runFlags) fetchDatasets(ctx context.Context, taskNames []string) error 
 		return err
 	}
 	c := newHubClient()
+	// The tasks search $HF_HUB_CACHE (else $HF_HOME/hub): make it the
+	// folder the client fills, also when only XDG_CACHE_HOME or the legacy
+	// HUGGINGFACE_HUB_CACHE named it.
+	os.Setenv("HF_HUB_CACHE", c.Cache.Dir)
 	if f.hub.datasets == nil {
 		f.hub.datasets = map[string]*hub.Snapshot{}
 	}

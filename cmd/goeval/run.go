@@ -169,11 +169,11 @@ func runRun(args []string) error {
 	if err := checkBeforeWork(f, models); err != nil {
 		return err
 	}
-	if err := f.fetchDatasets(context.Background(), opts.Tasks); err != nil {
-		return err
-	}
 	if len(f.adapters) > 0 && len(models) > 1 {
 		return errs.BadInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
+	}
+	if err := f.fetchDatasets(context.Background(), opts.Tasks); err != nil {
+		return err
 	}
 	ctx, stop := signalContext()
 	defer stop()
