@@ -7,7 +7,7 @@ VENV      := .venv
 PY        := $(VENV)/bin/python
 DEMO_DIR  := demo
 
-.PHONY: all build test test-browser demo bench parity venv vet fmt clean
+.PHONY: all build test test-browser demo bench parity hub-test venv vet fmt clean
 
 all: build
 
@@ -57,6 +57,11 @@ $(VENV)/.installed: parity/requirements.lock
 # tokenizers, lm-eval, llama.cpp) and fails on any difference.
 parity: venv build
 	./scripts/parity.sh
+
+# The Hub client against a real Hub-compatible server (olah, in its own
+# venv .venv-hub) and huggingface_hub's cache both ways (~1 min).
+hub-test: venv build
+	./scripts/hub_test.sh $(BIN)
 
 clean:
 	rm -rf bin $(DEMO_DIR)

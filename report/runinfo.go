@@ -2,6 +2,7 @@ package report
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/lm"
@@ -30,11 +31,15 @@ type RunSettings struct {
 	BootstrapIters int            // <= 0 is written as 0
 	GenKwargs      map[string]any // --gen-kwargs (written sorted; {} when none)
 	Seeds          [4]any         // random, numpy, torch, fewshot (int64 or nil)
+	// ModelRevision, ModelSHA and PeftSHA are lm-eval's model_revision,
+	// model_sha and peft_sha, for models fetched from the Hub ("" = left out).
+	ModelRevision, ModelSHA, PeftSHA string
 }
 
 // RunConfig is the results file's "config" block in lm-eval's key order.
-// lm-eval's HF-model keys (model_num_parameters, model_dtype,
-// model_revision, model_sha) have no goeval equivalent and are left out.
+// lm-eval's HF-model keys model_revision, model_sha and peft_sha follow
+// model_args for models fetched from the Hub; model_num_parameters and
+// model_dtype are left out.
 func RunConfig(s RunSettings) *py.Map[any] {
 	var limit any
 	if s.Limit > 0 {
@@ -54,10 +59,14 @@ func RunConfig(s RunSettings) *py.Map[any] {
 	for _, kv := range []struct {
 		k string
 		v any
-	}{{"model", "goeval"}, {"model_args", args}, {"batch_size", s.BatchSize}, {"batch_sizes", []any{}},
+	}{{"model", "goeval"}, {"model_args", args}, {"model_revision", s.ModelRevision}, {"model_sha", s.ModelSHA},
+		{"peft_sha", s.PeftSHA}, {"batch_size", s.BatchSize}, {"batch_sizes", []any{}},
 		{"device", s.Device}, {"use_cache", nil}, {"limit", limit}, {"bootstrap_iters", max(s.BootstrapIters, 0)},
 		{"gen_kwargs", gen}, {"random_seed", s.Seeds[0]}, {"numpy_seed", s.Seeds[1]}, {"torch_seed", s.Seeds[2]},
 		{"fewshot_seed", s.Seeds[3]}} {
+		if (kv.k == "model_revision" || strings.HasSuffix(kv.k, "_sha")) && kv.v == "" {
+			continue // not fetched from the Hub
+		}
 		c.Set(kv.k, kv.v)
 	}
 	return c

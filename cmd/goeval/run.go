@@ -35,13 +35,14 @@ type runFlags struct {
 	logSamples, chat, multiturn, skipBase                                       bool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	overwrite                                                                   bool
+	hub                                                                         hubState // Hub ids resolved to cache snapshots (hub.go)
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
 	f := &runFlags{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.StringVar(&f.model, "model", "", "model directory (Hugging Face checkpoint: config.json, *.safetensors, tokenizer.json), or \"fake\" for the deterministic test LM (required). A checkpoint sweep: comma-separated directories and/or globs (ckpts/step-*), evaluated one after another, each into its own folder under --output-path")
-	fs.Var(&f.adapters, "adapter", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) for --model; repeatable. The run evaluates the base model and then each adapter, each into its own results folder (see above)")
+	fs.StringVar(&f.model, "model", "", "model directory (Hugging Face checkpoint: config.json, *.safetensors, tokenizer.json), a Hub repository ORG/NAME[@REVISION] (fetched into the Hugging Face cache; see 'goeval download --help'), or \"fake\" for the deterministic test LM (required unless --adapter names its base). A checkpoint sweep: comma-separated directories and/or globs (ckpts/step-*), evaluated one after another, each into its own folder under --output-path")
+	fs.Var(&f.adapters, "adapter", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) or Hub repository ORG/NAME[@REVISION] for --model (without --model, the first adapter's base_model_name_or_path is the base); repeatable. The run evaluates the base model and then each adapter, each into its own results folder (see above)")
 	fs.StringVar(&f.adapterMode, "adapter-mode", "auto", "how --adapter is applied: separate (base weights loaded once, each adapter computed as x·Aᵀ·Bᵀ·scale in the graph), merged (scale·B·A added into the weights: one load per evaluated model, one after another), or auto: separate when the run evaluates more than one model, merged for one adapter with --skip-base")
 	fs.BoolVar(&f.skipBase, "skip-base", false, "with --adapter: evaluate only the adapters, not the base model")
 	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required)")
@@ -76,7 +77,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 
 func (f *runFlags) validate() error {
 	switch {
-	case f.model == "":
+	case f.model == "" && len(f.adapters) == 0:
 		return errs.BadInputf("--model is required (a checkpoint directory, or \"fake\")")
 	case strings.TrimSpace(f.tasks) == "":
 		return errs.BadInputf("--tasks is required, e.g. --tasks hellaswag,arc_easy")
@@ -164,6 +165,9 @@ func runRun(args []string) error {
 	if s, ok := seeds[3].(int64); ok {
 		opts.Task.Seed = s
 	}
+	if err := f.resolveHubModels(context.Background(), opts.Tasks); err != nil {
+		return err
+	}
 	models, err := goevalpkg.ExpandModels(f.model)
 	if err != nil {
 		return err
@@ -173,6 +177,9 @@ func runRun(args []string) error {
 	}
 	if len(f.adapters) > 0 && len(models) > 1 {
 		return errs.BadInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
+	}
+	if err := f.fetchDatasets(context.Background(), opts.Tasks); err != nil {
+		return err
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -218,7 +225,7 @@ func checkBeforeWork(f *runFlags, models []string) error {
 		if m == "fake" {
 			continue
 		}
-		if _, err := modelspkg.LoadConfig(m); err != nil {
+		if _, err := modelspkg.LoadConfig(f.hub.localDir(m)); err != nil {
 			return fmt.Errorf("model %s: %w", m, err)
 		}
 	}
@@ -260,6 +267,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 	for k, v := range m.extra {
 		extra[k] = v
 	}
+	extra = f.hub.hubExtra(extra)
 	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(f.settings(t, seeds, gk)), Extra: extra})
 	if err != nil {
 		return err
@@ -300,7 +308,7 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (openedModel, fu
 		}
 		return openedModel{lm: lmtest.New(), chatTemplate: fakeChatTemplate}, func() {}, nil
 	}
-	m, err := engine.Open(model, f.engineOptions())
+	m, err := engine.Open(f.hub.localDir(model), f.engineOptions())
 	if err != nil {
 		return openedModel{}, nil, err
 	}
@@ -327,7 +335,9 @@ func (f *runFlags) settings(t goevalpkg.Target, seeds []any, gk map[string]any) 
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		batch = n
 	}
+	rev, sha, peftSHA := f.hub.modelInfo(t.Base, t.Adapter)
 	return report.RunSettings{Model: t.Base, Peft: t.Adapter, DType: f.dtype, BatchSize: batch,
+		ModelRevision: rev, ModelSHA: sha, PeftSHA: peftSHA,
 		Device: f.device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
 		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }

@@ -58,7 +58,7 @@ func (f *runFlags) validateAdapters() error {
 		if a == "" {
 			return errs.BadInputf("--adapter \"\": give an adapter directory")
 		}
-		if _, err := os.Stat(filepath.Join(a, "adapter_config.json")); err != nil {
+		if _, err := os.Stat(filepath.Join(a, "adapter_config.json")); err != nil && !isHubID(a) {
 			return errs.BadInputf("--adapter %s: no adapter_config.json there; give a PEFT adapter directory", a)
 		}
 		if seen[a] {
@@ -85,7 +85,7 @@ func runAdapters(ctx context.Context, f *runFlags, base string, opts goevalpkg.O
 	if len(todo) == 0 {
 		return nil
 	}
-	fam, err := engine.OpenFamily(base, f.adapters, mode, f.engineOptions())
+	fam, err := engine.OpenFamily(f.hub.localDir(base), f.hub.localDirs(f.adapters), mode, f.engineOptions())
 	if err != nil {
 		return err
 	}

@@ -48,6 +48,9 @@ var updateScripts = flag.Bool("update", false, "rewrite the cmp golden files ins
 // puts a copy named goeval on $PATH, and running it calls runMain. The other
 // CLI tests of this package run that same copy (goevalBin).
 func TestMain(m *testing.M) {
+	if os.Getenv("HF_HUB_OFFLINE") == "" {
+		os.Setenv("HF_HUB_OFFLINE", "1") // no test reaches the real Hub; hub_test.go serves its own
+	}
 	testscript.Main(m, map[string]func(){
 		"goeval": func() { os.Exit(runMain(os.Args[1:])) },
 	})
@@ -63,6 +66,13 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *updateScripts,
+		Setup: func(env *testscript.Env) error {
+			// Never the network: Hub ids resolve from $WORK/.hf only
+			// (hub_test.go and scripts/hub_test.sh test the online path).
+			env.Setenv("HF_HOME", filepath.Join(env.WorkDir, ".hf"))
+			env.Setenv("HF_HUB_OFFLINE", "1")
+			return nil
+		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exitcode": cmdExitcode,
 			"badinput": cmdBadinput,

@@ -23,6 +23,7 @@ var layers = map[string]int{
 	"internal/errs": 0, "internal/py": 0, "internal/buildinfo": 0,
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
+	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 0,
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
