@@ -28,7 +28,13 @@ func runRequests(ctx context.Context, model lm.LM, runs []*taskRun, opts Options
 	for _, refs := range byKind {
 		pr.total += len(refs)
 	}
-	chunk := 0 // 0: everything in one call
+	for _, kind := range []tasks.RequestKind{tasks.ReqLoglikelihood, tasks.ReqRolling, tasks.ReqGenerate} {
+		if len(byKind[kind]) > 0 {
+			pr.report(kindStage(kind)) // the requests are known; none answered yet
+			break
+		}
+	}
+	chunk := 0            // 0: everything in one call
 	if opts.Progress != nil {
 		chunk = opts.ProgressChunk
 		if chunk <= 0 {

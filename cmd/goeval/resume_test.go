@@ -43,9 +43,9 @@ func resumeSetup(t *testing.T, dir string) (model, data string) {
 }
 
 var (
-	progressLine = regexp.MustCompile(`^loglikelihood .* (\d+)/(\d+) requests`)
-	engineLine   = regexp.MustCompile(`(?m)^engine: (\d+) forward passes`)
-	cacheLine    = regexp.MustCompile(`(?m)^cache \S+: (\d+) of (\d+) requests reused, (\d+) computed$`)
+	progressLineRE = regexp.MustCompile(`^progress: loglikelihood (\d+)/(\d+) requests`)
+	engineLine     = regexp.MustCompile(`(?m)^engine: (\d+) forward passes`)
+	cacheLine      = regexp.MustCompile(`(?m)^cache \S+: (\d+) of (\d+) requests reused, (\d+) computed$`)
 )
 
 // submatchInts returns re's integer groups in s, failing without a match.
@@ -80,7 +80,7 @@ func killMidRun(t *testing.T, args []string) string {
 	sc := bufio.NewScanner(pipe)
 	for sc.Scan() {
 		seen.WriteString(sc.Text() + "\n")
-		if m := progressLine.FindStringSubmatch(sc.Text()); m != nil {
+		if m := progressLineRE.FindStringSubmatch(sc.Text()); m != nil {
 			done, _ := strconv.Atoi(m[1])
 			total, _ := strconv.Atoi(m[2])
 			if done*2 >= total && done < total {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
@@ -35,7 +36,8 @@ type runFlags struct {
 	logSamples, chat, multiturn, skipBase                                       bool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	overwrite                                                                   bool
-	hub                                                                         hubState // Hub ids resolved to cache snapshots (hub.go)
+	hub                                                                         hubState      // Hub ids resolved to cache snapshots (hub.go)
+	progressEvery                                                               time.Duration // GOEVAL_PROGRESS_INTERVAL (run_output.go)
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
@@ -150,6 +152,9 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.progressEvery, err = progressInterval(); err != nil {
+		return err
+	}
 	gk, err := tasks.ParseGenKwargs(f.genKwargs)
 	if err != nil {
 		return err
@@ -247,17 +252,16 @@ func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Opt
 // set), prints the summary table, the cache and engine lines and, with
 // --output-path, writes the results (and samples) files.
 func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedModel, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
+	pp := newProgressPrinter(os.Stderr, f.progressEvery)
 	if !testProgress(&opts) {
-		opts.Progress = newProgressPrinter(os.Stderr)
+		opts.Progress = pp.report
 	}
 	model, closeCache, err := f.withCache(m)
 	if err != nil {
 		return err
 	}
 	res, err := goevalpkg.Evaluate(ctx, model, opts)
-	if err == nil {
-		fmt.Fprintln(os.Stderr)
-	}
+	pp.finish()
 	closeCache(err == nil)
 	printEngineStats(m.eng, err == nil)
 	if err != nil {

@@ -34,6 +34,10 @@ or Ctrl-C recomputes only what was lost. A sweep or multi-adapter run with --out
 model whose results of the same tasks and settings are already there; --overwrite evaluates them again
 and then removes the older files.
 
+Progress goes to stderr: a bar on a terminal; elsewhere (CI, nohup, Slurm logs) a "progress:" line
+when the requests start, at most one every 30 s (GOEVAL_PROGRESS_INTERVAL=10s changes it) and one
+when they are done.
+
 Flags:
 `
 

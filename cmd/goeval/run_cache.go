@@ -44,7 +44,7 @@ func testProgress(opts *goevalpkg.Options) bool {
 		return false
 	}
 	opts.ProgressChunk = n
-	opts.Progress = func(p goevalpkg.Progress) { printProgress(os.Stderr, p, false) }
+	opts.Progress = func(p goevalpkg.Progress) { printProgress(os.Stderr, p) }
 	return true
 }
 
