@@ -15,10 +15,27 @@ const (
 // PairedResult is a significance test of one metric's change between two
 // runs over the same documents.
 type PairedResult struct {
-	Test      string  // TestMcNemar or TestBootstrap
-	P         float64 // two-sided p-value
-	B, C      int     // McNemar: docs right only in run A, right only in run B
-	Low, High float64 // bootstrap: 95 % percentile interval of agg(B) - agg(A)
+	Test string  // TestMcNemar or TestBootstrap
+	P    float64 // two-sided p-value
+	B, C int     // McNemar: docs right only in run A, right only in run B
+	// Low, High: 95 % interval of agg(B) - agg(A): the bootstrap's
+	// percentile interval, or for McNemar the Wald interval of a paired
+	// difference of proportions (McNemarInterval).
+	Low, High float64
+}
+
+// McNemarInterval is the 95 % Wald interval of the paired difference of
+// proportions (C - B)/n, with b docs right only in run A, c right only in
+// run B, out of n: d ± 1.96·√(b + c − (c − b)²/n)/n.
+func McNemarInterval(b, c, n int) (low, high float64) {
+	if n == 0 {
+		return 0, 0
+	}
+	fn := float64(n)
+	d := float64(c-b) / fn
+	v := float64(b+c) - float64((c-b)*(c-b))/fn
+	se := math.Sqrt(math.Max(v, 0)) / fn
+	return d - 1.96*se, d + 1.96*se
 }
 
 // PairedTest tests the change of a metric from run A to run B, given its
@@ -39,6 +56,7 @@ func PairedTest(agg string, a, b []Value, iters int, seed uint64) (PairedResult,
 			}
 		}
 		r.Test, r.P = TestMcNemar, McNemarExact(r.B, r.C)
+		r.Low, r.High = McNemarInterval(r.B, r.C, len(a))
 		return r, nil
 	}
 	if _, err := Aggregate(agg, a); err != nil {

@@ -3,11 +3,13 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +44,72 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Errorf("console message from the report: %s", l)
 	}
 	checkScreenshot(t, shot)
+	t.Run("60 tasks, 20 checkpoints", func(t *testing.T) { checkLargeReport(t, bin, dir) })
+}
+
+// checkLargeReport renders a report of 20 checkpoints × 60 tasks: no
+// console message, no horizontal scroll (a probe script added to a copy of
+// the page, which itself has no scripts, logs the widths), a screenshot
+// with content.
+func checkLargeReport(t *testing.T, bin, dir string) {
+	var paths []string
+	for i := range 20 {
+		p := filepath.Join(dir, fmt.Sprintf("checkpoint-%d.json", (i+1)*500))
+		writeSynthResults(t, p, 60, i)
+		paths = append(paths, p)
+	}
+	runs, err := LoadAll(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compare(runs, CompareOptions{BootstrapIters: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, runs, c, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "large.html")
+	os.WriteFile(page, b.Bytes(), 0o644)
+	logs, shot := runChromium(t, bin, dir, page)
+	for _, l := range logs {
+		t.Errorf("console message from the 60-task report: %s", l)
+	}
+	checkScreenshot(t, shot)
+	probe := strings.Replace(b.String(), "</body>", `<script>console.log("goeval-scroll " + document.documentElement.scrollWidth + " " + document.documentElement.clientWidth)</script></body>`, 1)
+	probePage := filepath.Join(dir, "large-probe.html")
+	os.WriteFile(probePage, []byte(probe), 0o644)
+	logs, _ = runChromium(t, bin, dir, probePage)
+	re := regexp.MustCompile(`goeval-scroll (\d+) (\d+)`)
+	found := false
+	for _, l := range logs {
+		if m := re.FindStringSubmatch(l); m != nil {
+			found = true
+			if m[1] != m[2] {
+				t.Errorf("horizontal scroll: the page is %s px wide in a %s px window", m[1], m[2])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the scroll probe logged nothing: %q", logs)
+	}
+}
+
+// writeSynthResults writes a minimal lm-eval results file of n tasks whose
+// accuracies drift with step.
+func writeSynthResults(t *testing.T, path string, n, step int) {
+	t.Helper()
+	var parts []string
+	for i := range n {
+		v := 0.3 + 0.5*float64(i)/float64(n) + 0.01*float64(step%5)
+		parts = append(parts, fmt.Sprintf(`"%s_%d": {"alias": "%s_%d", "acc,none": %g, "acc_stderr,none": 0.03, "acc_norm,none": %g, "acc_norm_stderr,none": 0.03}`,
+			mmluLike[i%len(mmluLike)], i, mmluLike[i%len(mmluLike)], i, v, v+0.02))
+	}
+	body := `{"results": {` + strings.Join(parts, ", ") + `}}`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func findChromium() string {

@@ -31,7 +31,7 @@ type Change struct {
 	P           float64 // two-sided p-value; 1 without a test
 	N           int     // paired docs used by the test
 	B, C        int     // McNemar discordant docs: right only in baseline, right only in this run
-	Low, High   float64 // bootstrap 95 % interval of Abs
+	Low, High   float64 // 95 % interval of Abs (bootstrap, McNemar's Wald or z)
 	Significant bool    // P < metrics.Alpha
 	Verdict     string  // "improved", "regressed" (significant only) or ""
 	Note        string  // why no test, or docs that could not be paired
@@ -64,6 +64,9 @@ type Comparison struct {
 	Paths     []string // results files
 	Rows      []Row
 	Summaries []Summary // one per non-baseline run
+	// Groups maps each group the runs report to its subtasks
+	// (group_subtasks), for charts that show a group as one row.
+	Groups map[string][]string
 }
 
 // Compare lines up every metric of every task across runs (the first run
@@ -89,6 +92,14 @@ func Compare(runs []*Run, o CompareOptions) (*Comparison, error) {
 	}
 	for j := 1; j < len(runs); j++ {
 		c.Summaries = append(c.Summaries, summarize(c, j))
+	}
+	c.Groups = map[string][]string{}
+	for _, r := range runs {
+		for _, g := range r.Results.GroupSubtasks.Keys() {
+			if _, ok := c.Groups[g]; !ok {
+				c.Groups[g], _ = r.Results.GroupSubtasks.Get(g)
+			}
+		}
 	}
 	return c, nil
 }

@@ -9,8 +9,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-
-	"gonum.org/v1/plot"
 )
 
 //go:embed report.html.tmpl
@@ -18,9 +16,10 @@ var htmlTemplate string
 
 // HTMLOptions tunes WriteHTML.
 type HTMLOptions struct {
-	Title       string // page title; "goeval report" when empty
-	MaxRegress  int    // significant regressions shown with examples; 0 means 5
-	MaxExamples int    // example docs per regression; 0 means 3
+	Title       string       // page title; "goeval report" when empty
+	MaxRegress  int          // significant regressions shown with examples; 0 means 5
+	MaxExamples int          // example docs per regression; 0 means 3
+	Chart       ChartOptions // what the charts show (metric, groups, sort)
 }
 
 // Example is one doc that a run got wrong and the baseline got right.
@@ -43,6 +42,7 @@ type htmlPage struct {
 	Table       [][]string
 	Classes     [][]string
 	ScoresSVG   template.HTML
+	CompareSVG  template.HTML
 	SweepSVG    template.HTML
 	Regressions []Regression
 }
@@ -60,11 +60,16 @@ func WriteHTML(w io.Writer, runs []*Run, c *Comparison, o HTMLOptions) error {
 	}
 	page.Classes = rowClasses(c)
 	var err error
-	if page.ScoresSVG, err = inlineSVG(ScoresPlot(c)); err != nil {
+	if page.ScoresSVG, err = inlineSVG(ScoresChart(c, o.Chart)); err != nil {
 		return err
 	}
+	if len(runs) >= 2 {
+		if page.CompareSVG, err = inlineSVG(CompareChart(c, o.Chart)); err != nil {
+			return err
+		}
+	}
 	if len(runs) >= 3 {
-		if page.SweepSVG, err = inlineSVG(SweepPlot(c)); err != nil {
+		if page.SweepSVG, err = inlineSVG(SweepChart(c, o.Chart)); err != nil {
 			return err
 		}
 	}
@@ -99,13 +104,13 @@ func rowClasses(c *Comparison) [][]string {
 	return out
 }
 
-// inlineSVG renders a plot as SVG without the XML prolog, for embedding.
-// A plot that cannot be drawn (no score metrics) gives an empty chart.
-func inlineSVG(p *plot.Plot, planErr error) (template.HTML, error) {
+// inlineSVG renders a chart as SVG without the XML prolog, for embedding.
+// A chart that cannot be drawn (no score metrics) is left out.
+func inlineSVG(ch *Chart, planErr error) (template.HTML, error) {
 	if planErr != nil {
 		return "", nil
 	}
-	b, err := RenderPlot(p, "svg")
+	b, err := ch.Render("svg")
 	if err != nil {
 		return "", err
 	}

@@ -40,9 +40,7 @@ func pairedTest(base, other *Run, row *Row, ch *Change, o CompareOptions) error 
 		return nil
 	}
 	ch.Test, ch.P, ch.B, ch.C = res.Test, res.P, res.B, res.C
-	if res.Test == metrics.TestBootstrap {
-		ch.Low, ch.High = res.Low, res.High
-	}
+	ch.Low, ch.High = res.Low, res.High
 	return nil
 }
 

@@ -8,28 +8,23 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"gonum.org/v1/plot"
 )
 
-func TestPlotsDecode(t *testing.T) {
+// TestChartsOnRealRuns draws every chart from the comparison of real
+// results files (with samples) and checks the PNG and SVG.
+func TestChartsOnRealRuns(t *testing.T) {
 	c := compareFixture(t, baseDir, tunedDir, baseDir)
-	scores, err := ScoresPlot(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sweep, err := SweepPlot(c)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if d := os.Getenv("GOEVAL_PLOT_DIR"); d != "" {
-		dir = d // keep the images to look at
-	}
-	for name, p := range map[string]*plot.Plot{"scores": scores, "sweep": sweep} {
+	for name, draw := range map[string]func(*Comparison, ChartOptions) (*Chart, error){
+		"scores": ScoresChart, "compare": CompareChart, "sweep": SweepChart} {
+		ch, err := draw(c, ChartOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		checkLayout(t, name, ch)
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, name+"."+ext)
-			if err := SavePlot(p, path); err != nil {
+			if err := ch.Save(path); err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(path)
@@ -45,9 +40,9 @@ func TestPlotsDecode(t *testing.T) {
 				checkSVG(t, path, data)
 			}
 		}
-	}
-	if err := SavePlot(scores, filepath.Join(dir, "x.gif")); err == nil {
-		t.Error(".gif accepted")
+		if err := ch.Save(filepath.Join(dir, "x.gif")); err == nil {
+			t.Error(".gif accepted")
+		}
 	}
 }
 

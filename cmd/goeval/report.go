@@ -21,14 +21,21 @@ func runReport(args []string) error {
 	title := fs.String("title", "goeval report", "page title")
 	iters := fs.Int("bootstrap-iters", 10000, "paired bootstrap resamples for metrics that are not 0/1 per doc")
 	seed := fs.Uint64("seed", 1234, "bootstrap seed")
+	var cf chartFlags
+	cf.register(fs)
 	setUsage(fs, `Usage: goeval report [flags] RUN [RUN…]
 Writes one self-contained HTML page (inline CSS and SVG charts, no scripts, no network needed):
-the runs, a summary, the per-task table with significance (see 'goeval compare --help'), score
-charts with 95 % error bars, a score-vs-checkpoint chart for three runs or more, and the largest
+the runs, a summary, the per-task table with significance (see 'goeval compare --help'), the charts
+of 'goeval plot' (scores with 95 % intervals; the changes against the first run for two runs or more;
+score vs checkpoint for three runs or more), and the largest
 significant regressions with example docs. RUN is a results_*.json file or a run folder.
 Flags may come before the runs.
 Flags:`)
 	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	o, err := cf.options()
+	if err != nil {
 		return err
 	}
 	if fs.NArg() < 1 {
@@ -43,7 +50,7 @@ Flags:`)
 		return err
 	}
 	var b bytes.Buffer
-	if err := report.WriteHTML(&b, runs, c, report.HTMLOptions{Title: *title}); err != nil {
+	if err := report.WriteHTML(&b, runs, c, report.HTMLOptions{Title: *title, Chart: o}); err != nil {
 		return err
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
