@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -78,5 +81,41 @@ func TestProgressInterval(t *testing.T) {
 		if (err != nil) != c.bad || got != c.want {
 			t.Errorf("%q: got %v, %v; want %v, bad=%v", c.env, got, err, c.want, c.bad)
 		}
+	}
+}
+
+// TestRunProgressToFile runs goeval run with stderr redirected to a file,
+// as under nohup or Slurm: exactly two progress lines (the requests start,
+// they are done), no bar redraws, no empty stages.
+func TestRunProgressToFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, task := range []string{"arc_easy", "hellaswag"} {
+		if _, stderr, code := goeval(t, "synth", "data", "--task", task, "--out", filepath.Join(dir, "data"), "--n", "12"); code != 0 {
+			t.Fatalf("synth data: %s", stderr)
+		}
+	}
+	logPath := filepath.Join(dir, "stderr.log")
+	f, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goevalBin, "run", "--model", "fake", "--tasks", "arc_easy,hellaswag", "--limit", "10", "--data-dir", filepath.Join(dir, "data"))
+	cmd.Stderr = f
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	f.Close()
+	data, _ := os.ReadFile(logPath)
+	log := string(data)
+	if strings.ContainsAny(log, "\r\x1b") {
+		t.Errorf("terminal control characters in a log file: %q", log)
+	}
+	re := regexp.MustCompile(`(?m)^progress: loglikelihood (\d+)/(\d+) requests \((\d+\.\d)%\), 20 docs, \d+ tok/s, elapsed \d+s, (ETA \d+s|done)$`)
+	lines := re.FindAllStringSubmatch(log, -1)
+	if len(lines) != 2 || strings.Count(log, "progress:") != 2 {
+		t.Fatalf("want 2 progress lines, got:\n%s", log)
+	}
+	if lines[0][1] != "0" || lines[1][1] != lines[1][2] || lines[1][4] != "done" {
+		t.Errorf("first line should start at 0, the last say done:\n%s", log)
 	}
 }
