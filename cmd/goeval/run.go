@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	iofs "io/fs"
 	"math"
 	"os"
 	"strconv"
@@ -154,6 +155,9 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range tasks.GenKwargsWarnings(gk) {
+		fmt.Fprintf(os.Stderr, "goeval run: warning: %s\n", w)
+	}
 	opts := goevalpkg.Options{Tasks: strings.Split(f.tasks, ","), Task: tasks.DefaultOptions(),
 		BootstrapIters: f.bootstrap, LogSamples: f.logSamples}
 	if f.bootstrap <= 0 {
@@ -225,9 +229,25 @@ func checkBeforeWork(f *runFlags, models []string) error {
 		if m == "fake" {
 			continue
 		}
+		if err := checkModelDir(f.hub.localDir(m)); err != nil {
+			return err
+		}
 		if _, err := modelspkg.LoadConfig(f.hub.localDir(m)); err != nil {
 			return fmt.Errorf("model %s: %w", m, err)
 		}
+	}
+	return nil
+}
+
+// checkModelDir rejects a --model path that does not exist or is a file
+// (Hub ids are resolved to their cache folder before this).
+func checkModelDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return errs.BadInputf("model directory %s does not exist", dir)
+	case err == nil && !st.IsDir():
+		return errs.BadInputf("--model %s is a file; give the checkpoint directory that holds it", dir)
 	}
 	return nil
 }

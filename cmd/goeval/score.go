@@ -79,6 +79,9 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if f.batch < 1 {
 		return nil, errs.BadInputf("--batch-size %d must be ≥ 1", f.batch)
 	}
+	if err := checkModelDir(f.model); err != nil {
+		return nil, err
+	}
 	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
 		Adapters: adapters, AdapterMode: mode}
 	if f.verbose {
