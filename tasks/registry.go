@@ -90,6 +90,9 @@ func unknown(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return errs.BadInputf("empty task name ('goeval tasks' lists them)")
 	}
+	if g, ok := groups[name]; ok {
+		return errs.BadInputf("%q is a group of %d tasks, not a task ('goeval tasks' lists its subtasks)", name, len(g.Subtasks))
+	}
 	all := append(append([]string{}, order...), gorder...)
 	return errs.BadInputf("unknown task %q%s ('goeval tasks' lists them)", name, didYouMean(closest(name, all)))
 }

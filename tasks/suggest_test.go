@@ -23,6 +23,7 @@ func TestUnknownTaskSuggestions(t *testing.T) {
 		{"nosuchtask", `unknown task "nosuchtask" ('goeval tasks' lists them)`},
 		{"zzzzzzzzzzzzzz", `unknown task "zzzzzzzzzzzzzz" ('goeval tasks' lists them)`},
 		{"x", `unknown task "x" ('goeval tasks' lists them)`},
+		{"mmlu_stem", `"mmlu_stem" is a group of 19 tasks, not a task`},
 	} {
 		_, err := Get(c.name)
 		if !errs.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
