@@ -34,6 +34,9 @@ func main() { os.Exit(runMain(os.Args[1:])) }
 // 0, 1 for a failure, 2 for bad input (flags, files, data).
 func runMain(args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 {
+			return runHelp(args[0], args[1:])
+		}
 		printUsage()
 		if len(args) == 0 {
 			return 2
@@ -61,6 +64,21 @@ func runMain(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// runHelp is "goeval help CMD" (or --help CMD): CMD's --help. Anything
+// else after help is bad input.
+func runHelp(help string, args []string) int {
+	cmd, ok := commands[args[0]]
+	switch {
+	case len(args) > 1:
+		fmt.Fprintf(os.Stderr, "goeval: %s takes at most one command name, got %q; try 'goeval help CMD'\n", help, strings.Join(args, " "))
+		return 2
+	case !ok:
+		fmt.Fprintf(os.Stderr, "goeval %s: unknown command %q; run 'goeval help' for the list\n", help, args[0])
+		return 2
+	}
+	return runMain([]string{cmd.name, "--help"})
 }
 
 func printUsage() {
