@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -37,10 +38,11 @@ func runMain(args []string) int {
 		if len(args) > 1 {
 			return runHelp(args[0], args[1:])
 		}
-		printUsage()
-		if len(args) == 0 {
+		if len(args) == 0 { // a usage error: the list goes to stderr
+			printUsage(os.Stderr)
 			return 2
 		}
+		printUsage(os.Stdout)
 		return 0
 	}
 	if args[0] == "--version" || args[0] == "-version" {
@@ -81,16 +83,17 @@ func runHelp(help string, args []string) int {
 	return runMain([]string{cmd.name, "--help"})
 }
 
-func printUsage() {
-	fmt.Fprintln(os.Stderr, "goeval: evaluate Hugging Face checkpoints on lm-evaluation-harness benchmarks, in Go.")
-	fmt.Fprintln(os.Stderr, "\nUsage: goeval <command> [flags]\n\nCommands:")
+// printUsage writes the command list to w.
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "goeval: evaluate Hugging Face checkpoints on lm-evaluation-harness benchmarks, in Go.")
+	fmt.Fprintln(w, "\nUsage: goeval <command> [flags]\n\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(os.Stderr, "\nRun 'goeval <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'goeval <command> --help' for a command's flags.")
 }

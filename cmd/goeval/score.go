@@ -150,6 +150,9 @@ func readScoreRequests(r io.Reader) ([]scoreIn, error) {
 			if in.Context == nil || in.Continuation == nil {
 				return errs.BadInputf("stdin line %d: give both \"context\" and \"continuation\"", line)
 			}
+			if *in.Continuation == "" {
+				return errs.BadInputf("stdin line %d: \"continuation\" must be a non-empty string (an empty one has no tokens to score)", line)
+			}
 		default:
 			return errs.BadInputf("stdin line %d: want exactly one of {context_ids, continuation_ids}, {context, continuation} or {text}", line)
 		}
