@@ -118,7 +118,7 @@ func loadSplit(dataDir string, d dataset, split string) (*table, error) {
 				continue
 			}
 			sort.Strings(files)
-			return readFiles(files)
+			return readNonEmpty(files)
 		}
 	}
 	var rel []string
@@ -129,6 +129,16 @@ func loadSplit(dataDir string, d dataset, split string) (*table, error) {
 		d.Path, d.config(), split, d.Path, strings.Join(rel, ", "), strings.Join(roots, ", "))
 }
 
+// readNonEmpty is readFiles for a split, which must have rows.
+func readNonEmpty(files []string) (*table, error) {
+	t, err := readFiles(files)
+	if err == nil && len(t.Rows) == 0 {
+		return nil, errs.BadInputf("dataset %s has no rows", strings.Join(files, ", "))
+	}
+	return t, err
+}
+
+// readFiles reads the rows of every file, in order.
 func readFiles(files []string) (*table, error) {
 	out := &table{Keys: map[string][]string{}}
 	for _, f := range files {

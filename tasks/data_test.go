@@ -9,6 +9,7 @@ import (
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
+	"github.com/parquet-go/parquet-go"
 )
 
 func writeFile(t *testing.T, path, text string) {
@@ -167,5 +168,45 @@ func TestExpandGroups(t *testing.T) {
 	}
 	if _, _, err := tasks.Expand([]string{"hendrycks_math", "nope"}); err == nil {
 		t.Fatal("unknown name accepted")
+	}
+}
+
+// TestEmptyDataset: a valid parquet file without rows, an empty jsonl file
+// and one of blank lines are bad input naming the file, not a parquet seek
+// error or a run with no metrics.
+func TestEmptyDataset(t *testing.T) {
+	root := t.TempDir()
+	pq := filepath.Join(root, "EleutherAI/lambada_openai/data/test-00000-of-00001.parquet")
+	if err := os.MkdirAll(filepath.Dir(pq), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[struct {
+		Text string `parquet:"text"`
+	}](f)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	opts := tasks.DefaultOptions()
+	opts.DataDir = root
+	_, err = buildLambada(t, opts)
+	if !errs.IsBadInput(err) || !strings.Contains(err.Error(), "dataset "+pq+" has no rows") {
+		t.Fatalf("0-row parquet: want bad input %q, got %v", "dataset "+pq+" has no rows", err)
+	}
+	for _, text := range []string{"", "\n  \n"} {
+		root := t.TempDir()
+		path := filepath.Join(root, "EleutherAI/lambada_openai/default/test.jsonl")
+		writeFile(t, path, text)
+		opts.DataDir = root
+		_, err := buildLambada(t, opts)
+		if !errs.IsBadInput(err) || !strings.Contains(err.Error(), "dataset "+path+" has no rows") {
+			t.Fatalf("jsonl %q: want bad input naming %s, got %v", text, path, err)
+		}
 	}
 }

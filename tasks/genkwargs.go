@@ -10,7 +10,8 @@ import (
 
 // ParseGenKwargs reads --gen-kwargs as lm-eval does: a JSON object, or
 // k=v pairs whose values are typed (true/false, int, float, else string).
-// Errors are bad input.
+// Unknown keys, keys goeval cannot honour and values out of range are
+// bad input, as are syntax errors.
 func ParseGenKwargs(s string) (map[string]any, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -21,7 +22,7 @@ func ParseGenKwargs(s string) (map[string]any, error) {
 		if err := json.Unmarshal([]byte(s), &out); err != nil {
 			return nil, errs.BadInputf("--gen-kwargs: bad JSON object: %v", err)
 		}
-		return out, nil
+		return checked(out)
 	}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(kv, "=")
@@ -30,7 +31,15 @@ func ParseGenKwargs(s string) (map[string]any, error) {
 		}
 		out[strings.TrimSpace(k)] = typedValue(strings.TrimSpace(v))
 	}
-	return out, nil
+	return checked(out)
+}
+
+// checked is kw when checkGenKwargs accepts it.
+func checked(kw map[string]any) (map[string]any, error) {
+	if err := checkGenKwargs(kw); err != nil {
+		return nil, err
+	}
+	return kw, nil
 }
 
 // typedValue types a k=v value as lm-eval's simple_parse_args_string does.

@@ -34,6 +34,9 @@ func readParquet(path string) (t *table, err error) {
 	}
 	t = &table{Keys: map[string][]string{}}
 	schemaKeys(pf.Schema(), "", t.Keys)
+	if pf.NumRows() == 0 { // parquet-go's reader fails to seek in a file without row groups
+		return t, nil
+	}
 	r := parquet.NewReader(pf)
 	defer r.Close()
 	for i := 0; ; i++ {

@@ -84,14 +84,17 @@ func Dataset(task string) (path, config string, err error) {
 	return s.ds.Path, s.ds.config(), nil
 }
 
+// unknown is the bad-input error for a task name that is neither a task nor
+// a group, with the closest names when some are close.
 func unknown(name string) error {
-	best, bestD := "", 1<<30
-	for _, n := range append(append([]string{}, order...), gorder...) {
-		if d := editDistance(strings.ToLower(name), n); d < bestD {
-			best, bestD = n, d
-		}
+	if strings.TrimSpace(name) == "" {
+		return errs.BadInputf("empty task name ('goeval tasks' lists them)")
 	}
-	return errs.BadInputf("unknown task %q: did you mean %q? ('goeval tasks' lists them)", name, best)
+	if g, ok := groups[name]; ok {
+		return errs.BadInputf("%q is a group of %d tasks, not a task ('goeval tasks' lists its subtasks)", name, len(g.Subtasks))
+	}
+	all := append(append([]string{}, order...), gorder...)
+	return errs.BadInputf("unknown task %q%s ('goeval tasks' lists them)", name, didYouMean(closest(name, all)))
 }
 
 // Expand resolves task and group names into tasks (groups expanded
@@ -125,31 +128,12 @@ func Expand(names []string) ([]Task, []Group, error) {
 		return nil
 	}
 	for _, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return nil, nil, errs.BadInputf("--tasks has an empty name in %q (a stray comma?)", strings.Join(names, ","))
+		}
 		if err := walk(strings.TrimSpace(n)); err != nil {
 			return nil, nil, err
 		}
 	}
 	return ts, gs, nil
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

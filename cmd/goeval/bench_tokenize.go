@@ -19,11 +19,23 @@ func benchTokenize(args []string) error {
 	fs.StringVar(&o.Corpus, "corpus", "models/tokenizer/testdata/corpus.jsonl.gz", "JSON lines of {\"text\": str} (optionally .gz)")
 	fs.DurationVar(&o.MinTime, "time", 3*time.Second, "minimum measuring time per mode")
 	fs.IntVar(&o.Threads, "threads", runtime.NumCPU(), "goroutines for the batch mode")
+	setUsage(fs, "Usage: goeval bench tokenize --tokenizer DIR|FILE [--corpus FILE] [--time D] [--threads N]\n"+
+		"Measures tokenizer encode throughput (MB/s) on the corpus, on one goroutine and on --threads.")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}
 	if o.Tokenizer == "" {
 		return errs.BadInputf("--tokenizer is required")
+	}
+	if o.MinTime <= 0 || o.Threads < 1 {
+		return errs.BadInputf("--time must be > 0 and --threads ≥ 1")
+	}
+	texts, err := bench.ReadCorpus(o.Corpus)
+	if err != nil {
+		return err
+	}
+	if len(texts) == 0 {
+		return errs.BadInputf("corpus %s has no texts; give JSON lines {\"text\": str}", o.Corpus)
 	}
 	r, err := bench.Tokenize(context.Background(), o)
 	if err != nil {

@@ -50,6 +50,21 @@ func (g *genFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&g.seed, "seed", 0, "sampling seed; prompt i uses seed+i, so an output does not depend on the other prompts")
 }
 
+// checkSampling rejects sampling filters that greedy decoding would
+// silently ignore.
+func (g *genFlags) checkSampling() error {
+	if g.temp > 0 {
+		return nil
+	}
+	if g.topK > 0 {
+		return errs.BadInputf("--top-k needs --temperature > 0 (greedy decoding ignores it)")
+	}
+	if g.topP < 1 {
+		return errs.BadInputf("--top-p needs --temperature > 0 (greedy decoding ignores it)")
+	}
+	return nil
+}
+
 func runGenerate(args []string) error {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	var f scoreFlags
@@ -71,6 +86,9 @@ func runGenerate(args []string) error {
 	}
 	if g.maxTokens < 1 || !(g.temp >= 0) || math.IsInf(float64(g.temp), 1) || !(g.topP > 0 && g.topP <= 1) || g.topK < 0 {
 		return errs.BadInputf("--max-tokens must be ≥ 1, --temperature ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
+	}
+	if err := g.checkSampling(); err != nil {
+		return err
 	}
 	prompts, err := readPrompts(os.Stdin)
 	if err != nil {

@@ -61,7 +61,7 @@ func TestGenerateCLIMatchesLlamaCpp(t *testing.T) {
 func TestGenerateCLIBadInput(t *testing.T) {
 	dir := fixturemodel.Model(t, "tiny-llama")
 	for _, tc := range []struct{ stdin, want string }{
-		{"{\"prompt_ids\": [1]}\n{\"prompt\": 3}\n", "stdin line 2: invalid JSON"},
+		{"{\"prompt_ids\": [1]}\n{\"prompt\": 3}\n", "stdin line 2: \"prompt\" must be a string, not a number"},
 		{"{\"prompt_ids\": []}\n", "stdin line 1: \"prompt_ids\" must be a non-empty list"},
 		{"{\"prompt\": \"a\", \"prompt_ids\": [1]}\n", "stdin line 1: want exactly one of"},
 		{"\n{\"prompt_ids\": [1, 99999999]}\n", "stdin line 2: context_ids[1] = 99999999 is outside the vocabulary"},

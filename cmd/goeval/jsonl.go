@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
+	"strings"
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
@@ -22,7 +25,7 @@ func readJSONLines[T any](r io.Reader, each func(line int, v T) error) error {
 		}
 		var v T
 		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return errs.BadInputf("stdin line %d: invalid JSON: %v", line, err)
+			return errs.BadInputf("stdin line %d: %s", line, jsonProblem(err, reflect.TypeOf(v)))
 		}
 		if err := each(line, v); err != nil {
 			return err
@@ -32,6 +35,95 @@ func readJSONLines[T any](r io.Reader, each func(line int, v T) error) error {
 		return errs.BadInputf("reading stdin: %v", err)
 	}
 	return nil
+}
+
+// jsonProblem says what is wrong with a line that did not decode into a
+// value of type t, in JSON's words rather than Go's: "text" must be a
+// string, not a number.
+func jsonProblem(err error, t reflect.Type) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return "invalid JSON: " + err.Error()
+	}
+	got := jsonValueName(te.Value)
+	if te.Field == "" {
+		return fmt.Sprintf("want a JSON object, not %s", got)
+	}
+	if ft := jsonFieldType(t, te.Field); ft != nil && ft != te.Type && (ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array) {
+		return fmt.Sprintf("each item of %q must be %s, not %s", te.Field, jsonTypeName(te.Type), got)
+	}
+	return fmt.Sprintf("%q must be %s, not %s", te.Field, jsonTypeName(te.Type), got)
+}
+
+// jsonFieldType is the type of the field at the dotted JSON path in
+// struct type t, or nil.
+func jsonFieldType(t reflect.Type, path string) reflect.Type {
+	for _, name := range strings.Split(path, ".") {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return nil
+		}
+		var found reflect.Type
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if tag == name || (tag == "" && strings.EqualFold(f.Name, name)) {
+				found = f.Type
+				break
+			}
+		}
+		if found == nil {
+			return nil
+		}
+		t = found
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// jsonTypeName describes the JSON values a Go type accepts.
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch k := t.Kind(); {
+	case k == reflect.String:
+		return "a string"
+	case k == reflect.Bool:
+		return "true or false"
+	case k >= reflect.Int && k <= reflect.Int64:
+		return fmt.Sprintf("an integer in [%d, %d]", -1<<(t.Bits()-1), 1<<(t.Bits()-1)-1)
+	case k >= reflect.Uint && k <= reflect.Uint64:
+		return fmt.Sprintf("an integer in [0, %d]", uint64(math.MaxUint64)>>(64-t.Bits()))
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "a number"
+	case k == reflect.Slice || k == reflect.Array:
+		return "a list"
+	}
+	return "an object"
+}
+
+// jsonValueName names a JSON value as encoding/json reports it ("number
+// 1.5", "string", "array") in plain words.
+func jsonValueName(v string) string {
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		return n
+	}
+	switch v {
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	case "bool":
+		return "true/false"
+	case "number", "string":
+		return "a " + v
+	}
+	return v
 }
 
 // writeJSONLines writes one JSON object per line.

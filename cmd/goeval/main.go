@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -34,10 +35,14 @@ func main() { os.Exit(runMain(os.Args[1:])) }
 // 0, 1 for a failure, 2 for bad input (flags, files, data).
 func runMain(args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		printUsage()
-		if len(args) == 0 {
+		if len(args) > 1 {
+			return runHelp(args[0], args[1:])
+		}
+		if len(args) == 0 { // a usage error: the list goes to stderr
+			printUsage(os.Stderr)
 			return 2
 		}
+		printUsage(os.Stdout)
 		return 0
 	}
 	if args[0] == "--version" || args[0] == "-version" {
@@ -63,16 +68,32 @@ func runMain(args []string) int {
 	return 0
 }
 
-func printUsage() {
-	fmt.Fprintln(os.Stderr, "goeval: evaluate Hugging Face checkpoints on lm-evaluation-harness benchmarks, in Go.")
-	fmt.Fprintln(os.Stderr, "\nUsage: goeval <command> [flags]\n\nCommands:")
+// runHelp is "goeval help CMD" (or --help CMD): CMD's --help. Anything
+// else after help is bad input.
+func runHelp(help string, args []string) int {
+	cmd, ok := commands[args[0]]
+	switch {
+	case len(args) > 1:
+		fmt.Fprintf(os.Stderr, "goeval: %s takes at most one command name, got %q; try 'goeval help CMD'\n", help, strings.Join(args, " "))
+		return 2
+	case !ok:
+		fmt.Fprintf(os.Stderr, "goeval %s: unknown command %q; run 'goeval help' for the list\n", help, args[0])
+		return 2
+	}
+	return runMain([]string{cmd.name, "--help"})
+}
+
+// printUsage writes the command list to w.
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "goeval: evaluate Hugging Face checkpoints on lm-evaluation-harness benchmarks, in Go.")
+	fmt.Fprintln(w, "\nUsage: goeval <command> [flags]\n\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(os.Stderr, "\nRun 'goeval <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'goeval <command> --help' for a command's flags.")
 }

@@ -79,6 +79,9 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if f.batch < 1 {
 		return nil, errs.BadInputf("--batch-size %d must be ≥ 1", f.batch)
 	}
+	if err := checkModelDir(f.model); err != nil {
+		return nil, err
+	}
 	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
 		Adapters: adapters, AdapterMode: mode}
 	if f.verbose {
@@ -146,6 +149,9 @@ func readScoreRequests(r io.Reader) ([]scoreIn, error) {
 		case strs && !ids && in.Text == nil:
 			if in.Context == nil || in.Continuation == nil {
 				return errs.BadInputf("stdin line %d: give both \"context\" and \"continuation\"", line)
+			}
+			if *in.Continuation == "" {
+				return errs.BadInputf("stdin line %d: \"continuation\" must be a non-empty string (an empty one has no tokens to score)", line)
 			}
 		default:
 			return errs.BadInputf("stdin line %d: want exactly one of {context_ids, continuation_ids}, {context, continuation} or {text}", line)

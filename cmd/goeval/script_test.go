@@ -24,9 +24,6 @@
 //	                           (no panic, no usage dump); follow it with `stderr 'message'`
 //	cpglob PATTERN DST         copy the single file matching PATTERN to DST, e.g.
 //	                           cpglob out/m/results_*.json results.json
-//
-// testdata/script/known_broken.txt lists inputs that do not yet behave as
-// these rules say; it is a plain list, not run.
 package main
 
 import (

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
@@ -43,6 +44,9 @@ Flags:`)
 	if len(pos) != 1 || o.task == "" {
 		return errs.BadInputf("show needs one RUN and --task; see 'goeval show --help'")
 	}
+	if o.n < 0 {
+		return errs.BadInputf("-n %d out of range: use 0 (all docs) or a count ≥ 1", o.n)
+	}
 	return show(os.Stdout, pos[0], o)
 }
 
@@ -61,6 +65,9 @@ func loadViews(run *report.Run, task, filter string) ([]report.SampleView, error
 	samples, err := run.Samples(task)
 	if err != nil {
 		return nil, err
+	}
+	if p, ok := run.SamplesPath[task]; ok && len(samples) == 0 {
+		return nil, errs.BadInputf("%s is empty: no samples of task %q to show", p, task)
 	}
 	if samples == nil {
 		return nil, errs.BadInputf("%s: no samples file for task %q (tasks with samples: %s); run with --log-samples",
@@ -81,11 +88,13 @@ func loadViews(run *report.Run, task, filter string) ([]report.SampleView, error
 	return out, nil
 }
 
+// keys is m's keys, sorted.
 func keys(m map[string]string) []string {
-	var out []string
+	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
+	sort.Strings(out)
 	return out
 }
 
