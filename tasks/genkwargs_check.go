@@ -40,6 +40,19 @@ func checkGenKwargs(kw map[string]any) error {
 			return err
 		}
 	}
+	return checkSampling(kw)
+}
+
+// checkSampling rejects do_sample=true without a temperature > 0: lm-eval
+// passes temperature 0 to transformers when none is given, and
+// transformers refuses to sample at temperature 0.
+func checkSampling(kw map[string]any) error {
+	if ds, _ := kw["do_sample"].(bool); !ds {
+		return nil
+	}
+	if t, ok := py.ToFloat(kw["temperature"]); !ok || t <= 0 {
+		return errs.BadInputf("--gen-kwargs do_sample=true needs temperature > 0 (lm-eval and transformers do not sample at temperature 0)")
+	}
 	return nil
 }
 

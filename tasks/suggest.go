@@ -6,11 +6,12 @@ import (
 	"strings"
 )
 
-// closest returns the candidates a mistyped name most likely meant, sorted:
-// those that start with it; else, for names of 3 or more letters, those
-// that contain it; else those at the smallest edit distance, if that is at
-// most a third of the name's length (at least 1). Nothing is close to an
-// empty name.
+// closest returns the candidates a mistyped name most likely meant: those
+// that start with it; else, for names of 3 or more letters, those that
+// contain it (both shortest first: "m" means "mmlu" before "mmlu_anatomy");
+// else, sorted, those at the smallest edit distance, if that is at most a
+// third of the name's length (at least 1). Nothing is close to an empty
+// name.
 func closest(name string, cands []string) []string {
 	name = strings.ToLower(strings.TrimSpace(name))
 	if name == "" {
@@ -29,15 +30,22 @@ func closest(name string, cands []string) []string {
 	if len(best) == 0 {
 		best = sub
 	}
-	if len(best) == 0 {
-		bestD := max(1, len([]rune(name))/3) + 1
-		for _, c := range cands {
-			switch d := editDistance(name, c); {
-			case d < bestD:
-				best, bestD = []string{c}, d
-			case d == bestD:
-				best = append(best, c)
+	if len(best) > 0 {
+		sort.Slice(best, func(i, j int) bool {
+			if len(best[i]) != len(best[j]) {
+				return len(best[i]) < len(best[j])
 			}
+			return best[i] < best[j]
+		})
+		return best
+	}
+	bestD := max(1, len([]rune(name))/3) + 1
+	for _, c := range cands {
+		switch d := editDistance(name, c); {
+		case d < bestD:
+			best, bestD = []string{c}, d
+		case d == bestD:
+			best = append(best, c)
 		}
 	}
 	sort.Strings(best)

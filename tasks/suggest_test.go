@@ -12,14 +12,15 @@ import (
 // nothing when no name is close.
 func TestUnknownTaskSuggestions(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
-		{"arc", `unknown task "arc": did you mean "arc_challenge" or "arc_easy"?`},
+		{"arc", `unknown task "arc": did you mean "arc_easy" or "arc_challenge"?`},
 		{"ARC_E", `did you mean "arc_easy"?`},
 		{"hellasawg", `did you mean "hellaswag"?`},
 		{"gsm8", `did you mean "gsm8k" or "gsm8k_cot"?`},
 		{"drp", `did you mean "drop"?`},
+		{"mml", `did you mean "mmlu", "mmlu_stem", "mmlu_other" or one of`},
 		{"mmlu_stm", `did you mean "mmlu_stem"?`},
-		{"math_algebra", `did you mean "hendrycks_math_algebra" or "minerva_math_algebra"?`},
-		{"college", `did you mean "mmlu_college_biology", "mmlu_college_chemistry", "mmlu_college_computer_science" or one of 3 more?`},
+		{"math_algebra", `did you mean "minerva_math_algebra" or "hendrycks_math_algebra"?`},
+		{"college", `did you mean "mmlu_college_biology", "mmlu_college_physics", "mmlu_college_medicine" or one of 3 more?`},
 		{"nosuchtask", `unknown task "nosuchtask" ('goeval tasks' lists them)`},
 		{"zzzzzzzzzzzzzz", `unknown task "zzzzzzzzzzzzzz" ('goeval tasks' lists them)`},
 		{"x", `unknown task "x" ('goeval tasks' lists them)`},
