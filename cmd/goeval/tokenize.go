@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/tokenizer"
@@ -41,6 +44,9 @@ func runTokenize(args []string) error {
 	if *tokPath == "" {
 		return errs.BadInputf("--tokenizer is required")
 	}
+	if err := checkTokenizerPath(*tokPath); err != nil {
+		return err
+	}
 	tok, err := tokenizer.Load(*tokPath)
 	if err != nil {
 		return err
@@ -70,4 +76,22 @@ func tokenizeStream(tok *tokenizer.Tokenizer, addSpecial bool, r io.Reader, w io
 		return err
 	}
 	return bw.Flush()
+}
+
+// checkTokenizerPath rejects a --tokenizer path that does not exist, or a
+// folder without tokenizer.json, in words rather than as an os error.
+func checkTokenizerPath(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return errs.BadInputf("tokenizer %s does not exist", path)
+	case err != nil || !st.IsDir():
+		return nil // tokenizer.Load names the problem
+	}
+	for _, name := range []string{"tokenizer.json", "tokenizer.json.gz"} {
+		if _, err := os.Stat(filepath.Join(path, name)); err == nil {
+			return nil
+		}
+	}
+	return errs.BadInputf("%s has no tokenizer.json; --tokenizer takes a tokenizer folder or a tokenizer.json file", path)
 }
