@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -50,7 +52,11 @@ Flags:`)
 	return show(os.Stdout, pos[0], o)
 }
 
+// loadOne loads the single run at path (a results file or a folder).
 func loadOne(path string) (*report.Run, error) {
+	if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
+		return nil, errs.BadInputf("run %s does not exist; give a results_*.json file or a run folder", path)
+	}
 	runs, err := report.LoadRuns(path)
 	if err != nil {
 		return nil, err
@@ -68,6 +74,9 @@ func loadViews(run *report.Run, task, filter string) ([]report.SampleView, error
 	}
 	if p, ok := run.SamplesPath[task]; ok && len(samples) == 0 {
 		return nil, errs.BadInputf("%s is empty: no samples of task %q to show", p, task)
+	}
+	if samples == nil && len(run.SamplesPath) == 0 {
+		return nil, errs.BadInputf("%s: the run has no samples files; run it with --log-samples", run.ResultsPath)
 	}
 	if samples == nil {
 		return nil, errs.BadInputf("%s: no samples file for task %q (tasks with samples: %s); run with --log-samples",
