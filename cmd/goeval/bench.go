@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -47,10 +46,10 @@ func runBench(args []string) error {
 			fmt.Fprintf(&sb, "  %-10s %s\n", n, benchKinds[n].summary)
 		}
 		sb.WriteString("Run 'goeval bench <kind> --help' for its flags.\n")
-		fmt.Fprint(os.Stderr, sb.String())
-		if len(args) == 0 {
-			return errs.BadInputf("missing benchmark kind")
+		if len(args) == 0 { // a usage error: one line
+			return errs.BadInputf("missing benchmark kind: %s (see 'goeval bench --help')", strings.Join(names, ", "))
 		}
+		fmt.Print(sb.String()) // help asked for is output
 		return nil
 	}
 	k, ok := benchKinds[args[0]]

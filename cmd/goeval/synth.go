@@ -10,14 +10,14 @@ func init() {
 	register("synth", "write a deterministic tiny model, tokenizer or dataset (synth model|tokenizer|data)", runSynth)
 }
 
-// runSynth dispatches "synth model" (synth_model.go) and "synth data"
-// (synth_data.go).
+// runSynth dispatches "synth model" (synth_model.go), "synth tokenizer"
+// and "synth data" (synth_data.go).
 func runSynth(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Println("Usage:\n  goeval synth model --arch llama|mistral|qwen2|qwen3 [...] --seed N --out DIR\n  goeval synth data --task NAME --out DIR\n  goeval synth tokenizer --out DIR [--vocab N]\nRun 'goeval synth model --help' or 'goeval synth data --help' for their flags.")
-		if len(args) == 0 {
-			return errs.BadInputf("synth needs 'model' or 'data'")
-		}
+	if len(args) == 0 { // a usage error: one line
+		return errs.BadInputf("missing what to write: model, tokenizer or data (see 'goeval synth --help')")
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Println("Usage:\n  goeval synth model --arch llama|mistral|qwen2|qwen3 [...] --seed N --out DIR\n  goeval synth data --task NAME[,NAME...] --out DIR\n  goeval synth tokenizer --out DIR [--vocab N]\nRun 'goeval synth model|tokenizer|data --help' for their flags.")
 		return nil
 	}
 	switch args[0] {
