@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -30,6 +31,9 @@ func runSynthData(args []string) error {
 	if *n < 1 || *n > 100000 {
 		return errs.BadInputf("--n %d out of range: use 1..100000", *n)
 	}
+	if err := checkOutFolder(*out); err != nil {
+		return err
+	}
 	files, err := synthData(*task, *out, synth.DataOptions{N: *n, Seed: *seed})
 	if err != nil {
 		return err
@@ -40,6 +44,15 @@ func runSynthData(args []string) error {
 		}
 	}
 	fmt.Printf("wrote %d dataset files under %s (use it as --data-dir)\n", len(files), *out)
+	return nil
+}
+
+// checkOutFolder rejects an --out path that is a file (synth writes a
+// folder there).
+func checkOutFolder(out string) error {
+	if st, err := os.Stat(out); err == nil && !st.IsDir() {
+		return errs.BadInputf("--out %s is a file, not a folder: give a folder to write into", out)
+	}
 	return nil
 }
 

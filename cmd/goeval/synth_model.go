@@ -65,6 +65,9 @@ func runSynthModel(args []string) error {
 	if err := applyRopeScaling(fs, &o, *scaling); err != nil {
 		return err
 	}
+	if err := checkOutFolder(o.Out); err != nil {
+		return err
+	}
 	if err := synth.Model(o); err != nil {
 		return err
 	}

@@ -20,6 +20,9 @@ func runSynthTokenizer(args []string) error {
 	if *out == "" {
 		return errs.BadInputf("--out is required")
 	}
+	if err := checkOutFolder(*out); err != nil {
+		return err
+	}
 	ids, err := synth.Tokenizer(*out, *vocab)
 	if err != nil {
 		return errs.BadInput(err)
