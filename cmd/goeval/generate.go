@@ -50,16 +50,23 @@ func (g *genFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&g.seed, "seed", 0, "sampling seed; prompt i uses seed+i, so an output does not depend on the other prompts")
 }
 
-// checkSampling rejects sampling filters that greedy decoding would
-// silently ignore.
-func (g *genFlags) checkSampling() error {
-	if g.temp > 0 {
+// check rejects values out of range, naming the flag, and sampling filters
+// that greedy decoding would silently ignore.
+func (g *genFlags) check() error {
+	switch {
+	case g.maxTokens < 1:
+		return errs.BadInputf("--max-tokens %d out of range: use ≥ 1", g.maxTokens)
+	case !(g.temp >= 0) || math.IsInf(g.temp, 1):
+		return errs.BadInputf("--temperature %v out of range: use ≥ 0 (0 = greedy)", g.temp)
+	case !(g.topP > 0 && g.topP <= 1):
+		return errs.BadInputf("--top-p %v out of range: use (0, 1] (1 = off)", g.topP)
+	case g.topK < 0:
+		return errs.BadInputf("--top-k %d out of range: use ≥ 0 (0 = off)", g.topK)
+	case g.temp > 0:
 		return nil
-	}
-	if g.topK > 0 {
+	case g.topK > 0:
 		return errs.BadInputf("--top-k needs --temperature > 0 (greedy decoding ignores it)")
-	}
-	if g.topP < 1 {
+	case g.topP < 1:
 		return errs.BadInputf("--top-p needs --temperature > 0 (greedy decoding ignores it)")
 	}
 	return nil
@@ -84,10 +91,7 @@ func runGenerate(args []string) error {
 	if fs.NArg() > 0 {
 		return errs.BadInputf("generate takes no arguments, got %q (prompts come on stdin)", fs.Arg(0))
 	}
-	if g.maxTokens < 1 || !(g.temp >= 0) || math.IsInf(float64(g.temp), 1) || !(g.topP > 0 && g.topP <= 1) || g.topK < 0 {
-		return errs.BadInputf("--max-tokens must be ≥ 1, --temperature ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
-	}
-	if err := g.checkSampling(); err != nil {
+	if err := g.check(); err != nil {
 		return err
 	}
 	prompts, err := readPrompts(os.Stdin)
