@@ -19,26 +19,33 @@ const (
 )
 
 // scoreRows are the rows plotted as scores: metrics where higher is better
-// and every value lies in [0,1] (accuracy, exact match, …).
+// and every value lies in [0,1] (accuracy, exact match, …). NaN values (a
+// model whose numerics broke) are not drawn (see plotted) and do not
+// disqualify a row.
 func scoreRows(c *Comparison) []Row {
 	var out []Row
 	for _, r := range c.Rows {
 		if !r.HigherIsBetter {
 			continue
 		}
-		ok := true
+		ok, some := true, false
 		for _, cell := range r.Cells {
-			ok = ok && (!cell.OK || (cell.Value >= 0 && cell.Value <= 1))
+			ok = ok && (!plotted(cell) || (cell.Value >= 0 && cell.Value <= 1))
+			some = some || cell.OK
 		}
-		if ok {
+		if ok && some {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
+// plotted reports whether a cell has a value to draw: present and finite.
+func plotted(c Cell) bool { return c.OK && finite(c.Value) }
+
 // ScoresPlot draws, per task and metric, one bar per run with a 95 %
-// error bar (±1.96 stderr, when the stderr is known).
+// error bar (±1.96 stderr, when the stderr is known). A NaN value gets no
+// bar, and "nan" is written where the bar would stand.
 func ScoresPlot(c *Comparison) (*plot.Plot, error) {
 	rows := scoreRows(c)
 	if len(rows) == 0 {
@@ -56,13 +63,28 @@ func ScoresPlot(c *Comparison) (*plot.Plot, error) {
 		errs := make(plotter.XYs, len(rows))
 		yerr := make(plotter.YErrors, len(rows))
 		x0 := (float64(j) - float64(nRuns-1)/2) * slot
+		var nan plotter.XYLabels
 		for i, r := range rows {
 			cell := r.Cells[j]
-			vals[i] = cell.Value
-			errs[i] = plotter.XY{X: float64(i) + x0, Y: cell.Value}
-			if cell.StderrOK {
+			errs[i] = plotter.XY{X: float64(i) + x0}
+			if !plotted(cell) {
+				if cell.OK {
+					nan.XYs = append(nan.XYs, plotter.XY{X: float64(i) + x0, Y: 0.02})
+					nan.Labels = append(nan.Labels, "nan")
+				}
+				continue
+			}
+			vals[i], errs[i].Y = cell.Value, cell.Value
+			if cell.StderrOK && finite(cell.Stderr) {
 				yerr[i] = struct{ Low, High float64 }{1.96 * cell.Stderr, 1.96 * cell.Stderr}
 			}
+		}
+		if len(nan.XYs) > 0 {
+			labels, err := plotter.NewLabels(nan)
+			if err != nil {
+				return nil, fmt.Errorf("scores plot: %w", err)
+			}
+			p.Add(labels)
 		}
 		bars, err := plotter.NewBarChart(vals, width)
 		if err != nil {
@@ -105,9 +127,12 @@ func SweepPlot(c *Comparison) (*plot.Plot, error) {
 	for i, r := range rows {
 		var pts plotter.XYs
 		for j, cell := range r.Cells {
-			if cell.OK {
+			if plotted(cell) { // NaN values (broken numerics) are skipped
 				pts = append(pts, plotter.XY{X: float64(j), Y: cell.Value})
 			}
+		}
+		if len(pts) == 0 {
+			continue
 		}
 		line, points, err := plotter.NewLinePoints(pts)
 		if err != nil {
