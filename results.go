@@ -48,6 +48,11 @@ type TaskResult struct {
 	SampleLen int            // documents evaluated (lm-eval's sample_len / n-samples effective)
 	Original  int            // documents in the split when known (n-samples original), else SampleLen
 	Samples   []Sample       // with Options.LogSamples: one per (filter, doc), filter-major
+	// NonFinite counts the loglikelihood and loglikelihood_rolling requests
+	// whose log-prob came back NaN or ±Inf (broken weights or activations),
+	// out of LogProbRequests. When it is > 0, the affected documents' metric
+	// values and every aggregate over them are NaN (see NonFiniteWarnings).
+	NonFinite, LogProbRequests int
 }
 
 // Metric returns the named metric under filter.

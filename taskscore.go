@@ -19,13 +19,24 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 	filters := t.Filters()
 	raw := map[string][]metrics.Value{} // "metric,filter" → values in doc order
 	perDoc := make([]map[string]tasks.SampleResult, len(r.insts))
+	brokenDoc := make([]bool, len(r.insts)) // a log-prob is NaN or ±Inf (nonfinite.go)
 	for i := range r.insts {
 		res, err := t.Process(&r.insts[i], r.resps[i])
 		if err != nil {
 			return nil, fmt.Errorf("task %s doc %d: %w", t.Name(), r.insts[i].DocID, err)
 		}
+		bad, scored := nonFiniteDoc(r.insts[i].Requests, r.resps[i])
+		tr.NonFinite += bad
+		tr.LogProbRequests += scored
+		if brokenDoc[i] = bad > 0; brokenDoc[i] {
+			for f, sr := range res {
+				sr.Metrics = nanValues(sr.Metrics, t.Metrics())
+				res[f] = sr
+			}
+		}
 		perDoc[i] = res
 	}
+	broken := map[string]bool{} // "metric,filter" aggregates a broken document
 	for _, f := range filters {
 		for i, inst := range r.insts {
 			sr, ok := perDoc[i][f]
@@ -36,6 +47,7 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 			for _, ms := range t.Metrics() {
 				if v, ok := sr.Metrics[ms.Name]; ok {
 					raw[ms.Name+","+f] = append(raw[ms.Name+","+f], v)
+					broken[ms.Name+","+f] = broken[ms.Name+","+f] || brokenDoc[i]
 					names = append(names, ms.Name)
 				}
 			}
@@ -50,6 +62,11 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 		for _, ms := range t.Metrics() {
 			vals, ok := raw[ms.Name+","+f]
 			if !ok {
+				continue
+			}
+			if broken[ms.Name+","+f] {
+				tr.Metrics = append(tr.Metrics, nanMetric(ms, f, len(vals), opts.BootstrapIters))
+				tr.SampleLen = max(tr.SampleLen, len(vals))
 				continue
 			}
 			m, err := aggregateMetric(ms, f, vals, opts.BootstrapIters)

@@ -26,7 +26,7 @@ const DefaultBootstrapIters = 100000
 //     standard deviation of the replicate statistics. It is deterministic
 //     and independent of --seed.
 func Stderr(agg string, values []Value, iters int) (se float64, ok bool, err error) {
-	if iters <= 0 || len(values) <= 1 {
+	if !HasStderr(agg, len(values), iters) {
 		return 0, false, nil
 	}
 	switch agg {
@@ -73,6 +73,19 @@ func Stderr(agg string, values []Value, iters int) (se float64, ok bool, err err
 		}), true, nil
 	}
 	return 0, false, nil
+}
+
+// HasStderr reports whether Stderr gives a value (ok) for aggregation agg
+// over n values with iters resamples, without computing it.
+func HasStderr(agg string, n, iters int) bool {
+	if iters <= 0 || n <= 1 {
+		return false
+	}
+	switch agg {
+	case AggMean, AggMedian, AggPerplexity, AggNanMean, AggF1, AggMCC:
+		return true
+	}
+	return false
 }
 
 // MeanStderr is lm-eval's mean_stderr: sample_stddev(xs)/sqrt(len(xs)).

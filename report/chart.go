@@ -195,6 +195,9 @@ func (c *Chart) xAxis(lo, hi float64, x0, x1, y0, y1 vg.Length, ticks []float64,
 
 // niceTicks returns about n round ticks covering [lo, hi].
 func niceTicks(lo, hi float64, n int) []float64 {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return []float64{0, 1} // no usable range (NaN or empty): the unit interval
+	}
 	step := (hi - lo) / float64(n)
 	mag := math.Pow(10, math.Floor(math.Log10(step)))
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {

@@ -40,7 +40,11 @@ func CompareChart(c *Comparison, o ChartOptions) (*Chart, error) {
 	m := 0.0
 	for _, r := range fr {
 		for k := range r.abs {
-			m = math.Max(m, math.Max(math.Abs(r.lo[k]), math.Abs(r.hi[k])))
+			for _, v := range []float64{r.lo[k], r.hi[k]} {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					m = math.Max(m, math.Abs(v))
+				}
+			}
 		}
 	}
 	m = math.Max(m, 0.02)
@@ -125,7 +129,7 @@ func drawForest(c *Comparison, fr []forestRow, lo, hi float64, skipped []string)
 		ch.textRight(r.label, textSize, lay.x0-6, mid-extents(textSize).Ascent/2+1, "label")
 		y0 := mid + vg.Length(k-1)*4
 		for j := range r.abs {
-			if math.IsNaN(r.abs[j]) {
+			if math.IsNaN(r.abs[j]) || math.IsNaN(r.lo[j]) || math.IsNaN(r.hi[j]) {
 				continue
 			}
 			y := y0 - vg.Length(j)*8

@@ -117,6 +117,9 @@ func ScoresChart(c *Comparison, o ChartOptions) (*Chart, error) {
 		mid := rowTop - lay.rowH/2
 		ch.textRight(labels[i], textSize, lay.x0-6, mid-extents(textSize).Ascent/2+1, "label")
 		y0 := mid + barH*vg.Length(n)/2
+		if nan := nanRuns(c.Runs, r.Row); nan != "" {
+			ch.text(nan, textSize, lay.x0+3, mid-extents(textSize).Ascent/2+1, "label")
+		}
 		for j, cell := range r.Row.Cells {
 			if !cell.OK || math.IsNaN(cell.Value) {
 				continue
@@ -145,4 +148,22 @@ func rowLabel(r chartRow) string {
 func headerHeight(w vg.Length, title string, legend []legendEntry, note string) vg.Length {
 	scratch := &Chart{W: w, H: 1000}
 	return 1000 - scratch.header(title, legend, note)
+}
+
+// nanRuns is the text drawn in a row for its NaN values ("nan", or "nan:
+// run, run" when other runs have bars), "" when there are none.
+func nanRuns(runs []string, r Row) string {
+	var names []string
+	for j, c := range r.Cells {
+		if c.OK && math.IsNaN(c.Value) {
+			names = append(names, runs[j])
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return ""
+	case len(names) == len(r.Cells):
+		return "nan"
+	}
+	return "nan: " + strings.Join(names, ", ")
 }

@@ -211,3 +211,22 @@ func TestCheckpointSteps(t *testing.T) {
 		t.Errorf("decreasing steps gave %v", got)
 	}
 }
+
+// TestChartsWithNaN: a run whose numerics broke (NaN values, NaN
+// intervals) is drawn as "nan" and never breaks a chart's layout.
+func TestChartsWithNaN(t *testing.T) {
+	c := synthComparison(6, []string{"base", "broken", "ok"}, false)
+	for i := range c.Rows {
+		c.Rows[i].Cells[1].Value = math.NaN()
+		ch := &c.Rows[i].Changes[1]
+		ch.Abs, ch.Low, ch.High, ch.Significant = math.NaN(), math.NaN(), math.NaN(), false
+	}
+	for name, draw := range map[string]func(*Comparison, ChartOptions) (*Chart, error){
+		"scores": ScoresChart, "compare": CompareChart, "sweep": SweepChart} {
+		ch, err := draw(c, ChartOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		checkLayout(t, name+"_nan", ch)
+	}
+}

@@ -33,21 +33,21 @@ type chartRow struct {
 }
 
 // isScore reports whether r is a score metric: higher is better and every
-// finite value lies in [0, 1] (accuracy, exact match, F1, …).
+// finite value lies in [0, 1] (accuracy, exact match, F1, …). NaN values (a
+// model whose numerics broke) are drawn as "nan" and do not disqualify a
+// row; a row needs one value present.
 func isScore(r Row) bool {
 	if !r.HigherIsBetter {
 		return false
 	}
-	any := false
+	present := false
 	for _, c := range r.Cells {
-		if c.OK && !math.IsNaN(c.Value) {
-			if c.Value < 0 || c.Value > 1 {
-				return false
-			}
-			any = true
+		if c.OK && !math.IsNaN(c.Value) && (c.Value < 0 || c.Value > 1) {
+			return false
 		}
+		present = present || c.OK
 	}
-	return any
+	return present
 }
 
 // primaryRow picks the row drawn for a task among its score rows (file

@@ -35,6 +35,10 @@ type Change struct {
 	Significant bool    // P < metrics.Alpha
 	Verdict     string  // "improved", "regressed" (significant only) or ""
 	Note        string  // why no test, or docs that could not be paired
+	// NonFinite: a value is NaN or ±Inf (a model whose numerics broke, or
+	// an overflowing perplexity), so the runs are not comparable: no
+	// change, no test.
+	NonFinite bool
 }
 
 // Row is one (task, metric, filter) across runs.
@@ -169,6 +173,12 @@ func compareCell(base, other *Run, row *Row, j int, o CompareOptions) (Change, e
 		ch.Note = "missing in one run"
 		return ch, nil
 	}
+	if !finite(a.Value) || !finite(b.Value) {
+		nan := math.NaN()
+		ch.Abs, ch.Low, ch.High, ch.NonFinite = nan, nan, nan, true
+		ch.Note = "not comparable: a value is NaN or ±Inf"
+		return ch, nil
+	}
 	ch.Abs = b.Value - a.Value
 	if a.Value != 0 {
 		ch.Rel = ch.Abs / math.Abs(a.Value)
@@ -214,7 +224,7 @@ func summarize(c *Comparison, j int) Summary {
 	for _, row := range c.Rows {
 		ch := row.Changes[j]
 		a, b := row.Cells[0], row.Cells[j]
-		if !a.OK || !b.OK {
+		if !a.OK || !b.OK || ch.NonFinite {
 			continue
 		}
 		switch ch.Verdict {
@@ -248,6 +258,9 @@ func summarize(c *Comparison, j int) Summary {
 	s.PplRel = safeDiv(s.Ppl-s.PplBase, s.PplBase)
 	return s
 }
+
+// finite reports whether f is neither NaN nor ±Inf.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 func safeDiv(a, b float64) float64 {
 	if b == 0 {

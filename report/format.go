@@ -40,6 +40,9 @@ func fmtNum(f float64) string {
 	if math.IsNaN(f) {
 		return "-"
 	}
+	if math.IsInf(f, 0) {
+		return fmtValue(f)
+	}
 	if a := math.Abs(f); a >= 1000 || (a < 0.001 && a != 0) {
 		return strconv.FormatFloat(f, 'g', 4, 64)
 	}
@@ -89,9 +92,33 @@ func cellText(c Cell) string {
 		return "-"
 	}
 	if c.StderrOK {
-		return fmtNum(c.Value) + " ±" + fmtNum(c.Stderr)
+		return fmtValue(c.Value) + " ±" + fmtValue(c.Stderr)
 	}
-	return fmtNum(c.Value)
+	return fmtValue(c.Value)
+}
+
+// fmtValue prints a value read from a results file: as fmtNum, but NaN
+// and ±Inf (a model whose numerics broke) as Python prints them, nan, inf
+// and -inf, where fmtNum's "-" would read as missing.
+func fmtValue(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return fmtNum(f)
+}
+
+// testText is the test column: the test's name, or "n/a" for values that
+// are not comparable (NaN or ±Inf).
+func testText(ch Change) string {
+	if ch.NonFinite {
+		return "n/a"
+	}
+	return ch.Test
 }
 
 // tableRows builds the header and the cells of the main table.
@@ -105,7 +132,7 @@ func (c *Comparison) tableRows() [][]string {
 		line := []string{row.Task, row.Key, cellText(row.Cells[0])}
 		for j := 1; j < len(c.Runs); j++ {
 			ch := row.Changes[j]
-			line = append(line, cellText(row.Cells[j]), fmtSigned(ch.Abs), fmtPct(ch.Rel), ch.Test, fmtP(ch), mark(ch))
+			line = append(line, cellText(row.Cells[j]), fmtSigned(ch.Abs), fmtPct(ch.Rel), testText(ch), fmtP(ch), mark(ch))
 		}
 		out = append(out, line)
 	}
@@ -122,7 +149,22 @@ func (c *Comparison) writeText(w io.Writer, md bool) error {
 	writeGrid(ew, c.summaryRows(), md)
 	fmt.Fprintf(ew, "\n* significant at 95 %% (McNemar exact test for 0/1 metrics, paired bootstrap for others, z-test from stderrs without samples); baseline: %s\n"+
 		"avg score: mean of higher-is-better metrics in [0,1]; avg gain: mean relative change over all metrics, + = better\n", c.Runs[0])
+	if c.hasNonFinite() {
+		fmt.Fprintln(ew, "n/a: not comparable, a value is NaN or ±Inf (a model whose numerics broke); such rows count in no summary")
+	}
 	return ew.err
+}
+
+// hasNonFinite reports whether any change is not comparable.
+func (c *Comparison) hasNonFinite() bool {
+	for _, row := range c.Rows {
+		for _, ch := range row.Changes {
+			if ch.NonFinite {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *Comparison) writeVerdicts(w io.Writer, j int, md bool) {

@@ -23,10 +23,15 @@ func pairedTest(base, other *Run, row *Row, ch *Change, o CompareOptions) error 
 		ch.Note = "no samples file"
 		return nil
 	}
-	a, b, mismatched := pairValues(sa, sb, row.Metric, row.Filter)
+	a, b, mismatched, nonFinite := pairValues(sa, sb, row.Metric, row.Filter)
+	var notes []string
 	if mismatched > 0 {
-		ch.Note = fmt.Sprintf("%d docs differ (doc_hash) and were left out", mismatched)
+		notes = append(notes, fmt.Sprintf("%d docs differ (doc_hash) and were left out", mismatched))
 	}
+	if nonFinite > 0 {
+		notes = append(notes, fmt.Sprintf("%d docs with NaN or ±Inf values are not comparable and were left out", nonFinite))
+	}
+	ch.Note = strings.Join(notes, "; ")
 	if len(a) == 0 {
 		if ch.Note == "" {
 			ch.Note = "no paired docs"
@@ -46,8 +51,9 @@ func pairedTest(base, other *Run, row *Row, ch *Change, o CompareOptions) error 
 
 // pairValues returns the metric's per-doc values for docs present in both
 // runs under the filter (baseline order). Docs whose doc_hash differs
-// between the runs are counted and left out.
-func pairValues(sa, sb []Sample, metric, filter string) (a, b []metrics.Value, mismatched int) {
+// between the runs, and docs with a NaN or ±Inf value in either run, are
+// counted and left out.
+func pairValues(sa, sb []Sample, metric, filter string) (a, b []metrics.Value, mismatched, nonFinite int) {
 	byDoc := map[int]*Sample{}
 	for i := range sb {
 		if sb[i].Filter == filter {
@@ -69,11 +75,24 @@ func pairValues(sa, sb []Sample, metric, filter string) (a, b []metrics.Value, m
 		}
 		va, okA := sampleValue(s, metric)
 		vb, okB := sampleValue(t, metric)
-		if okA && okB {
+		switch {
+		case !okA || !okB:
+		case !finiteValue(va) || !finiteValue(vb):
+			nonFinite++
+		default:
 			a, b = append(a, va), append(b, vb)
 		}
 	}
-	return a, b, mismatched
+	return a, b, mismatched, nonFinite
+}
+
+// finiteValue reports whether a per-doc value (number or pair) is finite.
+func finiteValue(v metrics.Value) bool {
+	if p, ok := v.Pair(); ok {
+		return finite(p[0]) && finite(p[1])
+	}
+	x, _ := v.Float()
+	return finite(x)
 }
 
 // sampleValue reads a per-doc metric value (a number or a pair).

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,7 @@ func SummaryTable(res *goeval.Results) string {
 	for _, t := range res.Tasks {
 		name := t.Alias
 		for _, m := range t.Metrics {
-			fmt.Fprintf(&b, "|%s|%v|%s|%d|%s|%s|%.4f|±|%s|\n", name, versionCell(t.Version), m.Filter, t.NumFewshot, m.Name, arrow(m), m.Value, stderrCell(m))
+			fmt.Fprintf(&b, "|%s|%v|%s|%d|%s|%s|%s|±|%s|\n", name, versionCell(t.Version), m.Filter, t.NumFewshot, m.Name, arrow(m), pyFixed4(m.Value), stderrCell(m))
 			name = ""
 		}
 	}
@@ -36,7 +37,7 @@ func SummaryTable(res *goeval.Results) string {
 				shots = strconv.Itoa(*g.NumFewshot)
 			}
 			for _, m := range g.Metrics {
-				fmt.Fprintf(&b, "|%s|%s|%s|%s|%s|%s|%.4f|±|%s|\n", name, g.Version, m.Filter, shots, m.Name, arrow(m), m.Value, stderrCell(m))
+				fmt.Fprintf(&b, "|%s|%s|%s|%s|%s|%s|%s|±|%s|\n", name, g.Version, m.Filter, shots, m.Name, arrow(m), pyFixed4(m.Value), stderrCell(m))
 				name = ""
 			}
 		}
@@ -62,5 +63,14 @@ func stderrCell(m goeval.Metric) string {
 	if !m.StderrOK {
 		return "N/A"
 	}
-	return fmt.Sprintf("%.4f", m.Stderr)
+	return pyFixed4(m.Stderr)
+}
+
+// pyFixed4 is Python's "%.4f" % f: NaN and ±Inf print as nan, inf, -inf
+// (a model whose numerics broke), where Go prints NaN and +Inf.
+func pyFixed4(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmtValue(f)
+	}
+	return fmt.Sprintf("%.4f", f)
 }

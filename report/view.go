@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,7 @@ type SampleView struct {
 	Choices  []string // multiple choice: each request's continuation
 	LLs      []float64
 	Gold     int    // index into Choices, -1 if unknown
-	Pick     int    // argmax of LLs (first maximum, as numpy), -1 without choices
+	Pick     int    // argmax of LLs (first maximum, as numpy), -1 without choices or with a NaN
 	Target   string // str(doc_to_target)
 	Response string // generate: the raw response; rolling: the log-likelihood
 	Filtered string // generate: the filtered response
@@ -81,9 +82,14 @@ func isChoiceSample(s Sample) bool {
 	return true
 }
 
+// argmaxFirst is the first maximum, or -1 when a value is NaN (a model
+// whose numerics broke picks nothing).
 func argmaxFirst(xs []float64) int {
 	best := -1
 	for i, x := range xs {
+		if math.IsNaN(x) {
+			return -1
+		}
 		if best < 0 || x > xs[best] {
 			best = i
 		}

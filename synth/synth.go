@@ -41,6 +41,14 @@ type ModelOptions struct {
 	TokenizerDir string
 	BOS, EOS     int
 	Out          string
+	// LogitScale, when not 0 or 1, multiplies the LM head (lm_head.weight,
+	// or the token embeddings when tied) by this factor after rounding, so
+	// every logit is scaled by it: a diverged checkpoint whose logits reach
+	// the thousands, for testing numerics (exp overflows without the max
+	// subtracted).
+	LogitScale float64
+	// NaNWeights writes every weight as NaN: a broken checkpoint.
+	NaNWeights bool
 }
 
 var synthArchs = map[string][2]string{
@@ -237,6 +245,7 @@ type synthTensor struct {
 	name      string
 	shape     []int
 	mean, std float64
+	scale     float64 // 0: 1; NaN: every value NaN (ModelOptions.LogitScale, NaNWeights)
 }
 
 // synthPlan lists the checkpoint's tensors in name order with their
@@ -263,7 +272,7 @@ func synthPlan(c *models.Config) []synthTensor {
 // writeWeights streams the tensors into one file or o.Shards shards of
 // about equal size, removing a stale checkpoint of the other layout.
 func (o *ModelOptions) writeWeights(c *models.Config) error {
-	plan := synthPlan(c)
+	plan := o.scalePlan(synthPlan(c))
 	dt := synthDTypes[o.DType][0]
 	meta := map[string]string{"format": "pt", "generator": "goeval synth model", "seed": strconv.FormatUint(o.Seed, 10)}
 	single := filepath.Join(o.Out, safetensors.SingleFile)
@@ -311,6 +320,24 @@ func splitShards(plan []synthTensor, n int, width int64) ([][]synthTensor, int64
 	return append(groups, plan[start:]), total
 }
 
+// scalePlan applies LogitScale to the LM head and NaNWeights to every
+// tensor.
+func (o *ModelOptions) scalePlan(plan []synthTensor) []synthTensor {
+	head := "lm_head.weight"
+	if o.Tie {
+		head = "model.embed_tokens.weight"
+	}
+	for i := range plan {
+		switch {
+		case o.NaNWeights:
+			plan[i].scale = math.NaN()
+		case plan[i].name == head && o.LogitScale != 0:
+			plan[i].scale = o.LogitScale
+		}
+	}
+	return plan
+}
+
 func numel(shape []int) int64 {
 	n := int64(1)
 	for _, d := range shape {
@@ -348,6 +375,9 @@ func fillTensor(w io.Writer, t synthTensor, dt string, seed uint64) error {
 			}
 			z := float64((sum - 2) * math.Sqrt(3))
 			v := float32(t.mean + float64(t.std*z))
+			if t.scale != 0 {
+				v = float32(float64(v) * t.scale)
+			}
 			switch dt {
 			case "F32":
 				binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))

@@ -37,8 +37,9 @@ type runFlags struct {
 	logSamples, chat, multiturn, skipBase                                       bool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	overwrite                                                                   bool
-	hub                                                                         hubState      // Hub ids resolved to cache snapshots (hub.go)
-	progressEvery                                                               time.Duration // GOEVAL_PROGRESS_INTERVAL (run_output.go)
+	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
+	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
+	nonFinite                                                                   nonFiniteState // --fail-on-nonfinite (run_nonfinite.go)
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
@@ -64,6 +65,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
 	fs.StringVar(&f.useCache, "use-cache", "", "request cache folder (lm-eval's --use_cache): every answered request is committed there, one file per model identity, so an interrupted run resumes without recomputing; see README \"Interrupted runs and caching\"")
 	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
+	fs.BoolVar(&f.nonFinite.fail, "fail-on-nonfinite", false, failOnNonFiniteHelp)
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
@@ -193,7 +195,7 @@ func runRun(args []string) error {
 	ctx, stop := signalContext()
 	defer stop()
 	if len(f.adapters) > 0 {
-		return runAdapters(ctx, f, models[0], opts, seeds, gk)
+		return f.nonFinite.exit(runAdapters(ctx, f, models[0], opts, seeds, gk))
 	}
 	for i, model := range models {
 		if len(models) > 1 {
@@ -212,7 +214,7 @@ func runRun(args []string) error {
 			return err
 		}
 	}
-	return nil
+	return f.nonFinite.exit(nil)
 }
 
 // checkBeforeWork checks what can be checked before the first forward:
@@ -297,6 +299,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 		return err
 	}
 	fmt.Print(report.SummaryTable(res))
+	defer f.nonFinite.note(t.Name, res)
 	if f.out != "" {
 		path, err := report.WriteRun(f.out, rep, samples, res.Start)
 		if err != nil {

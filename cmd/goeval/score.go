@@ -113,6 +113,7 @@ func runScore(args []string) error {
 		fmt.Fprintln(fs.Output(), "Usage: goeval score --model DIR [flags] < requests.jsonl")
 		fmt.Fprintln(fs.Output(), "Reads one request per line: {\"context_ids\": [int], \"continuation_ids\": [int]}, {\"context\": str, \"continuation\": str} or {\"text\": str} (rolling log-likelihood).")
 		fmt.Fprintln(fs.Output(), "Writes one line per request: {\"logprob\": float, \"is_greedy\": bool, \"n_tokens\": int}.")
+		fmt.Fprintln(fs.Output(), "A model with broken weights or activations gives NaN or ±Inf log-probs: they are written as NaN, Infinity and -Infinity, as Python's json.dumps writes them (json.loads reads them back; strict JSON parsers may reject them).")
 		fs.PrintDefaults()
 	}
 	if help, err := parseNoArgs(fs, args); help || err != nil {
@@ -131,7 +132,7 @@ func runScore(args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeJSONLines(os.Stdout, out)
+	return writeScoreLines(os.Stdout, out)
 }
 
 // readScoreRequests parses and validates every line; errors name the line.

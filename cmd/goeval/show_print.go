@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -13,6 +14,8 @@ func verdict(v report.SampleView) string {
 	switch {
 	case !v.HasScore:
 		return "?"
+	case math.IsNaN(v.Score):
+		return "NaN (non-finite log-probs)"
 	case v.Correct():
 		return "RIGHT"
 	}
@@ -41,7 +44,7 @@ func printView(w io.Writer, v, other report.SampleView, compare bool) {
 			if compare && i == other.Pick {
 				extra = "  ← other run's pick"
 			}
-			fmt.Fprintf(w, "%s%s %-30q ll=%.4f%s\n", m, g, c, v.LLs[i], extra)
+			fmt.Fprintf(w, "%s%s %-30q ll=%s%s\n", m, g, c, llText(v.LLs[i]), extra)
 		}
 	} else {
 		fmt.Fprintf(w, "  target:   %q\n  response: %q\n  answer:   %q\n", tail(v.Target, 200), v.Response, v.Filtered)
@@ -50,6 +53,14 @@ func printView(w io.Writer, v, other report.SampleView, compare bool) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// llText prints a log-likelihood with 4 decimals, or nan/inf/-inf.
+func llText(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return report.Str(x)
+	}
+	return fmt.Sprintf("%.4f", x)
 }
 
 func indent(s string) string { return "  | " + strings.ReplaceAll(s, "\n", "\n  | ") }
@@ -75,10 +86,12 @@ func printStats(w io.Writer, run *report.Run, task string, views []report.Sample
 			}
 		}
 	}
-	right, scored := 0, 0
+	right, scored, nan := 0, 0, 0
 	gold, pick := map[int]int{}, map[int]int{}
 	for _, v := range views {
-		if v.HasScore {
+		if v.HasScore && math.IsNaN(v.Score) {
+			nan++
+		} else if v.HasScore {
 			scored++
 			if v.Correct() {
 				right++
@@ -86,10 +99,16 @@ func printStats(w io.Writer, run *report.Run, task string, views []report.Sample
 		}
 		if len(v.Choices) > 0 {
 			gold[v.Gold]++
-			pick[v.Pick]++
+			if v.Pick >= 0 { // -1: NaN log-likelihoods, no pick
+				pick[v.Pick]++
+			}
 		}
 	}
-	fmt.Fprintf(w, "  docs %d, right %d, wrong %d (first metric per line)\n", len(views), right, scored-right)
+	nanText := ""
+	if nan > 0 {
+		nanText = fmt.Sprintf(", NaN %d (non-finite log-probs)", nan)
+	}
+	fmt.Fprintf(w, "  docs %d, right %d, wrong %d%s (first metric per line)\n", len(views), right, scored-right, nanText)
 	if len(gold) > 0 {
 		var idx []int
 		for k := range gold {

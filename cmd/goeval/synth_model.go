@@ -52,6 +52,8 @@ func runSynthModel(args []string) error {
 	fs.IntVar(&o.BOS, "bos", o.BOS, "bos_token_id (ignored with --tokenizer)")
 	fs.IntVar(&o.EOS, "eos", o.EOS, "eos_token_id (ignored with --tokenizer)")
 	fs.StringVar(&o.Out, "out", "", "output directory (created)")
+	fs.Float64Var(&o.LogitScale, "logit-scale", 0, "multiply the LM head (or tied embeddings) by this factor, scaling every logit: a diverged checkpoint for numerics tests (0 = off)")
+	fs.BoolVar(&o.NaNWeights, "nan-weights", false, "write every weight as NaN: a broken checkpoint for tests")
 	setUsage(fs, "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err

@@ -239,6 +239,14 @@ func Str(v any) string {
 	case float32:
 		return Repr(float64(x))
 	case json.Number:
+		switch x { // read from Python's NaN, Infinity, -Infinity
+		case "NaN":
+			return "nan"
+		case "Infinity":
+			return "inf"
+		case "-Infinity":
+			return "-inf"
+		}
 		return string(x)
 	}
 	return fmt.Sprint(v)

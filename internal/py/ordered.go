@@ -93,8 +93,10 @@ func (o *Map[V]) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads an object, keeping key order. Values of type any
-// become nil, bool, json.Number, string, []any or *Map[any].
+// become nil, bool, json.Number, string, []any or *Map[any]; Python's NaN,
+// Infinity and -Infinity are read as json.Number (see quoteNonFinite).
 func (o *Map[V]) UnmarshalJSON(data []byte) error {
+	data = quoteNonFinite(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -152,7 +154,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 	}
 	d, ok := tok.(json.Delim)
 	if !ok {
-		return tok, nil // nil, bool, json.Number, string
+		return unquoteNonFinite(tok), nil // nil, bool, json.Number, string
 	}
 	switch d {
 	case '{':
@@ -186,8 +188,10 @@ func decodeValue(dec *json.Decoder) (any, error) {
 }
 
 // ParseJSON decodes one JSON document into nil, bool, json.Number, string,
-// []any or *Map[any], keeping key order.
+// []any or *Map[any], keeping key order. It also reads Python's NaN,
+// Infinity and -Infinity (as json.Number), as Python's json.loads does.
 func ParseJSON(data []byte) (any, error) {
+	data = quoteNonFinite(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeValue(dec)
