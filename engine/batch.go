@@ -54,11 +54,12 @@ func itemKey(it item) string {
 	return string(b)
 }
 
-// planBatches orders the (non-empty) items and groups them into batches.
-func planBatches(items []item, batchSize, maxLen int) []batch {
-	order := make([]int, 0, len(items))
-	for i, it := range items {
-		if len(it.targets) > 0 {
+// planBatches orders the (non-empty) items among cand and groups them into
+// batches.
+func planBatches(items []item, cand []int, batchSize, maxLen int) []batch {
+	order := make([]int, 0, len(cand))
+	for _, i := range cand {
+		if len(items[i].targets) > 0 {
 			order = append(order, i)
 		}
 	}
@@ -78,6 +79,57 @@ func planBatches(items []item, batchSize, maxLen int) []batch {
 		out = append(out, batch{B: bucketB(len(rows), batchSize), T: bucketT(t, maxLen), K: bucketPow2(k), rows: rows})
 	}
 	return out
+}
+
+// pass is one forward pass's host inputs: B rows of T tokens and K scored
+// slots. positions, segment and branch are set for packed rows only
+// (unpacked rows use positions 0…T-1). The first len(slotItem) slots are
+// used; slot k scores the next token after the hidden state at
+// (slotRow[k], slotPos[k]) against targets[k] for item slotItem[k]. An
+// item's slots are consecutive and in continuation order.
+type pass struct {
+	B, T, K                    int
+	tokens                     []int32 // [B·T]
+	positions, segment, branch []int32 // [B·T], packed rows only
+	slotRow, slotPos, targets  []int32 // [K]
+	slotItem                   []int
+	real                       int // real (non-padding) tokens in the rows
+}
+
+// packed reports whether p's rows are packed (pack.go).
+func (p *pass) packed() bool { return p.segment != nil }
+
+// newPass allocates a pass of shape (B, T, K), with the packed inputs when
+// packed.
+func newPass(b, t, k int, packed bool) *pass {
+	p := &pass{B: b, T: t, K: k, tokens: make([]int32, b*t),
+		slotRow: make([]int32, k), slotPos: make([]int32, k), targets: make([]int32, k)}
+	if packed {
+		p.positions, p.segment, p.branch = make([]int32, b*t), make([]int32, b*t), make([]int32, b*t)
+	}
+	return p
+}
+
+// addSlot appends a used slot.
+func (p *pass) addSlot(row, pos int, target int32, owner int) {
+	k := len(p.slotItem)
+	p.slotRow[k], p.slotPos[k], p.targets[k] = int32(row), int32(pos), target
+	p.slotItem = append(p.slotItem, owner)
+}
+
+// unpackedPass lays out batch b: one right-padded item per row.
+func unpackedPass(items []item, b batch) *pass {
+	p := newPass(b.B, b.T, b.K, false)
+	for r, idx := range b.rows {
+		it := items[idx]
+		copy(p.tokens[r*b.T:], it.inp)
+		n, c := len(it.inp), len(it.targets)
+		for j := range c {
+			p.addSlot(r, n-c+j, it.targets[j], idx)
+		}
+		p.real += n
+	}
+	return p
 }
 
 // bucketT rounds a sequence length up to the next bucket (multiples of 8,

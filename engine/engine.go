@@ -49,29 +49,29 @@ type Engine struct {
 	views                []*Engine
 }
 
-// scoreExecs are the scoring Execs, one per withTokens (score.go).
-type scoreExecs struct{ plain, withTokens *mlctx.Exec }
+// scoreExecs are the scoring Execs for unpacked and packed rows (score.go).
+type scoreExecs struct{ unpacked, packed *mlctx.Exec }
 
-// get returns the Exec for withTokens, or nil.
-func (x *scoreExecs) get(withTokens bool) *mlctx.Exec {
-	if withTokens {
-		return x.withTokens
+// get returns the Exec for packed or unpacked rows, or nil.
+func (x *scoreExecs) get(packed bool) *mlctx.Exec {
+	if packed {
+		return x.packed
 	}
-	return x.plain
+	return x.unpacked
 }
 
-// set stores the Exec for withTokens.
-func (x *scoreExecs) set(withTokens bool, e *mlctx.Exec) {
-	if withTokens {
-		x.withTokens = e
+// set stores the Exec for packed or unpacked rows.
+func (x *scoreExecs) set(packed bool, e *mlctx.Exec) {
+	if packed {
+		x.packed = e
 	} else {
-		x.plain = e
+		x.unpacked = e
 	}
 }
 
 // finalize frees both Execs.
 func (x *scoreExecs) finalize() {
-	for _, e := range []*mlctx.Exec{x.plain, x.withTokens} {
+	for _, e := range []*mlctx.Exec{x.unpacked, x.packed} {
 		if e != nil {
 			e.Finalize()
 		}
@@ -84,13 +84,20 @@ type Stats struct {
 	Compiles     int           // distinct graph shapes compiled
 	CompileTime  time.Duration // time spent compiling them
 	Batches      int           // forward passes run
-	Tokens       int           // real (unpadded) input tokens run
+	Tokens       int           // real (unpadded) input tokens run (= TokensComputed)
 	PaddedTokens int           // B·T summed over batches
-	ExecTime     time.Duration // time in forward passes (excluding compiles)
-	LastB, LastT int           // shape of the last batch
-	LastK        int
-	Backend      string // backend spec
-	BackendName  string // backend description
+	// TokensRequested is Σ over scored rows (duplicates included) of their
+	// input tokens, context + continuation − 1 after truncation: what
+	// scoring each request in its own unpadded row would run.
+	// TokensComputed is the real (non-padding) tokens that went through the
+	// model: less after deduplication and packing's shared contexts, a few
+	// more for packing's repeated prefix tails (pack.go).
+	TokensRequested, TokensComputed int
+	ExecTime                        time.Duration // time in forward passes (excluding compiles)
+	LastB, LastT                    int           // shape of the last batch
+	LastK                           int
+	Backend                         string // backend spec
+	BackendName                     string // backend description
 }
 
 var (

@@ -22,15 +22,26 @@ func openFixture(t *testing.T, name string, o Options) *Engine {
 
 // TestBatchInvariance: a request's result is bit-identical (bound: 0)
 // whether scored alone, in batches of other sizes, next to other
-// neighbours, or padded to a bigger length bucket or slot count.
+// neighbours, or padded to a bigger length bucket or slot count — with
+// packing off and on. Packed, a request's tree lands at another offset of
+// another row (or shares a row with the long neighbour); pack.go's
+// 8-aligned layout keeps its sums in the same order, so the bound stays 0
+// on the pure-Go backend (TestPackedExact compares packed with unpacked).
 func TestBatchInvariance(t *testing.T) {
+	for _, packing := range []string{"off", "on"} {
+		t.Run("packing="+packing, func(t *testing.T) { testBatchInvariance(t, packing) })
+	}
+}
+
+// testBatchInvariance is TestBatchInvariance with one packing setting.
+func testBatchInvariance(t *testing.T, packing string) {
 	reqs := testutil.Requests(t, "tiny-llama")[:8]
 	ll := make([]lm.LoglikelihoodRequest, len(reqs))
 	for i, r := range reqs {
 		ll[i] = lm.LoglikelihoodRequest{ContextIDs: r.ContextIDs, ContinuationIDs: r.ContinuationIDs}
 	}
 	ctx := context.Background()
-	alone := openFixture(t, "tiny-llama", Options{BatchSize: 1})
+	alone := openFixture(t, "tiny-llama", Options{BatchSize: 1, Packing: packing})
 	want := make([]lm.LoglikelihoodResult, len(ll))
 	for i := range ll {
 		r, err := alone.Loglikelihood(ctx, ll[i:i+1])
@@ -42,7 +53,7 @@ func TestBatchInvariance(t *testing.T) {
 	// A long neighbour forces a bigger T bucket and more slots.
 	long := lm.LoglikelihoodRequest{ContextIDs: make([]int32, 100), ContinuationIDs: []int32{5, 6, 7, 8, 9, 10, 11, 12, 13, 14}}
 	for _, bs := range []int{3, 8} {
-		e := openFixture(t, "tiny-llama", Options{BatchSize: bs})
+		e := openFixture(t, "tiny-llama", Options{BatchSize: bs, Packing: packing})
 		for name, batchReqs := range map[string][]lm.LoglikelihoodRequest{
 			"forward":  ll,
 			"reversed": reversed(ll),

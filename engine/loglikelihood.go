@@ -120,131 +120,136 @@ func (e *Engine) ScoreIDs(ctx context.Context, ctxIDs, contIDs [][]int32, tokens
 	return e.scoreItems(ctx, items, tokens)
 }
 
-// scoreItems deduplicates, batches and scores items; results are in input
-// order. Items with no targets score 0 and are greedy (an empty sum; all()
-// of nothing).
+// scoreItems deduplicates, packs or batches, and scores items; results
+// are in input order. Items with no targets score 0 and are greedy (an
+// empty sum; all() of nothing).
 func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]Score, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ctx == nil {
 		return nil, fmt.Errorf("engine: used after Close")
 	}
+	for _, it := range items {
+		e.stats.TokensRequested += len(it.inp)
+	}
 	uniq, index := dedup(items)
 	results := make([]Score, len(uniq))
 	for i := range results {
 		results[i].IsGreedy = true
 	}
-	for _, b := range planBatches(uniq, e.batch, e.maxLen) {
+	var plan packPlan
+	rest := make([]int, len(uniq))
+	for i := range rest {
+		rest[i] = i
+	}
+	if e.opts.packing() {
+		plan, rest = planPacked(uniq, rest, e.batch)
+	}
+	run := func(p func() *pass) error {
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return tryCatch("score batch", func() error { return e.runPass(p(), uniq, tokens, results) })
+	}
+	for _, b := range plan.batches {
+		if err := run(func() *pass { return plan.layout(uniq, b) }); err != nil {
 			return nil, err
 		}
-		if err := tryCatch("score batch", func() error { return e.runBatch(uniq, b, tokens, results) }); err != nil {
+	}
+	for _, b := range planBatches(uniq, rest, e.batch, e.maxLen) {
+		if err := run(func() *pass { return unpackedPass(uniq, b) }); err != nil {
 			return nil, err
 		}
 	}
 	out := make([]Score, len(items))
 	for i, j := range index {
+		if n := results[j].NumTokens; n != len(uniq[j].targets) {
+			return nil, fmt.Errorf("engine: request %d scored %d positions, want %d", i, n, len(uniq[j].targets))
+		}
 		out[i] = results[j]
 	}
 	return out, nil
 }
 
-// runBatch pads one batch, runs the graph (compiling its shape on first
-// use) and stores the rows' scores in results.
-func (e *Engine) runBatch(items []item, b batch, tokens bool, results []Score) error {
-	tok := make([]int32, b.B*b.T)
-	row := make([]int32, b.K)
-	pos := make([]int32, b.K)
-	tgt := make([]int32, b.K)
-	mask := make([]bool, b.K)
-	nReal, slot := 0, 0
-	for r, idx := range b.rows {
-		it := items[idx]
-		copy(tok[r*b.T:], it.inp)
-		n, c := len(it.inp), len(it.targets)
-		for j := range c {
-			row[slot], pos[slot], tgt[slot], mask[slot] = int32(r), int32(n-c+j), it.targets[j], true
-			slot++
+// runPass runs the graph on one pass (compiling its shape on first use)
+// and adds its slots' scores into results.
+func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) error {
+	args := []any{tensors.FromFlatDataAndDimensions(p.tokens, p.B, p.T)}
+	if p.packed() {
+		for _, x := range [][]int32{p.positions, p.segment, p.branch} {
+			args = append(args, tensors.FromFlatDataAndDimensions(x, p.B, p.T))
 		}
-		nReal += n
 	}
-	args := []any{
-		tensors.FromFlatDataAndDimensions(tok, b.B, b.T),
-		tensors.FromFlatDataAndDimensions(row, b.K),
-		tensors.FromFlatDataAndDimensions(pos, b.K),
-		tensors.FromFlatDataAndDimensions(tgt, b.K),
-		tensors.FromFlatDataAndDimensions(mask, b.K),
+	for _, x := range [][]int32{p.slotRow, p.slotPos, p.targets} {
+		args = append(args, tensors.FromFlatDataAndDimensions(x, p.K))
 	}
-	exec, err := e.exec(tokens)
+	exec, err := e.exec(p.packed())
 	if err != nil {
 		return err
 	}
-	key := fmt.Sprintf("%v/%d/%d/%d", tokens, b.B, b.T, b.K)
-	if !e.seen[key] {
+	shape := fmt.Sprintf("B=%d T=%d K=%d", p.B, p.T, p.K)
+	if p.packed() {
+		shape += " packed"
+	}
+	if !e.seen[shape] {
 		start := time.Now()
 		if err := exec.PreCompile(args...); err != nil {
-			return fmt.Errorf("compile B=%d T=%d K=%d: %w", b.B, b.T, b.K, err)
+			return fmt.Errorf("compile %s: %w", shape, err)
 		}
 		d := time.Since(start)
-		e.seen[key] = true
+		e.seen[shape] = true
 		e.stats.Compiles++
 		e.stats.CompileTime += d
-		e.opts.logf("compiled scoring graph B=%d T=%d K=%d in %v (%d graphs so far)", b.B, b.T, b.K, d.Round(time.Microsecond), e.stats.Compiles)
+		e.opts.logf("compiled scoring graph %s in %v (%d graphs so far)", shape, d.Round(time.Microsecond), e.stats.Compiles)
 	}
 	start := time.Now()
 	outs, err := exec.Exec(args...)
 	if err != nil {
-		return fmt.Errorf("run B=%d T=%d K=%d: %w", b.B, b.T, b.K, err)
+		return fmt.Errorf("run %s: %w", shape, err)
 	}
 	e.stats.ExecTime += time.Since(start)
 	e.stats.Batches++
-	e.stats.Tokens += nReal
-	e.stats.PaddedTokens += b.B * b.T
-	e.stats.LastB, e.stats.LastT, e.stats.LastK = b.B, b.T, b.K
-	return collect(outs, b, items, results)
+	e.stats.Tokens += p.real
+	e.stats.TokensComputed += p.real
+	e.stats.PaddedTokens += p.B * p.T
+	e.stats.LastB, e.stats.LastT, e.stats.LastK = p.B, p.T, p.K
+	collect(outs, p, tokens, results)
+	return nil
 }
 
-// collect copies the graph outputs of batch b into results.
-func collect(outs []*tensors.Tensor, b batch, items []item, results []Score) error {
+// collect adds the graph outputs of pass p into results: each item's
+// log-probs summed in continuation order (from 0, as before packing), its
+// greedy flag and token count.
+func collect(outs []*tensors.Tensor, p *pass, tokens bool, results []Score) {
 	defer func() {
 		for _, t := range outs {
 			_ = t.FinalizeAll()
 		}
 	}()
-	sums := tensors.MustCopyFlatData[float64](outs[0])
-	misses := tensors.MustCopyFlatData[int32](outs[1])
-	counts := tensors.MustCopyFlatData[int32](outs[2])
-	var toks []float64
-	if len(outs) > 3 {
-		toks = tensors.MustCopyFlatData[float64](outs[3])
-	}
-	slot := 0
-	for r, idx := range b.rows {
-		c := len(items[idx].targets)
-		if int(counts[r]) != c {
-			return fmt.Errorf("row %d scored %d positions, want %d", r, counts[r], c)
+	lp := tensors.MustCopyFlatData[float64](outs[0])
+	miss := tensors.MustCopyFlatData[bool](outs[1])
+	for k, idx := range p.slotItem {
+		s := &results[idx]
+		s.LogProb += lp[k]
+		s.IsGreedy = s.IsGreedy && !miss[k]
+		s.NumTokens++
+		if tokens {
+			s.TokenLogProbs = append(s.TokenLogProbs, lp[k])
 		}
-		s := Score{LogProb: sums[r], IsGreedy: misses[r] == 0, NumTokens: c}
-		if toks != nil {
-			s.TokenLogProbs = append([]float64(nil), toks[slot:slot+c]...)
-		}
-		slot += c
-		results[idx] = s
 	}
-	return nil
 }
 
-// exec returns the scoring Exec (one per withTokens; it caches one
+// exec returns the scoring Exec for packed or unpacked rows (it caches one
 // compiled graph per input shape).
-func (e *Engine) exec(tokens bool) (*mlctx.Exec, error) {
-	if x := e.execs.get(tokens); x != nil {
+func (e *Engine) exec(packed bool) (*mlctx.Exec, error) {
+	if x := e.execs.get(packed); x != nil {
 		return x, nil
 	}
-	x, err := mlctx.NewExec(e.backend, e.ctx, scoreGraph(e.model, tokens))
+	x, err := mlctx.NewExec(e.backend, e.ctx, scoreGraph(e.model, packed))
 	if err != nil {
 		return nil, err
 	}
 	x.SetMaxCache(256)
-	e.execs.set(tokens, x)
+	e.execs.set(packed, x)
 	return x, nil
 }

@@ -56,6 +56,11 @@ type Options struct {
 	// weights, the Engine applies the first, WithAdapter(i) the others).
 	Adapters    []string
 	AdapterMode string
+	// Packing is "on" (default) or "off": pack loglikelihood rows (requests
+	// sharing a context score it once; several requests share a row; see
+	// pack.go). Scores are the same either way (bit-identical on the pure-Go
+	// backend); "off" is for comparisons.
+	Packing string
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -95,10 +100,16 @@ func (o Options) validate() error {
 	if _, err := models.ParseAdapterMode(o.AdapterMode); err != nil {
 		return err
 	}
+	if p := o.Packing; p != "" && p != "on" && p != "off" {
+		return errs.BadInputf("packing %q is not supported (use on or off)", p)
+	}
 	return nil
 }
 
+// packing reports whether loglikelihood rows are packed.
+func (o Options) packing() bool { return o.Packing != "off" }
+
 // String summarizes the options for logs.
 func (o Options) String() string {
-	return fmt.Sprintf("device=%q backend=%q dtype=%q batch=%d max_length=%d", o.Device, o.Backend, o.DType, o.BatchSize, o.MaxLength)
+	return fmt.Sprintf("device=%q backend=%q dtype=%q batch=%d max_length=%d packing=%q", o.Device, o.Backend, o.DType, o.BatchSize, o.MaxLength, o.Packing)
 }

@@ -10,47 +10,35 @@ import (
 )
 
 // scoreGraph builds the log-likelihood graph (llm.c EvalLoader style). The
-// scored positions of all rows are packed into K slots (K = a power of two
-// ≥ the batch's total continuation length), so only K hidden states go
-// through the LM head: [B, T, V] logits are never formed.
+// scored positions of all rows are gathered into K slots (K = a power of
+// two ≥ the batch's total continuation length), so only K hidden states go
+// through the LM head: [B, T, V] logits are never formed. Several slots may
+// gather the same hidden state (a packed prefix's last token scores every
+// continuation's first token).
 //
-//	inputs:  tokens [B, T] int32 (right-padded)
-//	         slotRow, slotPos [K] int32: row and position whose next token a slot scores
-//	         targets [K] int32, mask [K] bool (false on unused slots)
-//	outputs: logprob sum [B] f64, greedy misses [B] int32, scored count [B]
-//	         int32; with withTokens also per-slot logprobs [K] f64.
-//
-// Per-row sums run over the K slots in order with exact zeros for other
-// rows' slots, so a row's sum does not depend on its neighbours.
-func scoreGraph(m models.Model, withTokens bool) func(ctx *context.Context, in []*Node) []*Node {
+//	inputs:  tokens [B, T] int32 (unpacked rows: right-padded, positions 0…T-1;
+//	         packed rows: then positions, segment, branch [B, T] int32, see pack.go)
+//	         slotRow, slotPos [K] int32: row and column whose next token a slot scores
+//	         targets [K] int32
+//	outputs: per-slot log-prob [K] f64 and greedy miss [K] bool (unused
+//	         slots hold garbage; the host sums each item's slots in order)
+func scoreGraph(m models.Model, packed bool) func(ctx *context.Context, in []*Node) []*Node {
 	return func(ctx *context.Context, in []*Node) []*Node {
-		tokens, slotRow, slotPos, targets, mask := in[0], in[1], in[2], in[3], in[4]
-		g := tokens.Graph()
-		b, t, k := tokens.Shape().Dim(0), tokens.Shape().Dim(1), slotRow.Shape().Dim(0)
-		positions := Iota(g, shapes.Make(dtypes.Int32, b, t), 1)
-		hidden := m.Hidden(ctx, tokens, positions, nil)           // [B, T, H]
+		tokens := in[0]
+		var hidden *Node // [B, T, H]
+		if packed {
+			hidden = m.HiddenPacked(ctx, tokens, in[1], in[2], in[3])
+			in = in[4:]
+		} else {
+			b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+			hidden = m.Hidden(ctx, tokens, Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1), nil)
+			in = in[1:]
+		}
+		slotRow, slotPos, targets := in[0], in[1], in[2]
 		h := Gather(hidden, Stack([]*Node{slotRow, slotPos}, -1)) // [K, H]
 		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32)  // [K, V]
-		miss := LogicalAnd(mask, NotEqual(ArgMax(logits, -1, dtypes.Int32), targets))
-		lp := targetLogProbs(logits, targets) // [K] f64
-		lp = Where(mask, lp, ZerosLike(lp))
-		// owner [B, K]: slot k belongs to row b (and is used).
-		owner := LogicalAnd(
-			Equal(Iota(g, shapes.Make(dtypes.Int32, b, k), 0), BroadcastToDims(Reshape(slotRow, 1, k), b, k)),
-			BroadcastToDims(Reshape(mask, 1, k), b, k))
-		perRow := func(x *Node) *Node {
-			x = BroadcastToDims(Reshape(x, 1, k), b, k)
-			return ReduceSum(Where(owner, x, ZerosLike(x)), -1)
-		}
-		out := []*Node{
-			perRow(lp),
-			perRow(ConvertDType(miss, dtypes.Int32)),
-			perRow(OnesLike(slotRow)),
-		}
-		if withTokens {
-			out = append(out, lp)
-		}
-		return out
+		miss := NotEqual(ArgMax(logits, -1, dtypes.Int32), targets)
+		return []*Node{targetLogProbs(logits, targets), miss}
 	}
 }
 

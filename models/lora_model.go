@@ -36,6 +36,12 @@ func (a *adapterModel) Hidden(ctx *context.Context, tokens, positions, keyValid 
 	return a.Model.Hidden(ctx, tokens, positions, keyValid)
 }
 
+// HiddenPacked implements Model.
+func (a *adapterModel) HiddenPacked(ctx *context.Context, tokens, positions, segment, branch *Node) *Node {
+	a.set(ctx, tokens)
+	return a.Model.HiddenPacked(ctx, tokens, positions, segment, branch)
+}
+
 // Logits implements Model.
 func (a *adapterModel) Logits(ctx *context.Context, hidden *Node) *Node {
 	a.set(ctx, hidden)

@@ -27,6 +27,22 @@ func AttentionMask(qPos, kPos, keyValid *Node, window int) *Node {
 	return mask
 }
 
+// PackedMask is the part of a packed row's mask that positions do not
+// give: a query sees a key only in its own segment (one packed sequence
+// tree), and there only in the shared prefix (branch 0) or in its own
+// branch. AND it with AttentionMask(positions, positions, nil, window) for
+// causality and the sliding window, which follow the tokens' positions.
+//
+//	segment, branch [B, T] int32 → [B, T, T] bool
+func PackedMask(segment, branch *Node) *Node {
+	b, t := segment.Shape().Dim(0), segment.Shape().Dim(1)
+	q := func(x *Node) *Node { return BroadcastToDims(Reshape(x, b, t, 1), b, t, t) }
+	k := func(x *Node) *Node { return BroadcastToDims(Reshape(x, b, 1, t), b, t, t) }
+	bk := k(branch)
+	shared := Equal(bk, ZerosLike(bk))
+	return LogicalAnd(Equal(q(segment), k(segment)), LogicalOr(shared, Equal(bk, q(branch))))
+}
+
 // AttentionOptions are the per-layer settings of Attention.
 type AttentionOptions struct {
 	// Scale multiplies the scores q·kᵀ; 0 means 1/√D.

@@ -87,3 +87,37 @@ func TestAttentionMaskWindow(t *testing.T) {
 		t.Fatalf("window-2 mask = %v, want %v", got, want)
 	}
 }
+
+// TestPackedMask: one row with segment 1 = shared token + branches 1 and 2,
+// segment 2 = one token, and a padding token (segment 0): branches see the
+// shared prefix and themselves only, segments never see each other.
+func TestPackedMask(t *testing.T) {
+	backend, err := simplego.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := NewExec(backend, func(seg, br *Node) *Node { return PackedMask(seg, br) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	//          shared b1  b2  b2  seg2 pad
+	seg := [][]int32{{1, 1, 1, 1, 2, 0}}
+	br := [][]int32{{0, 1, 2, 2, 0, 0}}
+	out, err := exec.Exec(seg, br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tensors.MustCopyFlatData[bool](out[0])
+	T, F := true, false
+	want := []bool{
+		T, F, F, F, F, F, // shared: itself only (branch 0 sees branch 0)
+		T, T, F, F, F, F, // branch 1: shared + itself
+		T, F, T, T, F, F, // branch 2: shared + branch 2 (causality is AttentionMask's)
+		T, F, T, T, F, F,
+		F, F, F, F, T, F, // segment 2
+		F, F, F, F, F, T, // padding: segment 0
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("packed mask = %v, want %v", got, want)
+	}
+}

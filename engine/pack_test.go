@@ -1,0 +1,297 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/internal/testutil/fixturemodel"
+	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/models"
+	"github.com/goeval/goeval/synth"
+)
+
+// mcWorkload is a multiple-choice-like workload over ids in [3, vocab):
+// questions with a context of 1…maxCtx ids and 2–5 continuations of 1…maxCont
+// ids (single-token ones, multi-token ones, some sharing their first
+// tokens), a few questions asked twice (duplicate requests), unrelated
+// single requests and empty-context requests in between, shuffled.
+func mcWorkload(seed uint64, questions, maxCtx, maxCont, vocab int) []lm.LoglikelihoodRequest {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	ids := func(n int) []int32 {
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(3 + rng.IntN(vocab-3))
+		}
+		return out
+	}
+	var out []lm.LoglikelihoodRequest
+	for q := range questions {
+		ctx := ids(1 + rng.IntN(maxCtx))
+		var first []int32
+		for c := range 2 + rng.IntN(4) {
+			cont := ids(1 + rng.IntN(maxCont))
+			if c > 0 && len(cont) > 1 && rng.IntN(3) == 0 {
+				cont = append(slices.Clone(first[:1]), cont[1:]...) // shares the first token
+			}
+			first = cont
+			out = append(out, lm.LoglikelihoodRequest{ContextIDs: ctx, ContinuationIDs: cont})
+			if q%5 == 0 { // a duplicate
+				out = append(out, lm.LoglikelihoodRequest{ContextIDs: slices.Clone(ctx), ContinuationIDs: slices.Clone(cont)})
+			}
+		}
+		if q%4 == 0 { // an unrelated request
+			out = append(out, lm.LoglikelihoodRequest{ContextIDs: ids(1 + rng.IntN(maxCtx)), ContinuationIDs: ids(1 + rng.IntN(maxCont))})
+		}
+		if q%7 == 0 { // an empty context
+			out = append(out, lm.LoglikelihoodRequest{ContinuationIDs: ids(1 + rng.IntN(maxCont))})
+		}
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// packModel is one model of the packing exactness test.
+type packModel struct {
+	name, dir string
+	opts      Options
+	questions int
+	reorder   bool // also run with another batch size, requests reversed
+}
+
+// packModels are models of every architecture: small-vocabulary synthetic
+// Llama (llama3 RoPE scaling), Qwen2 (attention biases), Qwen3 (q/k norms)
+// and Mistral (a 4-token sliding window); the Phi, Phi-3, Gemma 2 and
+// Gemma 3 goldens (partial RoPE, soft-capping, alternating sliding
+// windows); the tiny-llama fixture with a short max_length (truncated
+// contexts); and the tiny-qwen2 fixture with a separate-mode LoRA adapter.
+// The two fixtures with big vocabularies get fewer requests (their LM head
+// is slow on the pure-Go backend), the adapter one no reordered run.
+func packModels(t *testing.T) []packModel {
+	var out []packModel
+	tmp := t.TempDir()
+	for i, o := range []synth.ModelOptions{
+		{Arch: "llama", RopeScaling: &models.RopeScaling{Type: "llama3", Factor: 8, LowFreqFactor: 1, HighFreqFactor: 4, OriginalMaxPositionEmbeddings: 16}},
+		{Arch: "qwen2"},
+		{Arch: "qwen3"},
+		{Arch: "mistral", SlidingWindow: 4},
+	} {
+		o.Hidden, o.Layers, o.Heads, o.KVHeads, o.Intermediate, o.Vocab = 32, 2, 4, 2, 64, 256
+		o.Seed, o.BOS, o.EOS, o.Out = uint64(i+1), 1, 2, filepath.Join(tmp, o.Arch)
+		if err := synth.Model(o); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, packModel{"synth-" + o.Arch, o.Out, Options{}, 12, true})
+	}
+	archs := testutil.Path(t, "models/testdata/archs")
+	for _, n := range []string{"phi", "phi3", "gemma2", "gemma3"} {
+		out = append(out, packModel{n, filepath.Join(archs, n), Options{}, 12, true})
+	}
+	out = append(out, packModel{"tiny-llama/max_length=24", fixturemodel.Model(t, "tiny-llama"), Options{MaxLength: 24}, 6, true})
+	lora := Options{Adapters: []string{fixturemodel.AdapterDir(t)}, AdapterMode: AdapterSeparate}
+	return append(out, packModel{"tiny-qwen2+lora/separate", fixturemodel.Model(t, fixturemodel.Base), lora, 3, false})
+}
+
+// TestPackedExact: on a multiple-choice-like workload, every log-prob,
+// is_greedy and token count with packing equals the unpacked path's
+// bit for bit (bound: 0, pure-Go backend, f32; see pack.go for why the
+// layout makes that hold), for every architecture, and also with another
+// batch size and the requests in reverse order. Packing must also run
+// fewer tokens than it was asked for.
+func TestPackedExact(t *testing.T) {
+	ctx := context.Background()
+	for _, m := range packModels(t) {
+		t.Run(m.name, func(t *testing.T) {
+			open := func(packing string, batch int) *Engine {
+				o := m.opts
+				o.Packing, o.BatchSize = packing, batch
+				e, err := Open(m.dir, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { e.Close() })
+				return e
+			}
+			off := open("off", 4)
+			reqs := mcWorkload(11, m.questions, 40, 6, off.Config().VocabSize)
+			want, err := off.Loglikelihood(ctx, reqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range []struct {
+				batch    int
+				reversed bool
+			}{{8, false}, {3, true}} {
+				if run.reversed && !m.reorder {
+					continue
+				}
+				on := open("on", run.batch)
+				in := reqs
+				if run.reversed {
+					in = reversed(reqs)
+				}
+				got, err := on.Loglikelihood(ctx, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if run.reversed {
+					got = reversed(got)
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Errorf("batch %d reversed %v: request %d packed %+v, unpacked %+v", run.batch, run.reversed, i, got[i], want[i])
+					}
+				}
+				s := on.Stats()
+				if s.TokensRequested != off.Stats().TokensRequested || s.TokensComputed >= s.TokensRequested {
+					t.Errorf("packed stats %+v: want the unpacked TokensRequested %d and fewer computed", s, off.Stats().TokensRequested)
+				}
+				t.Logf("batch %d: %d requests, tokens computed/requested %d/%d = %.2f (unpacked %d), %d passes",
+					run.batch, len(reqs), s.TokensComputed, s.TokensRequested, float64(s.TokensComputed)/float64(s.TokensRequested),
+					off.Stats().TokensComputed, s.Batches)
+			}
+		})
+	}
+}
+
+// TestPackedRollingAndTokens: rolling windows (max_length 8, so a text
+// spans several windows of different lengths) and per-token log-probs are
+// the same packed and unpacked.
+func TestPackedRollingAndTokens(t *testing.T) {
+	ctx := context.Background()
+	open := func(packing string) *Engine {
+		return openFixture(t, "tiny-qwen3", Options{BatchSize: 4, MaxLength: 8, Packing: packing})
+	}
+	on, off := open("on"), open("off")
+	texts := []lm.RollingRequest{{IDs: []int32{5, 6, 7}}, {IDs: []int32{9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}}, {IDs: []int32{30, 31, 32, 33, 34, 35, 36, 37, 38}}}
+	r1, err := on.LoglikelihoodRolling(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := off.LoglikelihoodRolling(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r1, r2) {
+		t.Errorf("rolling packed %v, unpacked %v", r1, r2)
+	}
+	c := [][]int32{{1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4, 5, 6, 7}, {40}}
+	k := [][]int32{{8}, {9, 10}, {41, 42, 43}}
+	s1, err := on.ScoreIDs(ctx, c, k, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := off.ScoreIDs(ctx, c, k, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range s1 {
+		if s1[i].LogProb != s2[i].LogProb || s1[i].IsGreedy != s2[i].IsGreedy || !slices.Equal(s1[i].TokenLogProbs, s2[i].TokenLogProbs) {
+			t.Errorf("row %d: packed %+v, unpacked %+v", i, s1[i], s2[i])
+		}
+	}
+}
+
+// TestPackedStats: a context of 10 ids with continuations of 1, 2 and 3
+// ids is 10 + 11 + 12 = 33 requested tokens; packed, the first 8 context
+// ids run once and each branch repeats the last 2 (pack.go's layout):
+// 8 + (2+0) + (2+1) + (2+2) = 17 computed tokens, in one pass.
+func TestPackedStats(t *testing.T) {
+	ctx := []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	var reqs []lm.LoglikelihoodRequest
+	for _, cont := range [][]int32{{20}, {21, 22}, {23, 24, 25}} {
+		reqs = append(reqs, lm.LoglikelihoodRequest{ContextIDs: ctx, ContinuationIDs: cont})
+	}
+	for packing, want := range map[string]int{"on": 17, "off": 33} {
+		e := openFixture(t, "tiny-llama", Options{BatchSize: 4, Packing: packing})
+		if _, err := e.Loglikelihood(context.Background(), reqs); err != nil {
+			t.Fatal(err)
+		}
+		s := e.Stats()
+		if s.TokensRequested != 33 || s.TokensComputed != want || s.Tokens != want {
+			t.Errorf("packing %s: requested %d, computed %d (Tokens %d); want 33, %d", packing, s.TokensRequested, s.TokensComputed, s.Tokens, want)
+		}
+		if packing == "on" && s.Batches != 1 {
+			t.Errorf("packed run took %d passes, want 1", s.Batches)
+		}
+	}
+}
+
+// TestPackingOption: a packing value other than on/off is bad input.
+func TestPackingOption(t *testing.T) {
+	if err := (Options{Packing: "yes"}).validate(); err == nil {
+		t.Fatal("packing \"yes\" accepted")
+	}
+	for _, p := range []string{"", "on", "off"} {
+		if err := (Options{Packing: p}).validate(); err != nil {
+			t.Errorf("packing %q: %v", p, err)
+		}
+	}
+}
+
+// TestPackLayout lays out three trees by hand: a 10-id context with
+// continuations [20] and [21 22] (8 shared ids, each branch repeating ids
+// 9–10 at positions 8–9, 8-aligned), a 2-id context (no shared part), and
+// an 8-id context with two 1-token continuations (both scored by the
+// shared prefix's last token, no branch tokens).
+func TestPackLayout(t *testing.T) {
+	ctx10 := []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	ctx8 := []int32{60, 61, 62, 63, 64, 65, 66, 67}
+	var items []item
+	for _, r := range [][2][]int32{{ctx10, {21, 22}}, {{50, 51}, {52}}, {ctx8, {71}}, {ctx10, {20}}, {ctx8, {70}}} {
+		it, err := makeItem(r[0], r[1], 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, it)
+	}
+	plan, rest := planPacked(items, []int{0, 1, 2, 3, 4}, 8)
+	if len(rest) != 0 || len(plan.batches) != 1 {
+		t.Fatalf("rest %v, %d batches; want everything in one batch", rest, len(plan.batches))
+	}
+	p := plan.layout(items, plan.batches[0])
+	if p.B != 1 || p.T != 48 || p.K != 8 || p.real != 8+2+3+2+8 {
+		t.Fatalf("pass B=%d T=%d K=%d real=%d; want 1, 48 (40 used), 8 (6 slots), 23", p.B, p.T, p.K, p.real)
+	}
+	var tok, pos, seg, br []int32
+	put := func(tokens []int32, p0, s, b int32) {
+		for i, x := range tokens {
+			tok, pos, seg, br = append(tok, x), append(pos, p0+int32(i)), append(seg, s), append(br, b)
+		}
+	}
+	pad := func(n int) { // segment 0, position 0
+		z := make([]int32, n)
+		tok, pos, seg, br = append(tok, z...), append(pos, z...), append(seg, z...), append(br, z...)
+	}
+	put(ctx10[:8], 0, 1, 0)
+	put([]int32{9, 10}, 8, 1, 1) // [20]: canonical order puts the shorter input first
+	pad(6)
+	put([]int32{9, 10, 21}, 8, 1, 2)
+	pad(5)
+	put([]int32{50, 51}, 0, 2, 1)
+	pad(6)
+	put(ctx8, 0, 3, 0)
+	pad(8)
+	for name, c := range map[string][2][]int32{"tokens": {p.tokens, tok}, "positions": {p.positions, pos}, "segment": {p.segment, seg}, "branch": {p.branch, br}} {
+		if !slices.Equal(c[0], c[1]) {
+			t.Errorf("%s\n got %v\nwant %v", name, c[0], c[1])
+		}
+	}
+	wantSlots := [][3]int{{3, 9, 20}, {0, 17, 21}, {0, 18, 22}, {1, 25, 52}, {4, 39, 70}, {2, 39, 71}}
+	for k, w := range wantSlots {
+		if k >= len(p.slotItem) || p.slotItem[k] != w[0] || p.slotRow[k] != 0 || int(p.slotPos[k]) != w[1] || int(p.targets[k]) != w[2] {
+			t.Fatalf("slots: items %v cols %v targets %v; want (item, col, target) %v", p.slotItem, p.slotPos, p.targets, wantSlots)
+		}
+	}
+	// A limit of 16 splits the 10-id tree in two; 8 leaves its items unpacked.
+	trees, rest := buildTrees(items, []int{0, 1, 2, 3, 4}, 16)
+	if len(trees) != 4 || len(rest) != 0 || trees[0].length != 16 || trees[1].length != 16 {
+		t.Errorf("limit 16: trees %+v rest %v; want 2 trees of 16 from the 10-id context", trees, rest)
+	}
+	if _, rest = buildTrees(items, []int{0, 1, 2, 3, 4}, 8); !slices.Equal(rest, []int{3, 0}) {
+		t.Errorf("limit 8: unpacked %v, want [3 0]", rest)
+	}
+}
