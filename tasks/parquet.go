@@ -32,6 +32,9 @@ func readParquet(path string) (t *table, err error) {
 	if err != nil {
 		return nil, errs.BadInputf("%s: not a readable parquet file: %v", path, err)
 	}
+	if err := checkParquetSizes(pf, st.Size()); err != nil {
+		return nil, errs.BadInputf("%s: %v", path, err)
+	}
 	t = &table{Keys: map[string][]string{}}
 	schemaKeys(pf.Schema(), "", t.Keys)
 	if pf.NumRows() == 0 { // parquet-go's reader fails to seek in a file without row groups
@@ -118,4 +121,34 @@ func normalizeValue(v any) any {
 		return x
 	}
 	return fmt.Sprint(v)
+}
+
+// maxParquetExpansion bounds how much larger than the file its decoded
+// data may claim to be. Datasets compress a few times at most; a header
+// claiming far more is corrupt, and trusting it would make parquet-go
+// allocate gigabytes for a file of a few bytes (found by FuzzParquet).
+const maxParquetExpansion = 256
+
+// checkParquetSizes rejects a file whose metadata claims more rows, values
+// or uncompressed bytes than maxParquetExpansion times its size allows.
+func checkParquetSizes(pf *parquet.File, size int64) error {
+	limit := (size + 4096) * maxParquetExpansion
+	md := pf.Metadata()
+	if md.NumRows < 0 || md.NumRows > limit {
+		return fmt.Errorf("metadata claims %d rows in a %d-byte file; the file is corrupt", md.NumRows, size)
+	}
+	for _, rg := range md.RowGroups {
+		if rg.NumRows < 0 || rg.NumRows > limit || rg.TotalByteSize < 0 || rg.TotalByteSize > limit {
+			return fmt.Errorf("a row group claims %d rows, %d bytes in a %d-byte file; the file is corrupt", rg.NumRows, rg.TotalByteSize, size)
+		}
+		for _, cc := range rg.Columns {
+			m := cc.MetaData
+			if m.NumValues < 0 || m.NumValues > limit || m.TotalUncompressedSize < 0 || m.TotalUncompressedSize > limit ||
+				m.TotalCompressedSize < 0 || m.TotalCompressedSize > size {
+				return fmt.Errorf("column %v claims %d values, %d bytes in a %d-byte file; the file is corrupt",
+					m.PathInSchema, m.NumValues, m.TotalUncompressedSize, size)
+			}
+		}
+	}
+	return nil
 }
