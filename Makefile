@@ -7,7 +7,7 @@ VENV      := .venv
 PY        := $(VENV)/bin/python
 DEMO_DIR  := demo
 
-.PHONY: all build test test-browser demo bench parity hub-test venv vet fmt clean
+.PHONY: all build test fuzz test-browser demo bench parity hub-test venv vet fmt clean
 
 all: build
 
@@ -30,6 +30,14 @@ fmt:
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+	$(MAKE) --no-print-directory fuzz
+
+# Every fuzz target of the parsers of user input for FUZZTIME each, one
+# worker (make fuzz FUZZTIME=10m for a long run). Failing inputs land in the
+# package's testdata/fuzz/.
+FUZZTIME  ?= 5s
+fuzz:
+	GO=$(GO) ./scripts/fuzz.sh $(FUZZTIME)
 
 # The HTML report rendered by headless Chromium (installs Debian's chromium).
 test-browser:

@@ -128,6 +128,9 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c.fillDefaults()
+	if err := c.checkSizes(); err != nil { // before Defaults, which allocates per layer
+		return nil, err
+	}
 	if a, _ := c.lookup(); a.Defaults != nil {
 		if err := a.Defaults(c); err != nil {
 			return nil, err
@@ -277,6 +280,9 @@ func (c *Config) Validate() error {
 			return errs.BadInputf("%s: %s is missing or not a positive integer (got %d)", c.Path, f.name, f.v)
 		}
 	}
+	if err := c.checkSizes(); err != nil {
+		return err
+	}
 	if c.NumAttentionHeads%c.NumKeyValueHeads != 0 {
 		return errs.BadInputf("%s: num_attention_heads (%d) must be a multiple of num_key_value_heads (%d)", c.Path, c.NumAttentionHeads, c.NumKeyValueHeads)
 	}
@@ -290,6 +296,23 @@ func (c *Config) Validate() error {
 		return errs.BadInputf("%s: rms_norm_eps (%g) and rope_theta (%g) must be positive", c.Path, c.RMSNormEps, c.RopeTheta)
 	}
 	return a.Validate(c)
+}
+
+// MaxLayers and MaxHeadDim bound num_hidden_layers and head_dim (published
+// models have at most a few hundred layers and heads of 256), so a corrupt
+// config.json fails here instead of allocating per-layer and per-dimension
+// state for billions of them.
+const (
+	MaxLayers  = 4096
+	MaxHeadDim = 4096
+)
+
+// checkSizes rejects a num_hidden_layers or head_dim above its bound.
+func (c *Config) checkSizes() error {
+	if c.NumHiddenLayers > MaxLayers || c.HeadDim > MaxHeadDim {
+		return errs.BadInputf("%s: num_hidden_layers %d or head_dim %d is more than %d; the config is corrupt", c.Path, c.NumHiddenLayers, c.HeadDim, MaxLayers)
+	}
+	return nil
 }
 
 // validateArch checks that architectures[0] is registered.

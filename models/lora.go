@@ -131,6 +131,11 @@ func readAdapterConfig(dir string) (*AdapterConfig, error) {
 	case c.LoraAlpha == 0:
 		return nil, errs.BadInputf("%s: lora_alpha is missing or 0", path)
 	}
+	for p, r := range c.RankPattern {
+		if r <= 0 {
+			return nil, errs.BadInputf("%s: rank_pattern %q: rank must be a positive integer, got %d", path, p, r)
+		}
+	}
 	switch c.Bias {
 	case "", "none", "all", "lora_only":
 	default:

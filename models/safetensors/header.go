@@ -121,7 +121,8 @@ func parseEntry(path, name string, msg json.RawMessage, dataStart int64) (Tensor
 		if d < 0 {
 			return TensorInfo{}, errs.BadInputf("%s: tensor %q has negative dimension in shape %v", path, name, e.Shape)
 		}
-		if d > 0 && elems > (1<<62)/int64(d) {
+		// elems × width must fit in int64: bound elems by 2^62 / width.
+		if d > 0 && elems > (1<<62)/width/int64(d) {
 			return TensorInfo{}, errs.BadInputf("%s: tensor %q has an impossibly large shape %v", path, name, e.Shape)
 		}
 		elems *= int64(d)

@@ -12,7 +12,7 @@ import (
 
 // writeShards writes two shards and an index mapping each tensor to the
 // shard it was written to, then applies edit to the weight map.
-func writeShards(t *testing.T, edit func(wm map[string]string)) string {
+func writeShards(t testing.TB, edit func(wm map[string]string)) string {
 	t.Helper()
 	dir := t.TempDir()
 	shards := [][]Tensor{

@@ -76,6 +76,11 @@ func parseModel(raw json.RawMessage) (*bpe, error) {
 		}
 		maxID = max(maxID, id)
 	}
+	// idToToken is indexed by id: a huge id in a small vocab would
+	// allocate far beyond the file (and 2^31-1 overflows maxID+1).
+	if int64(maxID) >= 2*int64(len(b.vocab))+1<<16 {
+		return nil, fmt.Errorf("vocab: id %d is far beyond its %d entries; ids must be nearly contiguous", maxID, len(b.vocab))
+	}
 	b.idToToken = make([]string, maxID+1)
 	for tok, id := range b.vocab {
 		b.idToToken[id] = tok

@@ -45,7 +45,15 @@ var templateCache sync.Map // [32]byte -> *exec.Template
 // RenderChatTemplate renders a Hugging Face Jinja chat template with the
 // environment transformers uses (trim_blocks, lstrip_blocks,
 // raise_exception). vars adds template variables such as bos_token.
-func RenderChatTemplate(src string, msgs []Message, addGenerationPrompt bool, vars map[string]any) (string, error) {
+//
+// gonja panics on some templates ("x" * -1, 1 % 0); those panics are
+// returned as errors, since a template is input.
+func RenderChatTemplate(src string, msgs []Message, addGenerationPrompt bool, vars map[string]any) (_ string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("chat template: %v", r)
+		}
+	}()
 	tpl, err := compileTemplate(src)
 	if err != nil {
 		return "", err
@@ -54,7 +62,7 @@ func RenderChatTemplate(src string, msgs []Message, addGenerationPrompt bool, va
 	for i, m := range msgs {
 		list[i] = map[string]any{"role": m.Role, "content": m.Content}
 	}
-	data := map[string]any{"messages": list, "add_generation_prompt": addGenerationPrompt}
+	data := map[string]any{"messages": list, "add_generation_prompt": addGenerationPrompt, guardKey: &renderGuard{}}
 	for k, v := range vars {
 		data[k] = v
 	}
@@ -81,10 +89,11 @@ func compileTemplate(src string) (*exec.Template, error) {
 	cfg := jcfg.New()
 	cfg.TrimBlocks, cfg.LeftStripBlocks = true, true
 	env := &exec.Environment{
-		Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
+		Context: exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables).
+			Update(exec.NewContext(map[string]any{"range": sandboxRange})),
 		Filters:           builtins.Filters,
 		Tests:             builtins.Tests,
-		ControlStructures: builtins.ControlStructures,
+		ControlStructures: chatControlStructures,
 		Methods:           builtins.Methods,
 	}
 	id := fmt.Sprintf("chat-%x", key[:8])

@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // postProcessor adds special tokens around an encoded single sequence.
@@ -109,6 +110,11 @@ func (p *postProcessor) resolve(m *bpe) error {
 		}
 		p.prefix = append(append([]int32(nil), c.prefix...), p.prefix...)
 		p.suffix = append(p.suffix, c.suffix...)
+	}
+	for _, id := range slices.Concat(p.prefix, p.suffix) {
+		if id < 0 {
+			return fmt.Errorf("special token id %d is negative", id)
+		}
 	}
 	return nil
 }

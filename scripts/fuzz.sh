@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs every Go fuzz target of the parsers of user input, one after another,
+# for SECONDS each (default 5; a Go duration such as 10m works too) with one
+# worker, and prints one line per target: name, package, executions,
+# result. Exits non-zero if any target fails; the failing input is then in
+# the package's testdata/fuzz/TARGET/ (commit it as a regression test once
+# the parser is fixed) and the target's output is printed below its line.
+#
+#   scripts/fuzz.sh            # 5 s each (make test)
+#   scripts/fuzz.sh 600        # the 10-minute run
+#   FUZZ_TARGETS='FuzzHeader FuzzIndex' scripts/fuzz.sh 60
+#
+# Each package's test binary is built once (instrumented, as go test -fuzz
+# builds it) and run for each of its targets in the package directory, with
+# go test's corpus cache ($GOCACHE/fuzz). New inputs that widen coverage
+# are minimized for at most FUZZ_MINIMIZE (default 2s) instead of Go's 60 s,
+# which would stall a short run on one input. "execs" is the count Go
+# reports; a run that ends while replaying the corpus shows "baseline".
+set -uo pipefail
+fuzztime=${1:-5}
+[[ $fuzztime =~ ^[0-9]+$ ]] && fuzztime=${fuzztime}s
+minimize=${FUZZ_MINIMIZE:-2s}
+GO=${GO:-go}
+
+# package: its targets.
+all="./models/safetensors: FuzzHeader FuzzIndex
+./models: FuzzConfig FuzzAdapterConfig
+./models/tokenizer: FuzzFromJSON FuzzChatTemplate FuzzEncodeDecode
+./engine: FuzzGenerationConfig
+./tasks: FuzzJSONL FuzzParquet FuzzGenKwargs
+./report: FuzzResults FuzzSamples
+./cmd/goeval: FuzzJSONLines"
+
+root=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cache=$($GO env GOCACHE)/fuzz
+failed=0
+
+# report TARGET PKG LOG RC prints the target's summary line (and its output
+# when it failed).
+report() {
+	local execs
+	execs=$(grep -o 'execs: [0-9]*' "$3" | tail -1 | cut -d' ' -f2)
+	[ -z "$execs" ] && execs=baseline
+	if [ "$4" -eq 0 ]; then
+		printf '%-22s %-22s execs %-10s ok\n' "$1" "$2" "$execs"
+	else
+		failed=1
+		printf '%-22s %-22s execs %-10s FAIL\n' "$1" "$2" "$execs"
+		grep -v '^fuzz: elapsed' "$3" | tail -40 | sed 's/^/    /'
+	fi
+}
+
+while IFS=: read -r pkg targets; do
+	run=()
+	for t in $targets; do
+		if [ -z "${FUZZ_TARGETS:-}" ] || grep -qw -- "$t" <<<"$FUZZ_TARGETS"; then
+			run+=("$t")
+		fi
+	done
+	[ ${#run[@]} -eq 0 ] && continue
+	bin=$tmp/$(basename "$pkg").test
+	if ! $GO test -c -fuzz=. -o "$bin" "$pkg" >"$tmp/log" 2>&1; then
+		for t in "${run[@]}"; do report "$t" "$pkg" "$tmp/log" 1; done
+		continue
+	fi
+	importpath=$($GO list "$pkg")
+	for t in "${run[@]}"; do
+		(cd "$root/$pkg" && "$bin" -test.run='^$' -test.fuzz="^$t\$" -test.fuzztime="$fuzztime" \
+			-test.fuzzminimizetime="$minimize" -test.parallel=1 -test.fuzzcachedir="$cache/$importpath" \
+			-test.paniconexit0) >"$tmp/log" 2>&1
+		report "$t" "$pkg" "$tmp/log" $?
+	done
+done <<<"$all"
+exit $failed
