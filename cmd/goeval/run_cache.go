@@ -102,6 +102,10 @@ func printEngineStats(eng *engine.Engine, ok bool) {
 	fmt.Fprintf(os.Stderr, "engine: %d forward passes (%d scoring, %d prefill, %d decode), %d tokens (%d scored, %d padded; %d prefilled, %d decoded), %d shapes compiled in %v\n",
 		s.Batches+g.Prefills+g.DecodeSteps, s.Batches, g.Prefills, g.DecodeSteps, s.Tokens+g.PrefillTokens+g.DecodeTokens,
 		s.Tokens, s.PaddedTokens, g.PrefillTokens, g.DecodeTokens, s.Compiles, s.CompileTime.Round(time.Millisecond))
+	if s.TokensRequested > 0 {
+		fmt.Fprintf(os.Stderr, "engine: scoring computed %d of the %d tokens its requests hold (%.2f; shared contexts and packed rows)\n",
+			s.TokensComputed, s.TokensRequested, float64(s.TokensComputed)/float64(s.TokensRequested))
+	}
 }
 
 // promptExtra are the results-file keys of the prompt settings, as lm-eval
