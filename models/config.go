@@ -310,7 +310,8 @@ const (
 // checkSizes rejects a num_hidden_layers or head_dim above its bound.
 func (c *Config) checkSizes() error {
 	if c.NumHiddenLayers > MaxLayers || c.HeadDim > MaxHeadDim {
-		return errs.BadInputf("%s: num_hidden_layers %d or head_dim %d is more than %d; the config is corrupt", c.Path, c.NumHiddenLayers, c.HeadDim, MaxLayers)
+		return errs.BadInputf("%s: num_hidden_layers (%d) must be at most %d and head_dim (%d) at most %d; the config is corrupt",
+			c.Path, c.NumHiddenLayers, MaxLayers, c.HeadDim, MaxHeadDim)
 	}
 	return nil
 }
