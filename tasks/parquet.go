@@ -129,16 +129,21 @@ func normalizeValue(v any) any {
 // allocate gigabytes for a file of a few bytes (found by FuzzParquet).
 const maxParquetExpansion = 256
 
-// checkParquetSizes rejects a file whose metadata claims more rows, values
-// or uncompressed bytes than maxParquetExpansion times its size allows.
+// checkParquetSizes rejects a file whose metadata claims more rows than
+// bytes, or more values or uncompressed bytes than maxParquetExpansion
+// times its size.
 func checkParquetSizes(pf *parquet.File, size int64) error {
 	limit := (size + 4096) * maxParquetExpansion
+	// Every dataset row holds text, so a real file spends at least a byte
+	// per row; more rows than bytes is a lie that would make the reader
+	// decode millions of empty rows.
+	maxRows := size + 1024
 	md := pf.Metadata()
-	if md.NumRows < 0 || md.NumRows > limit {
+	if md.NumRows < 0 || md.NumRows > maxRows {
 		return fmt.Errorf("metadata claims %d rows in a %d-byte file; the file is corrupt", md.NumRows, size)
 	}
 	for _, rg := range md.RowGroups {
-		if rg.NumRows < 0 || rg.NumRows > limit || rg.TotalByteSize < 0 || rg.TotalByteSize > limit {
+		if rg.NumRows < 0 || rg.NumRows > maxRows || rg.TotalByteSize < 0 || rg.TotalByteSize > limit {
 			return fmt.Errorf("a row group claims %d rows, %d bytes in a %d-byte file; the file is corrupt", rg.NumRows, rg.TotalByteSize, size)
 		}
 		for _, cc := range rg.Columns {
