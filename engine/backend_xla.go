@@ -13,3 +13,6 @@ func newXLABackend(plugin string) (backends.Backend, error) {
 	xla.EnableAutoInstall(false)
 	return xla.NewWithOptions(plugin, nil)
 }
+
+// xlaBuilt: this build has the XLA backend (it needs cgo).
+const xlaBuilt = true

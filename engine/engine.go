@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -29,6 +30,7 @@ type Engine struct {
 	tok     *tokenizer.Tokenizer // dir's tokenizer, or Options.Tokenizer when it is one; may be nil
 	backend backends.Backend
 	spec    string // backend spec, e.g. "go" or "xla:/…/plugin.so"
+	device  DeviceChoice
 	ctx     *mlctx.Context
 	maxLen  int
 	batch   int
@@ -128,12 +130,15 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	dtype, _ := opts.computeDType()
-	spec, err := backendSpec(opts)
+	choice, err := deviceChoice(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
-	spec = safeGoSpec(spec)
-	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, seen: map[string]bool{}, adapter: -1}
+	spec := safeGoSpec(choice.Spec)
+	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
+	if choice.Notice != "" {
+		opts.logf("device %s: %s", choice, choice.Notice)
+	}
 	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
 		return nil, err
 	}
@@ -213,6 +218,9 @@ func (e *Engine) prefixToken() int32 {
 	}
 	return 0
 }
+
+// Device is the device the engine runs on and how it was chosen.
+func (e *Engine) Device() DeviceChoice { return e.device }
 
 // Config returns the model's config.json.
 func (e *Engine) Config() *models.Config { return e.cfg }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -25,12 +26,16 @@ type Tokenizer interface {
 	EOS() (id int32, ok bool)
 }
 
-// Options configure Open. The zero value is the pure-Go CPU backend, f32,
-// batch 8 and the model's max_position_embeddings.
+// Options configure Open. The zero value is device auto, f32, batch 8 and
+// the model's max_position_embeddings.
 type Options struct {
-	// Device is "cpu" (pure-Go simplego backend, the default), "xla-cpu"
-	// or "cuda" (XLA with a PJRT plugin found on this machine).
+	// Device is "auto" (the default, "" = $GOEVAL_DEVICE else auto: the
+	// fastest device here, see ResolveDevice), "cpu" (the pure-Go simplego
+	// backend), "xla-cpu" or "cuda" (XLA with a PJRT plugin).
 	Device string
+	// PluginProgress receives the progress bar of a PJRT plugin download
+	// that auto or xla-cpu starts (nil: none).
+	PluginProgress io.Writer
 	// Backend, when set, is a GoMLX backend spec that overrides Device:
 	// "go", "go:dotgeneral_small", "xla:/abs/path/pjrt_plugin.so".
 	Backend string

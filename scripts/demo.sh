@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The embedded default: a generated tokenizer and tiny Qwen2-style model,
-# synthetic datasets in the Hugging Face schemas, the pure-Go backend, and a
-# goeval run over several tasks ending in lm-eval's summary table.
+# synthetic datasets in the Hugging Face schemas, the default device (auto:
+# XLA on the CPU, its plugin installed on first use, else the pure-Go
+# backend; the run prints which), and a goeval run over several tasks ending
+# in lm-eval's summary table.
 set -euo pipefail
 bin=${1:-bin/goeval}
 dir=${2:-demo}
@@ -12,4 +14,4 @@ mkdir -p "$dir"
 	--intermediate 128 --tokenizer "$dir/model" --seed 1 --out "$dir/model"
 "$bin" synth data --task all --out "$dir/data"
 "$bin" run --model "$dir/model" --data-dir "$dir/data" --tasks "$tasks" \
-	--limit 10 --device cpu --output-path "$dir/results" --log-samples
+	--limit 10 --output-path "$dir/results" --log-samples

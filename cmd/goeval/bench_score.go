@@ -35,7 +35,12 @@ func benchScore(args []string) error {
 	}
 	o.Model, o.Device, o.DType = f.model, f.device, f.dtype
 	if *cpuProfile != "" {
-		o.Profile = func() (func(), error) { return startCPUProfile(*cpuProfile) }
+		f, err := os.Create(*cpuProfile) // before any work: a bad path fails now
+		if err != nil {
+			return errs.BadInputf("--cpuprofile: %v", err)
+		}
+		defer f.Close()
+		o.Profile = func() (func(), error) { return startCPUProfile(f) }
 	}
 	r, err := bench.Score(context.Background(), f.open, o)
 	if err != nil {
@@ -44,15 +49,10 @@ func benchScore(args []string) error {
 	return r.WriteText(os.Stdout)
 }
 
-// startCPUProfile starts a pprof CPU profile; stop ends it.
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, errs.BadInputf("--cpuprofile: %v", err)
-	}
+// startCPUProfile starts a pprof CPU profile into f; stop ends it.
+func startCPUProfile(f *os.File) (stop func(), err error) {
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
 		return nil, fmt.Errorf("cpu profile: %w", err)
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return pprof.StopCPUProfile, nil
 }

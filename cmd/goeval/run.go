@@ -30,6 +30,7 @@ func init() {
 // runFlags are goeval run's flags (DESIGN.md's fixed interface).
 type runFlags struct {
 	model, tasks, batch, device, out, genKwargs, dataDir, dtype, seed, sysInstr string
+	choice                                                                      engine.DeviceChoice // --device resolved (checkBeforeWork)
 	adapters                                                                    stringList
 	adapterMode                                                                 string
 	limit                                                                       float64
@@ -53,7 +54,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.Float64Var(&f.limit, "limit", 0, "documents per task: < 1 is a fraction (ceil(N*limit)), >= 1 a count (int(limit)); 0 = all. The first documents are used, as in lm-eval")
 	fs.IntVar(&f.fewshot, "num-fewshot", -1, "few-shot examples per prompt; -1 = each task's default (tasks fixed at 0 ignore it)")
 	fs.StringVar(&f.batch, "batch-size", "8", "rows per forward pass: a positive number, or \"auto\" (the engine's default)")
-	fs.StringVar(&f.device, "device", "cpu", "cpu (pure-Go backend), cuda or xla-cpu (XLA backends)")
+	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
@@ -105,12 +106,7 @@ func (f *runFlags) validate() error {
 			return errs.BadInputf("--batch-size %q: use a positive number or \"auto\"", f.batch)
 		}
 	}
-	switch f.device {
-	case "cpu", "cuda", "xla-cpu":
-	default:
-		return errs.BadInputf("--device %q: use cpu, cuda or xla-cpu", f.device)
-	}
-	return nil
+	return checkDevice(f.device)
 }
 
 // fewshotSeed parses --seed as lm-eval: one value for all four, or a list
@@ -243,7 +239,13 @@ func checkBeforeWork(f *runFlags, models []string) error {
 			return fmt.Errorf("model %s: %w", m, err)
 		}
 	}
-	return nil
+	if len(models) == 1 && models[0] == "fake" {
+		f.choice = engine.DeviceChoice{Device: f.device}
+		return nil
+	}
+	var err error
+	f.choice, err = resolveDevice(f.device)
+	return err
 }
 
 // checkModelDir rejects a --model path that does not exist or is a file
@@ -313,7 +315,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 
 // engineOptions are the engine settings of --device, --dtype, --batch-size.
 func (f *runFlags) engineOptions() engine.Options {
-	eo := engine.Options{Device: f.device, DType: f.dtype}
+	eo := engine.Options{Device: f.choice.Device, Backend: f.choice.Spec, DType: f.dtype}
 	if f.batch != "auto" {
 		eo.BatchSize, _ = strconv.Atoi(f.batch)
 	}
@@ -365,6 +367,6 @@ func (f *runFlags) settings(t goevalpkg.Target, seeds []any, gk map[string]any) 
 	rev, sha, peftSHA := f.hub.modelInfo(t.Base, t.Adapter)
 	return report.RunSettings{Model: t.Base, Peft: t.Adapter, DType: f.dtype, BatchSize: batch,
 		ModelRevision: rev, ModelSHA: sha, PeftSHA: peftSHA,
-		Device: f.device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
+		Device: f.choice.Device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
 		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }

@@ -47,7 +47,7 @@ type scoreFlags struct {
 
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "Hugging Face model directory (config.json + *.safetensors) (required)")
-	fs.StringVar(&f.device, "device", "cpu", "cpu (pure-Go backend), xla-cpu or cuda (XLA with a PJRT plugin); $GOMLX_BACKEND=go:<options> tunes the cpu backend")
+	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
@@ -82,7 +82,15 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if err := checkModelDir(f.model); err != nil {
 		return nil, err
 	}
-	o := engine.Options{Device: f.device, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
+	if err := checkDevice(f.device); err != nil {
+		return nil, err
+	}
+	choice, err := resolveDevice(f.device)
+	if err != nil {
+		return nil, err
+	}
+	f.device = choice.Device
+	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
 		Adapters: adapters, AdapterMode: mode}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf

@@ -48,6 +48,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("HF_HUB_OFFLINE") == "" {
 		os.Setenv("HF_HUB_OFFLINE", "1") // no test reaches the real Hub; hub_test.go serves its own
 	}
+	if _, set := os.LookupEnv("GOEVAL_DEVICE"); !set { // set but empty: device.txtar's auto
+		os.Setenv("GOEVAL_DEVICE", "cpu") // no test downloads a PJRT plugin or depends on one
+	}
 	testscript.Main(m, map[string]func(){
 		"goeval": func() { os.Exit(runMain(os.Args[1:])) },
 	})
@@ -68,6 +71,8 @@ func TestScripts(t *testing.T) {
 			// (hub_test.go and scripts/hub_test.sh test the online path).
 			env.Setenv("HF_HOME", filepath.Join(env.WorkDir, ".hf"))
 			env.Setenv("HF_HUB_OFFLINE", "1")
+			env.Setenv("GOEVAL_DEVICE", "cpu")
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){

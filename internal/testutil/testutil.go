@@ -267,3 +267,14 @@ func CacheDir(t testing.TB) string {
 	}
 	return cacheDir
 }
+
+// Main runs a package's tests with the pure-Go backend as the default
+// device (GOEVAL_DEVICE=cpu unless set, even to ""), so that no test downloads a PJRT
+// plugin or depends on one being installed on the machine: call it from
+// TestMain in every package whose tests open models.
+func Main(m *testing.M) {
+	if _, set := os.LookupEnv("GOEVAL_DEVICE"); !set {
+		os.Setenv("GOEVAL_DEVICE", "cpu")
+	}
+	os.Exit(m.Run())
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// deviceHelp is the --device help of every command that runs a model.
+const deviceHelp = "auto (the fastest here: cuda with an NVIDIA GPU and a CUDA plugin, else XLA on the CPU — its plugin is installed on first use, see 'goeval setup' — else the pure-Go backend), cpu (pure-Go backend), xla-cpu or cuda. $GOEVAL_DEVICE sets the default; $GOMLX_BACKEND=go:<options> tunes the cpu backend"
+
+// checkDevice rejects an unknown --device before any work.
+func checkDevice(d string) error {
+	switch d {
+	case "auto", "cpu", "xla-cpu", "cuda":
+		return nil
+	}
+	return errs.BadInputf("--device %q: use auto, cpu, xla-cpu or cuda", d)
+}
+
+// resolveDevice resolves --device (installing the CPU plugin with a
+// progress bar when auto or xla-cpu needs it) and prints the choice on
+// stderr: "device: xla-cpu (…)", and a notice when auto settled for the
+// pure-Go backend.
+func resolveDevice(device string) (engine.DeviceChoice, error) {
+	c, err := engine.ResolveDevice(context.Background(), device, engine.ResolveOptions{Progress: os.Stderr})
+	if err != nil {
+		return c, err
+	}
+	fmt.Fprintf(os.Stderr, "device: %s\n", c)
+	if c.Notice != "" {
+		fmt.Fprintf(os.Stderr, "notice: %s\n", c.Notice)
+	}
+	return c, nil
+}
