@@ -29,8 +29,9 @@ check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out mo
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"
 check "tokenizers vs Rust + chat" parity/tokenizer/check.sh
 check "model log-probs vs transformers" parity/models/make_goldens.sh --check
-check "model log-probs on XLA CPU (PJRT)" env PJRT_PLUGIN_LIBRARY_PATH="$(dirname "$(scripts/install-pjrt-cpu.sh | tail -1)")" \
-	GOEVAL_HFPARITY_DEVICE=xla-cpu go test -count=1 ./parity/models/
+# The XLA CPU device on the plugin `goeval setup` installs (the one --device
+# auto uses), against the same transformers goldens.
+check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARITY_DEVICE=xla-cpu go test -count=1 ./parity/models/"
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
 check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
 # Held-out: the original llama.cpp fixtures beside the repository, when present.

@@ -4,8 +4,8 @@
 // binary, opened with engine.Open and scored on requests.jsonl.
 //
 // GOEVAL_HFPARITY_DEVICE, when set, is passed as engine.Options.Device
-// (for example "xla-cpu", with PJRT_PLUGIN_LIBRARY_PATH naming the plugin's
-// folder; see scripts/install-pjrt-cpu.sh).
+// (for example "xla-cpu", on the plugin `goeval setup` installs);
+// otherwise the pure-Go backend runs (TestMain pins it).
 package hfparity_test
 
 import (
