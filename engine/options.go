@@ -91,6 +91,11 @@ func (o Options) logf(format string, args ...any) {
 	}
 }
 
+// Validate checks the options that can be checked without a model (batch
+// size, max length, dtype, adapter mode, packing): commands call it before
+// any work.
+func (o Options) Validate() error { return o.validate() }
+
 // validate checks the numeric options.
 func (o Options) validate() error {
 	if o.BatchSize < 0 {

@@ -22,17 +22,22 @@ func checkDevice(d string) error {
 }
 
 // resolveDevice resolves --device (installing the CPU plugin with a
-// progress bar when auto or xla-cpu needs it) and prints the choice on
-// stderr: "device: xla-cpu (…)", and a notice when auto settled for the
-// pure-Go backend.
+// progress bar when auto or xla-cpu needs it). score, generate and bench
+// print the choice only when auto made it (a device the user named is not
+// repeated on their stderr); goeval run always prints it (showDevice).
 func resolveDevice(device string) (engine.DeviceChoice, error) {
 	c, err := engine.ResolveDevice(context.Background(), device, engine.ResolveOptions{Progress: os.Stderr})
-	if err != nil {
-		return c, err
+	if err == nil && device == "auto" {
+		printDevice(c)
 	}
+	return c, err
+}
+
+// printDevice writes "device: xla-cpu (…)" on stderr, and a notice when
+// auto settled for the pure-Go backend.
+func printDevice(c engine.DeviceChoice) {
 	fmt.Fprintf(os.Stderr, "device: %s\n", c)
 	if c.Notice != "" {
 		fmt.Fprintf(os.Stderr, "notice: %s\n", c.Notice)
 	}
-	return c, nil
 }

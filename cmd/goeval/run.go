@@ -30,7 +30,8 @@ func init() {
 // runFlags are goeval run's flags (DESIGN.md's fixed interface).
 type runFlags struct {
 	model, tasks, batch, device, out, genKwargs, dataDir, dtype, seed, sysInstr string
-	choice                                                                      engine.DeviceChoice // --device resolved (checkBeforeWork)
+	choice                                                                      engine.DeviceChoice // --device resolved (resolveRunDevice)
+	deviceShown                                                                 bool                // the "device:" line was printed
 	adapters                                                                    stringList
 	adapterMode                                                                 string
 	limit                                                                       float64
@@ -106,7 +107,10 @@ func (f *runFlags) validate() error {
 			return errs.BadInputf("--batch-size %q: use a positive number or \"auto\"", f.batch)
 		}
 	}
-	return checkDevice(f.device)
+	if err := checkDevice(f.device); err != nil {
+		return err
+	}
+	return engine.Options{DType: f.dtype}.Validate()
 }
 
 // fewshotSeed parses --seed as lm-eval: one value for all four, or a list
@@ -188,6 +192,9 @@ func runRun(args []string) error {
 	if err := f.fetchDatasets(context.Background(), opts.Tasks); err != nil {
 		return err
 	}
+	if err := f.resolveRunDevice(models); err != nil {
+		return err
+	}
 	ctx, stop := signalContext()
 	defer stop()
 	if len(f.adapters) > 0 {
@@ -239,13 +246,30 @@ func checkBeforeWork(f *runFlags, models []string) error {
 			return fmt.Errorf("model %s: %w", m, err)
 		}
 	}
+	return nil
+}
+
+// resolveRunDevice resolves --device for the models of the run, the last
+// step before work (it may install the XLA CPU plugin, with a progress
+// bar). The "device:" line follows when the first model's requests start
+// (showDevice), so a checkpoint or dataset that fails to load gets one
+// error line.
+func (f *runFlags) resolveRunDevice(models []string) error {
 	if len(models) == 1 && models[0] == "fake" {
 		f.choice = engine.DeviceChoice{Device: f.device}
 		return nil
 	}
 	var err error
-	f.choice, err = resolveDevice(f.device)
+	f.choice, err = engine.ResolveDevice(context.Background(), f.device, engine.ResolveOptions{Progress: os.Stderr})
 	return err
+}
+
+// showDevice prints the "device:" line (and auto's notice) once per run.
+func (f *runFlags) showDevice() {
+	if !f.deviceShown {
+		f.deviceShown = true
+		printDevice(f.choice)
+	}
 }
 
 // checkModelDir rejects a --model path that does not exist or is a file
@@ -279,6 +303,15 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 	pp := newProgressPrinter(os.Stderr, f.progressEvery)
 	if !testProgress(&opts) {
 		opts.Progress = pp.report
+	}
+	if m.eng != nil {
+		inner := opts.Progress
+		opts.Progress = func(p goevalpkg.Progress) {
+			f.showDevice()
+			if inner != nil {
+				inner(p)
+			}
+		}
 	}
 	model, closeCache, err := f.withCache(m)
 	if err != nil {
