@@ -29,6 +29,7 @@ fmt:
 # every reference output is a committed golden file.
 test:
 	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/goeval  # no cgo: builds, with no XLA device
 	$(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz
 
