@@ -31,7 +31,7 @@ func tinyModel(t *testing.T, batch int) Opener {
 }
 
 func TestScore(t *testing.T) {
-	o := ScoreOptions{Requests: 3, Context: 5, Continuation: 2, Seed: 1, Model: "m", Device: "cpu", DType: "float32"}
+	o := ScoreOptions{Requests: 3, Context: 5, Continuation: 2, Seed: 1, Model: "m", DType: "float32"}
 	profiled := false
 	o.Profile = func() (func(), error) { return func() { profiled = true }, nil }
 	r, err := Score(context.Background(), tinyModel(t, 2), o)

@@ -23,9 +23,9 @@ type ScoreOptions struct {
 	Requests, Context, Continuation int
 	// Seed seeds the random token ids.
 	Seed uint64
-	// Model, Device and DType name what the Opener loads; the report
-	// repeats them.
-	Model, Device, DType string
+	// Model and DType name what the Opener loads; the report repeats them
+	// (and the device the engine resolved).
+	Model, DType string
 	// PeakTime is how long each of the three peak measurements runs
 	// (default 300 ms; negative: no measurement).
 	PeakTime time.Duration
@@ -37,7 +37,7 @@ type ScoreOptions struct {
 
 // ScoreReport is the result of [Score].
 type ScoreReport struct {
-	Model, Device, DType string        // from the options
+	Model, Device, DType string        // from the options; Device from the engine
 	Backend              string        // the engine's backend spec
 	Batch                int           // the engine's batch size
 	LastB, LastT, LastK  int           // shape of the last batch (the bucket)

@@ -33,7 +33,7 @@ func benchScore(args []string) error {
 	if o.Requests < 1 || o.Context < 1 || o.Continuation < 1 {
 		return errs.BadInputf("--requests, --context and --continuation must be ≥ 1")
 	}
-	o.Model, o.Device, o.DType = f.model, f.device, f.dtype
+	o.Model, o.DType = f.model, f.dtype
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile) // before any work: a bad path fails now
 		if err != nil {

@@ -89,7 +89,6 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if err != nil {
 		return nil, err
 	}
-	f.device = choice.Device
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
 		Adapters: adapters, AdapterMode: mode}
 	if f.verbose {
