@@ -34,7 +34,8 @@ type runFlags struct {
 	adapterMode                                                                 string
 	limit                                                                       float64
 	fewshot, bootstrap                                                          int
-	logSamples, chat, multiturn, skipBase                                       bool
+	logSamples, chat, skipBase                                                  bool
+	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	overwrite                                                                   bool
 	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
@@ -58,8 +59,8 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
 	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. Only the few-shot seed changes goeval's prompts")
-	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn, as lm-eval >= 0.4.10)")
-	fs.BoolVar(&f.multiturn, "fewshot-as-multiturn", false, "few-shot examples as separate chat turns (needs --apply-chat-template)")
+	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn unless it is given as false, as lm-eval >= 0.4.10)")
+	fs.Var(&f.multiturn, "fewshot-as-multiturn", "few-shot examples as separate chat turns; default true with --apply-chat-template, =false puts them inline in one user turn (true needs --apply-chat-template)")
 	fs.StringVar(&f.sysInstr, "system-instruction", "", "system prompt prepended to every context")
 	fs.StringVar(&f.genKwargs, "gen-kwargs", "", "generation overrides for generate_until tasks: k=v,k2=v2 or a JSON object (e.g. temperature=0.7,do_sample=true,max_gen_toks=128); keys: until, max_gen_toks, do_sample, temperature, top_p, top_k (sampling needs do_sample=true and temperature > 0)")
 	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
@@ -92,7 +93,7 @@ func (f *runFlags) validate() error {
 		return errs.BadInputf("--num-fewshot %d out of range: use -1 (task default) or >= 0", f.fewshot)
 	case f.logSamples && f.out == "":
 		return errs.BadInputf("--log-samples needs --output-path")
-	case f.multiturn && !f.chat:
+	case f.multiturn.or(false) && !f.chat:
 		return errs.BadInputf("--fewshot-as-multiturn needs --apply-chat-template")
 	case f.overwrite && f.out == "":
 		return errs.BadInputf("--overwrite needs --output-path (it replaces results there)")
@@ -171,7 +172,7 @@ func runRun(args []string) error {
 		opts.BootstrapIters = -1
 	}
 	opts.Task.DataDir, opts.Task.NumFewshot, opts.Task.Limit = f.dataDir, f.fewshot, f.limit
-	opts.Task.ApplyChatTemplate, opts.Task.FewshotAsMultiturn = f.chat, f.multiturn || f.chat
+	opts.Task.ApplyChatTemplate, opts.Task.FewshotAsMultiturn = f.chat, f.multiturn.or(f.chat)
 	opts.Task.SystemInstruction, opts.Task.GenKwargs = f.sysInstr, gk
 	if s, ok := seeds[3].(int64); ok {
 		opts.Task.Seed = s
