@@ -39,9 +39,26 @@ RUNS = [
                                          "boolq", "lambada_openai", "wikitext"]},
     {"name": "mmlu", "limit": 1, "tasks": ["mmlu_stem"]},
     {"name": "gen", "limit": 2, "tasks": ["gsm8k", "drop", "hendrycks_math_algebra"], "gen_kwargs": "max_gen_toks=32"},
+    # Model C (see MODELS): no BOS token, so lm-eval's prefix token is the
+    # tokenizer's EOS <|im_end|>, not config.json's bos_token_id; 128
+    # positions, so wikitext pages take two rolling windows and 2-shot chat
+    # prompts are left-truncated.
+    {"name": "nobos", "model": "C", "limit": 3, "tasks": ["lambada_openai", "wikitext", "arc_challenge"]},
+    {"name": "chat_inline", "model": "C", "limit": 3, "tasks": ["lambada_openai", "wikitext", "arc_challenge"],
+     "num_fewshot": 2, "apply_chat_template": True, "fewshot_as_multiturn": False},
+    {"name": "chat_multiturn", "model": "C", "limit": 3, "tasks": ["arc_challenge", "lambada_openai"],
+     "num_fewshot": 2, "apply_chat_template": True, "fewshot_as_multiturn": True,
+     "system_instruction": "You are a careful grader. Answer with the option text."},
 ]
 MODEL_ARGS = ["--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2",
               "--intermediate", "128", "--seed", "1"]
+# The synthesized models: M, a Qwen base-style tokenizer (no BOS; EOS = pad =
+# <|endoftext|> = config bos_token_id); C, a Qwen chat-style one (no BOS; EOS
+# <|im_end|>, pad <|endoftext|> = config bos_token_id) with 128 positions.
+MODELS = {"M": {"tokenizer": [], "model": MODEL_ARGS},
+          "C": {"tokenizer": ["--eos", "<|im_end|>"], "model": MODEL_ARGS + ["--max-positions", "128"]}}
+# runs.json's key for each model's file hashes.
+HASH_KEYS = {"M": "synth", "C": "synth_nobos"}
 
 
 def sh(cmd, log=None, **kw):
@@ -59,16 +76,20 @@ def sh(cmd, log=None, **kw):
 
 
 def synth(work):
-    """Builds goeval and writes the model M (with its tokenizer) and data D."""
+    """Builds goeval and writes the models (MODELS, with their tokenizers)
+    and data D; returns the binary, {name: model folder} and D."""
     exe = os.path.join(work, "goeval")
     sh(["go", "build", "-o", exe, "./cmd/goeval"], cwd=ROOT)
-    m, d = (os.path.join(work, x) for x in ("M", "D"))
-    sh([exe, "synth", "tokenizer", "--out", m], stdout=subprocess.DEVNULL)
-    sh([exe, "synth", "model", *MODEL_ARGS, "--tokenizer", m, "--out", m], stdout=subprocess.DEVNULL)
+    models = {}
+    for name, a in MODELS.items():
+        m = models[name] = os.path.join(work, name)
+        sh([exe, "synth", "tokenizer", *a["tokenizer"], "--out", m], stdout=subprocess.DEVNULL)
+        sh([exe, "synth", "model", *a["model"], "--tokenizer", m, "--out", m], stdout=subprocess.DEVNULL)
+    d = os.path.join(work, "D")
     sh([exe, "synth", "data", "--task", "all", "--out", d], stdout=subprocess.DEVNULL)
     # The synthetic tokenizer uses Qwen2's pre-tokenizer, which transformers
     # imposes on every qwen2 checkpoint, so lm-eval loads it from M as is.
-    return exe, m, d
+    return exe, models, d
 
 
 def sha256_file(p):
@@ -81,7 +102,24 @@ def synth_hashes(m):
     changed model synthesizer (regenerate the goldens) from a regression.
     (The data files are not hashed: parquet-go writes its build version into
     them; changed data shows as differing docs and doc_hash.)"""
-    return {f: sha256_file(os.path.join(m, f)) for f in ("model.safetensors", "tokenizer.json")}
+    return {f: sha256_file(os.path.join(m, f))
+            for f in ("model.safetensors", "config.json", "tokenizer.json", "tokenizer_config.json")}
+
+
+def prompt_args(run, dash):
+    """The run's few-shot and chat flags, spelled with "_" (lm-eval) or "-"
+    (goeval)."""
+    out = []
+    if "num_fewshot" in run:
+        out += [f"--num{dash}fewshot", str(run["num_fewshot"])]
+    if run.get("apply_chat_template"):
+        out += [f"--apply{dash}chat{dash}template"]
+    if "fewshot_as_multiturn" in run:
+        v = str(run["fewshot_as_multiturn"]).lower()
+        out += ["--fewshot_as_multiturn", v] if dash == "_" else [f"--fewshot-as-multiturn={v}"]
+    if run.get("system_instruction"):
+        out += [f"--system{dash}instruction", run["system_instruction"]]
+    return out
 
 
 def run_lmeval(work, m, d, run):
@@ -90,7 +128,7 @@ def run_lmeval(work, m, d, run):
     sh([sys.executable, os.path.join(HERE, "lmeval_synth.py"), "--synth-dir", d, "--model", "hf",
         "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
         "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]), "--log_samples", "--output_path", out,
-        *(["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else [])],
+        *(["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []), *prompt_args(run, "_")],
        log=out + ".log", env=env)
     return out
 
@@ -99,7 +137,8 @@ def run_goeval(work, exe, m, d, run):
     out = os.path.join(work, "goeval_" + run["name"])
     sh([exe, "run", "--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]),
         "--log-samples", "--output-path", out, "--batch-size", "4",
-        *(["--gen-kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else [])], log=out + ".log")
+        *(["--gen-kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []), *prompt_args(run, "-")],
+       log=out + ".log")
     return out
 
 
@@ -141,10 +180,11 @@ def main():
     if a.tasks:
         limit = int(a.limit) if a.limit >= 1 else a.limit
         runs = [{"name": "adhoc", "limit": limit, "tasks": a.tasks.split(",")}]
-    exe, m, d = synth(work)
+    exe, models, d = synth(work)
     problems, notes = [], []
     fresh = os.path.join(work, "golden")
     for run in runs:
+        m = models[run.get("model", "M")]
         lm = run_lmeval(work, m, d, run)
         go = run_goeval(work, exe, m, d, run)
         p, n = compare.compare_dirs(lm, go, paths={m: "MODEL"})
@@ -162,7 +202,8 @@ def main():
                 shutil.rmtree(os.path.join(GOLDEN, run["name"]), ignore_errors=True)
                 shutil.copytree(os.path.join(fresh, run["name"]), os.path.join(GOLDEN, run["name"]))
             with open(os.path.join(GOLDEN, "runs.json"), "w") as f:
-                json.dump({"synth": synth_hashes(m), "runs": RUNS}, f, indent=1)
+                hashes = {HASH_KEYS[n]: synth_hashes(p) for n, p in models.items()}
+                json.dump({**hashes, "runs": RUNS}, f, indent=1)
                 f.write("\n")
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
