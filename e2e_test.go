@@ -115,7 +115,8 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 		extra[k] = v
 	}
 	info := report.RunInfo{ModelName: modelDir, Extra: extra, Config: report.RunConfig(report.RunSettings{
-		Model: modelDir, DType: "float32", BatchSize: 4, Device: "cpu", Limit: run.Limit,
+		Model: modelDir, DType: "float32", BatchSize: "4", Device: "cpu", Limit: run.Limit,
+		Checkpoint: true, NumParameters: int64(m.NumParameters()),
 		BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
 	rep, samples, err := report.FromResults(res, info)
 	if err != nil {

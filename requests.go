@@ -34,7 +34,7 @@ func runRequests(ctx context.Context, model lm.LM, runs []*taskRun, opts Options
 			break
 		}
 	}
-	chunk := 0            // 0: everything in one call
+	chunk := 0 // 0: everything in one call
 	if opts.Progress != nil {
 		chunk = opts.ProgressChunk
 		if chunk <= 0 {

@@ -38,6 +38,7 @@ type runFlags struct {
 	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	overwrite                                                                   bool
+	given                                                                       []string       // the flags given on the command line
 	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
 	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
 	nonFinite                                                                   nonFiniteState // --fail-on-nonfinite (run_nonfinite.go)
@@ -78,6 +79,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 		}
 		return nil, err
 	}
+	fs.Visit(func(fl *flag.Flag) { f.given = append(f.given, fl.Name) })
 	return f, f.validate()
 }
 
@@ -295,7 +297,11 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 		extra[k] = v
 	}
 	extra = f.hub.hubExtra(extra)
-	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(f.settings(t, seeds, gk)), Extra: extra})
+	settings := f.settings(t, seeds, gk)
+	if m.eng != nil {
+		settings.NumParameters = int64(m.eng.NumParameters())
+	}
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(settings), Extra: extra})
 	if err != nil {
 		return err
 	}
@@ -354,18 +360,4 @@ func engineModel(f *runFlags, m *engine.Engine, opts *goevalpkg.Options) openedM
 		}
 	}
 	return om
-}
-
-// settings are the run settings target t's results file records in its
-// "config" entry (model_args: pretrained, then peft for an adapter, dtype).
-func (f *runFlags) settings(t goevalpkg.Target, seeds []any, gk map[string]any) report.RunSettings {
-	var batch any = f.batch
-	if n, err := strconv.Atoi(f.batch); err == nil {
-		batch = n
-	}
-	rev, sha, peftSHA := f.hub.modelInfo(t.Base, t.Adapter)
-	return report.RunSettings{Model: t.Base, Peft: t.Adapter, DType: f.dtype, BatchSize: batch,
-		ModelRevision: rev, ModelSHA: sha, PeftSHA: peftSHA,
-		Device: f.device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
-		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }
