@@ -74,6 +74,9 @@ type Options struct {
 // defaultBatchSize is the batch when Options.BatchSize is 0.
 const defaultBatchSize = 8
 
+// DefaultBatchSize is the rows per forward pass when Options.BatchSize is 0.
+const DefaultBatchSize = defaultBatchSize
+
 // computeDType parses Options.DType.
 func (o Options) computeDType() (dtypes.DType, error) {
 	switch strings.ToLower(o.DType) {

@@ -26,7 +26,7 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 		}
 		out.Results.Set(t.Name, taskEntry(t))
 		out.NSamples.Set(t.Name, NSamples{Original: t.Original, Effective: t.SampleLen})
-		meta.configs[t.Name], meta.versions[t.Name] = withModelArgs(cfg, info.Config, t.Name), t.Version
+		meta.configs[t.Name], meta.versions[t.Name] = withModelArgs(cfg, info.Config, info.Metadata, t.Name), t.Version
 		meta.shots[t.Name], meta.hib[t.Name] = t.NumFewshot, higherIsBetterMap(t.Metrics)
 	}
 	for _, g := range r.Groups {
@@ -162,10 +162,11 @@ func stderrValue(m goeval.Metric) any {
 }
 
 // withModelArgs returns a copy of a task config whose metadata also holds
-// the run's model_args (lm-eval passes them to every task as metadata) and
+// the run's model_args and --metadata (lm-eval passes them to every task as
+// metadata) and
 // then config_source: where lm-eval records the task's YAML file, goeval
 // names its built-in task ("goeval:" + task).
-func withModelArgs(cfg *py.Map[any], runConfig *py.Map[any], task string) any {
+func withModelArgs(cfg, runConfig, metadata *py.Map[any], task string) any {
 	if cfg == nil {
 		return nil
 	}
@@ -181,8 +182,10 @@ func withModelArgs(cfg *py.Map[any], runConfig *py.Map[any], task string) any {
 			if old, ok := v.(*py.Map[any]); ok {
 				copyMap(meta, old)
 			}
-			if args != nil {
-				copyMap(meta, args)
+			for _, m := range []*py.Map[any]{args, metadata} {
+				if m != nil {
+					copyMap(meta, m)
+				}
 			}
 			meta.Set("config_source", ConfigSourcePrefix+task)
 			v = meta

@@ -18,6 +18,9 @@ type RunInfo struct {
 	Config  *py.Map[any]
 	GitHash string         // "git_hash"; empty means goeval's own commit (internal/buildinfo)
 	Extra   map[string]any // other top-level keys (max_length, chat_template, ...)
+	// Metadata (lm-eval's --metadata) is merged into every task config's
+	// metadata after model_args, as lm-eval does.
+	Metadata *py.Map[any]
 }
 
 // RunSettings are the run-level settings a results file records in its

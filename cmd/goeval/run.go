@@ -42,6 +42,7 @@ type runFlags struct {
 	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
 	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
 	nonFinite                                                                   nonFiniteState // --fail-on-nonfinite (run_nonfinite.go)
+	lmeval                                                                      lmevalState    // lm-eval's options (run_lmeval*.go)
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
@@ -69,9 +70,14 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
 	fs.BoolVar(&f.nonFinite.fail, "fail-on-nonfinite", false, failOnNonFiniteHelp)
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
+	defineLMEvalFlags(fs, f)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
+	}
+	args, err := lmevalCommandLine(args, fs)
+	if err != nil {
+		return nil, err
 	}
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		if help {
@@ -80,6 +86,9 @@ func parseRunFlags(args []string) (*runFlags, error) {
 		return nil, err
 	}
 	fs.Visit(func(fl *flag.Flag) { f.given = append(f.given, fl.Name) })
+	if err := f.applyLMEval(); err != nil {
+		return nil, err
+	}
 	return f, f.validate()
 }
 
@@ -103,9 +112,9 @@ func (f *runFlags) validate() error {
 	if err := f.validateAdapters(); err != nil {
 		return err
 	}
-	if f.batch != "auto" {
+	if !strings.HasPrefix(f.batch, "auto") {
 		if n, err := strconv.Atoi(f.batch); err != nil || n < 1 {
-			return errs.BadInputf("--batch-size %q: use a positive number or \"auto\"", f.batch)
+			return errs.BadInputf("--batch-size %q: use a positive number, \"auto\" or \"auto:N\"", f.batch)
 		}
 	}
 	switch f.device {
@@ -175,7 +184,8 @@ func runRun(args []string) error {
 	}
 	opts.Task.DataDir, opts.Task.NumFewshot, opts.Task.Limit = f.dataDir, f.fewshot, f.limit
 	opts.Task.ApplyChatTemplate, opts.Task.FewshotAsMultiturn = f.chat, f.multiturn.or(f.chat)
-	opts.Task.SystemInstruction, opts.Task.GenKwargs = f.sysInstr, gk
+	opts.Task.SystemInstruction, opts.Task.GenKwargs, opts.Task.Samples = f.sysInstr, gk, f.lmeval.sampleIDs
+	opts.LogSamples = opts.LogSamples || f.lmeval.writeOut
 	if s, ok := seeds[3].(int64); ok {
 		opts.Task.Seed = s
 	}
@@ -187,6 +197,9 @@ func runRun(args []string) error {
 		return err
 	}
 	if err := checkBeforeWork(f, models); err != nil {
+		return err
+	}
+	if err := f.resolveAutoDType(models[0]); err != nil {
 		return err
 	}
 	if len(f.adapters) > 0 && len(models) > 1 {
@@ -301,11 +314,19 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 	if m.eng != nil {
 		settings.NumParameters = int64(m.eng.NumParameters())
 	}
-	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(settings), Extra: extra})
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(settings),
+		Extra: extra, Metadata: f.lmeval.metadataMap()})
 	if err != nil {
 		return err
 	}
+	f.lmeval.printWriteOut(os.Stderr, samples)
 	fmt.Print(report.SummaryTable(res))
+	if err := f.lmeval.printConfigs(os.Stdout, rep); err != nil {
+		return err
+	}
+	if !f.logSamples {
+		samples = nil // --write-out logged them for its printout only
+	}
 	defer f.nonFinite.note(t.Name, res)
 	if f.out != "" {
 		path, err := report.WriteRun(f.out, rep, samples, res.Start)
@@ -320,9 +341,11 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 
 // engineOptions are the engine settings of --device, --dtype, --batch-size.
 func (f *runFlags) engineOptions() engine.Options {
-	eo := engine.Options{Device: f.device, DType: f.dtype}
-	if f.batch != "auto" {
-		eo.BatchSize, _ = strconv.Atoi(f.batch)
+	eo := engine.Options{Device: f.device, DType: f.dtype, MaxLength: f.lmeval.maxLength,
+		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken}
+	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
+	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
+		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)
 	}
 	return eo
 }

@@ -18,8 +18,12 @@ func (f *runFlags) settings(t goevalpkg.Target, seeds []any, gk map[string]any) 
 		batch = n
 	}
 	rev, sha, peftSHA := f.hub.modelInfo(t.Base, t.Adapter)
+	device := f.device
+	if f.lmeval.deviceGiven != "" {
+		device = f.lmeval.deviceGiven // lm-eval's spelling (cuda:0) as given
+	}
 	return report.RunSettings{Model: t.Base, Peft: t.Adapter, DType: f.dtype, BatchSize: batch,
 		ModelRevision: rev, ModelSHA: sha, PeftSHA: peftSHA, Checkpoint: t.Base != "fake",
-		Device: f.device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
+		ModelArgs: f.lmeval.args, Device: device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
 		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }
