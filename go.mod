@@ -12,6 +12,7 @@ require (
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/text v0.43.0
 	gonum.org/v1/plot v0.17.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -42,6 +43,5 @@ require (
 	golang.org/x/term v0.38.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )
