@@ -78,7 +78,9 @@ func TestLMEvalFlagSpellings(t *testing.T) {
 		{"gen_kwargs space-separated", "--model m --gen_kwargs temperature=0 top_p=1", func(f *runFlags) any { return f.genKwargs }, "temperature=0,top_p=1", ""},
 		{"tasks space-separated", "--model m --tasks arc_easy hellaswag", func(f *runFlags) any { return f.tasks }, "arc_easy,hellaswag", ""},
 		{"short flags", "-M hf -a pretrained=m -t arc_easy -f 2 -b 4 -L 3 -o out -s -c cache -C " + yamlFile,
-			func(f *runFlags) any { return words(f.model, f.tasks, f.fewshot, f.batch, f.limit, f.out, f.logSamples, f.useCache) },
+			func(f *runFlags) any {
+				return words(f.model, f.tasks, f.fewshot, f.batch, f.limit, f.out, f.logSamples, f.useCache)
+			},
 			"m arc_easy 2 4 3 out true cache", ""},
 		{"trust_remote_code", "--model m --trust_remote_code", func(f *runFlags) any { return f.lmeval.trustRemoteCode }, true, ""},
 		{"predict_only", "--model m --predict_only", nil, nil, "--predict_only (lm-eval) is not supported"},
