@@ -2,10 +2,13 @@
 synthesized model and synthetic datasets must write results and samples files
 that agree metric by metric.
 
-Steps: build goeval; synth the tokenizer, a tiny qwen2 model and the data;
-run lm_eval (through lmeval_synth.py, which points every task's dataset at
-the synthetic files) and goeval run with the same tasks and --limit; compare
-(compare.py). Without --check, the lm-eval outputs are written, trimmed of
+Steps: build goeval; synth the tokenizers, two tiny qwen2 models (MODELS)
+and the data; run lm_eval (through lmeval_synth.py, which points every
+task's dataset at the synthetic files) and goeval run with the same tasks,
+--limit and prompt options (model C's runs give goeval lm-eval's own command
+line); compare (compare.py): documents, prompts, log-likelihoods within
+1e-4, metrics, and the results files key for key except compare.py's
+EXPECTED_KEY_DIFFS and RUN_SPECIFIC. Without --check, the lm-eval outputs are written, trimmed of
 run-specific values, as goldens to parity/e2e/testdata/ (read by the root
 package's e2e_test.go). With --check, the fresh lm-eval outputs must also
 equal the committed goldens; any difference fails.
@@ -14,6 +17,7 @@ Usage (from the repo root):
   .venv/bin/python parity/e2e/e2e.py            # regenerate the goldens
   .venv/bin/python parity/e2e/e2e.py --check    # fail on any difference
   .venv/bin/python parity/e2e/e2e.py --work DIR --tasks arc_easy --limit 4   # explore
+  .venv/bin/python parity/e2e/e2e.py --skip ll,mmlu,gen   # only model C's runs (nobos, chat_*)
 """
 import argparse
 import glob
@@ -134,11 +138,20 @@ def run_lmeval(work, m, d, run):
 
 
 def run_goeval(work, exe, m, d, run):
+    """goeval run on the run; model C's runs use lm-eval's own command line
+    (the arguments run_lmeval passes, plus --data_dir and --batch_size),
+    which goeval accepts as aliases."""
     out = os.path.join(work, "goeval_" + run["name"])
-    sh([exe, "run", "--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]),
-        "--log-samples", "--output-path", out, "--batch-size", "4",
-        *(["--gen-kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []), *prompt_args(run, "-")],
-       log=out + ".log")
+    gen = ["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []
+    if run.get("model") == "C":
+        args = ["--model", "hf", "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
+                "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]), "--log_samples",
+                "--output_path", out, *gen, *prompt_args(run, "_"), "--data_dir", d, "--batch_size", "4"]
+    else:
+        args = ["--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]),
+                "--log-samples", "--output-path", out, "--batch-size", "4",
+                *[a.replace("_", "-") if a.startswith("--") else a for a in gen], *prompt_args(run, "-")]
+    sh([exe, "run", *args], log=out + ".log")
     return out
 
 
