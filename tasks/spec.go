@@ -178,8 +178,8 @@ func (s *spec) Build(opts Options) ([]Instance, error) {
 		return nil, err
 	}
 	out := make([]Instance, 0, len(docs))
-	for id, i := range docs {
-		inst, err := s.instance(opts, fs, k, id, evalT.Rows[i])
+	for _, i := range docs {
+		inst, err := s.instance(opts, fs, k, i, evalT.Rows[i])
 		if err != nil {
 			return nil, errs.BadInputf("%s: %s: %w", s.name, evalT.Src[i], err)
 		}

@@ -109,8 +109,8 @@ type Options struct {
 	GenKwargs    map[string]any // --gen-kwargs overrides (dict.update) for generate tasks
 	// Samples (lm-eval's --samples) selects documents by index per task
 	// name, instead of Limit; a task it does not name evaluates them all.
-	// As in lm-eval, the chosen documents are taken in dataset order and
-	// numbered 0, 1, … (doc_id).
+	// As in lm-eval, the chosen documents are taken in dataset order, each
+	// once, and keep their index as doc_id.
 	Samples map[string][]int
 }
 
