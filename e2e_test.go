@@ -33,15 +33,17 @@ type e2eRuns struct {
 
 // e2eRun is one lm_eval invocation of parity/e2e/e2e.py.
 type e2eRun struct {
-	Name               string   `json:"name"`
-	Model              string   `json:"model"` // "M" (default) or "C"
-	Limit              float64  `json:"limit"`
-	Tasks              []string `json:"tasks"`
-	GenKwargs          string   `json:"gen_kwargs"`
-	NumFewshot         *int     `json:"num_fewshot"`
-	ApplyChatTemplate  bool     `json:"apply_chat_template"`
-	FewshotAsMultiturn *bool    `json:"fewshot_as_multiturn"`
-	SystemInstruction  string   `json:"system_instruction"`
+	Name               string           `json:"name"`
+	Model              string           `json:"model"` // "M" (default) or "C"
+	Limit              float64          `json:"limit"`
+	Tasks              []string         `json:"tasks"`
+	GenKwargs          string           `json:"gen_kwargs"`
+	NumFewshot         *int             `json:"num_fewshot"`
+	ApplyChatTemplate  bool             `json:"apply_chat_template"`
+	FewshotAsMultiturn *bool            `json:"fewshot_as_multiturn"`
+	SystemInstruction  string           `json:"system_instruction"`
+	Samples            map[string][]int `json:"samples"`
+	Metadata           json.RawMessage  `json:"metadata"`
 }
 
 // e2eModels are parity/e2e/e2e.py's MODELS: M, a Qwen base-style
@@ -95,7 +97,7 @@ func TestEndToEndLMEval(t *testing.T) {
 func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e2eRun) {
 	gk := parseKV(t, run.GenKwargs)
 	opts := goeval.Options{Tasks: run.Tasks, Task: tasks.DefaultOptions(), LogSamples: true}
-	opts.Task.DataDir, opts.Task.Limit, opts.Task.GenKwargs = dataDir, run.Limit, gk
+	opts.Task.DataDir, opts.Task.Limit, opts.Task.GenKwargs, opts.Task.Samples = dataDir, run.Limit, gk, run.Samples
 	if run.NumFewshot != nil {
 		opts.Task.NumFewshot = *run.NumFewshot
 	}
@@ -114,7 +116,7 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 	for k, v := range report.PromptFields(prompt) {
 		extra[k] = v
 	}
-	info := report.RunInfo{ModelName: modelDir, Extra: extra, Config: report.RunConfig(report.RunSettings{
+	info := report.RunInfo{ModelName: modelDir, Extra: extra, Metadata: e2eMetadata(t, run.Metadata), Config: report.RunConfig(report.RunSettings{
 		Model: modelDir, DType: "float32", BatchSize: "4", Device: "cpu", Limit: run.Limit,
 		Checkpoint: true, NumParameters: int64(m.NumParameters()),
 		BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
@@ -128,6 +130,19 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 	}
 	compareE2E(t, filepath.Join(e2eDir, run.Name), path, map[string]string{
 		modelDir: "MODEL", report.SanitizeModelName(modelDir): "MODEL"})
+}
+
+// e2eMetadata is a run's --metadata, keys in order (nil without one).
+func e2eMetadata(t *testing.T, raw json.RawMessage) *py.Map[any] {
+	if len(raw) == 0 {
+		return nil
+	}
+	v, err := py.ParseJSON(raw)
+	m, ok := v.(*py.Map[any])
+	if err != nil || !ok {
+		t.Fatalf("runs.json metadata %s: %v", raw, err)
+	}
+	return m
 }
 
 // openE2EModel synthesizes model name (e2eModels) into modelDir, checks

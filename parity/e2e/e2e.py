@@ -53,6 +53,9 @@ RUNS = [
     {"name": "chat_multiturn", "model": "C", "limit": 3, "tasks": ["arc_challenge", "lambada_openai"],
      "num_fewshot": 2, "apply_chat_template": True, "fewshot_as_multiturn": True,
      "system_instruction": "You are a careful grader. Answer with the option text."},
+    # --samples (documents by index, keeping their doc_id) and --metadata.
+    {"name": "samples", "model": "C", "tasks": ["arc_easy", "wikitext"], "num_fewshot": 1,
+     "samples": {"arc_easy": [1, 4], "wikitext": [2]}, "metadata": {"experiment": "e2e"}},
 ]
 MODEL_ARGS = ["--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2",
               "--intermediate", "128", "--seed", "1"]
@@ -123,6 +126,11 @@ def prompt_args(run, dash):
         out += ["--fewshot_as_multiturn", v] if dash == "_" else [f"--fewshot-as-multiturn={v}"]
     if run.get("system_instruction"):
         out += [f"--system{dash}instruction", run["system_instruction"]]
+    for k in ("samples", "metadata"):
+        if k in run:
+            out += [f"--{k}", json.dumps(run[k])]
+    if "limit" in run:
+        out += ["--limit", str(run["limit"])]
     return out
 
 
@@ -131,7 +139,7 @@ def run_lmeval(work, m, d, run):
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     sh([sys.executable, os.path.join(HERE, "lmeval_synth.py"), "--synth-dir", d, "--model", "hf",
         "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
-        "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]), "--log_samples", "--output_path", out,
+        "--tasks", ",".join(run["tasks"]), "--log_samples", "--output_path", out,
         *(["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []), *prompt_args(run, "_")],
        log=out + ".log", env=env)
     return out
@@ -145,10 +153,10 @@ def run_goeval(work, exe, m, d, run):
     gen = ["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []
     if run.get("model") == "C":
         args = ["--model", "hf", "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
-                "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]), "--log_samples",
+                "--tasks", ",".join(run["tasks"]), "--log_samples",
                 "--output_path", out, *gen, *prompt_args(run, "_"), "--data_dir", d, "--batch_size", "4"]
     else:
-        args = ["--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]),
+        args = ["--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]),
                 "--log-samples", "--output-path", out, "--batch-size", "4",
                 *[a.replace("_", "-") if a.startswith("--") else a for a in gen], *prompt_args(run, "-")]
     sh([exe, "run", *args], log=out + ".log")
