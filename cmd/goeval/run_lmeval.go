@@ -78,6 +78,9 @@ func lmevalArgs(args []string, fs *flag.FlagSet) ([]string, error) {
 				}
 			}
 		}
+		if name == "fewshot-as-multiturn" && (strings.EqualFold(value, "yes") || strings.EqualFold(value, "no")) {
+			value = strconv.FormatBool(strings.EqualFold(value, "yes")) // lm-eval's spellings
+		}
 		if _, err := strconv.ParseBool(value); hasValue && name == "apply-chat-template" && err != nil {
 			return nil, errs.BadInputf("--apply_chat_template %s: goeval applies the tokenizer's default chat template; named templates are not supported", value)
 		}

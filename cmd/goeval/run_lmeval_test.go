@@ -70,6 +70,7 @@ func TestLMEvalFlagSpellings(t *testing.T) {
 			}, "2 o true c hi 10 d", ""},
 		{"apply_chat_template, fewshot_as_multiturn false", "--model m --apply_chat_template --fewshot_as_multiturn false",
 			func(f *runFlags) any { return words(f.chat, f.multiturn.or(true)) }, "true false", ""},
+		{"fewshot_as_multiturn no", "--model m --apply_chat_template --fewshot_as_multiturn no", func(f *runFlags) any { return f.multiturn.or(true) }, false, ""},
 		{"fewshot_as_multiturn bare", "--model m --apply_chat_template --fewshot_as_multiturn", func(f *runFlags) any { return f.multiturn.or(false) }, true, ""},
 		{"apply_chat_template NAME", "--model m --apply_chat_template chatml", nil, nil, "named templates are not supported"},
 		{"gen_kwargs lm-eval example", "--model m --gen_kwargs " + genExample,
