@@ -80,6 +80,11 @@ func (f *runFlags) applyModelArgs() error {
 	if f.model == "" {
 		return errs.BadInputf("--model_args %q names no checkpoint: add pretrained=DIR", s.modelArgs)
 	}
+	if rev, ok := args.Get("revision"); ok { // a Hub id: fetch that revision (a local folder has none)
+		if _, err := os.Stat(f.model); err != nil && !strings.Contains(f.model, "@") {
+			f.model += "@" + fmt.Sprint(rev)
+		}
+	}
 	return nil
 }
 
@@ -126,10 +131,7 @@ func (f *runFlags) modelArg(k string, v any) error {
 		case k == "truncation" && b:
 			return errs.BadInputf("--model_args truncation=True is not supported: goeval left-truncates contexts to max_length as lm-eval does by default")
 		}
-	case "revision":
-		if _, err := os.Stat(f.model); err != nil && !strings.Contains(f.model, "@") {
-			f.model += "@" + fmt.Sprint(v) // a Hub id: fetch that revision
-		}
+	case "revision": // applied after pretrained (applyModelArgs)
 	default:
 		return errs.BadInputf("--model_args key %q is not supported by goeval (it honours %s)", k, modelArgKeys)
 	}

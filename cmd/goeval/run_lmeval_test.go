@@ -40,6 +40,7 @@ func TestLMEvalFlagSpellings(t *testing.T) {
 			words("m", []string{adapter}, true), ""},
 		{"model_args JSON, add_bos_token false", `--model_args {"pretrained":"m","add_bos_token":false}`, func(f *runFlags) any { return *f.engineOptions().AddBOSToken }, no, ""},
 		{"model_args space-separated", "--model_args pretrained=m dtype=auto", func(f *runFlags) any { return f.dtype }, "auto", ""},
+		{"model_args revision of a Hub id", "--model_args revision=v2,pretrained=org/name", func(f *runFlags) any { return f.model }, "org/name@v2", ""},
 		{"model_args unknown key", "--model_args pretrained=m,parallelize=True", nil, nil, `--model_args key "parallelize" is not supported`},
 		{"model_args truncation", "--model_args pretrained=m,truncation=True", nil, nil, "truncation=True is not supported"},
 		{"model_args float16", "--model_args pretrained=m,dtype=float16", nil, nil, "dtype=float16: want float32, bfloat16 or auto"},
