@@ -1,6 +1,7 @@
 package goeval_test
 
 import (
+	stdcmp "cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,19 +23,40 @@ import (
 
 const e2eDir = "parity/e2e/testdata"
 
-// e2eRuns is parity/e2e/testdata/runs.json: the synthesized inputs' hashes
-// and the runs the goldens hold.
+// e2eRuns is parity/e2e/testdata/runs.json: the synthesized models'
+// hashes and the runs the goldens hold.
 type e2eRuns struct {
-	Synth map[string]string `json:"synth"`
-	Runs  []struct {
-		Name      string   `json:"name"`
-		Limit     float64  `json:"limit"`
-		Tasks     []string `json:"tasks"`
-		GenKwargs string   `json:"gen_kwargs"`
-	} `json:"runs"`
+	Synth      map[string]string `json:"synth"`       // model M
+	SynthNoBOS map[string]string `json:"synth_nobos"` // model C
+	Runs       []e2eRun          `json:"runs"`
 }
 
-// TestEndToEndLMEval re-synthesizes the tiny model and the data exactly as
+// e2eRun is one lm_eval invocation of parity/e2e/e2e.py.
+type e2eRun struct {
+	Name               string           `json:"name"`
+	Model              string           `json:"model"` // "M" (default) or "C"
+	Limit              float64          `json:"limit"`
+	Tasks              []string         `json:"tasks"`
+	GenKwargs          string           `json:"gen_kwargs"`
+	NumFewshot         *int             `json:"num_fewshot"`
+	ApplyChatTemplate  bool             `json:"apply_chat_template"`
+	FewshotAsMultiturn *bool            `json:"fewshot_as_multiturn"`
+	SystemInstruction  string           `json:"system_instruction"`
+	Samples            map[string][]int `json:"samples"`
+	Metadata           json.RawMessage  `json:"metadata"`
+}
+
+// e2eModels are parity/e2e/e2e.py's MODELS: M, a Qwen base-style
+// tokenizer (eos = pad = <|endoftext|> = config bos_token_id); C, a Qwen
+// chat-style one (no BOS, eos <|im_end|>, pad and config bos_token_id
+// <|endoftext|>) with 128 positions (two rolling windows per wikitext page,
+// left-truncated chat prompts).
+var e2eModels = map[string]struct {
+	eos          string
+	maxPositions int
+}{"M": {"<|endoftext|>", 2048}, "C": {"<|im_end|>", 128}}
+
+// TestEndToEndLMEval re-synthesizes the tiny models and the data exactly as
 // parity/e2e/e2e.py does, evaluates them in-process and compares the results
 // and samples files with lm-eval's (`lm_eval --model hf`, committed as
 // goldens) metric by metric, keys and structure included.
@@ -48,64 +70,111 @@ func TestEndToEndLMEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	modelDir, dataDir := synthE2E(t, dir, cfg.Synth)
-	m, err := engine.Open(modelDir, engine.Options{Device: "cpu", DType: "float32", BatchSize: 4})
-	if err != nil {
+	dataDir := filepath.Join(dir, "D")
+	if _, err := synth.Data("all", dataDir, synth.DataOptions{N: 30}); err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
+	engines := map[string]*engine.Engine{}
+	defer func() {
+		for _, m := range engines {
+			m.Close()
+		}
+	}()
+	hashes := map[string]map[string]string{"M": cfg.Synth, "C": cfg.SynthNoBOS}
 	for _, run := range cfg.Runs {
+		name := stdcmp.Or(run.Model, "M")
+		if engines[name] == nil {
+			engines[name] = openE2EModel(t, filepath.Join(dir, name), name, hashes[name])
+		}
 		t.Run(run.Name, func(t *testing.T) {
-			out := filepath.Join(dir, "out_"+run.Name)
-			gk := parseKV(t, run.GenKwargs)
-			opts := goeval.Options{Tasks: run.Tasks, Task: tasks.DefaultOptions(), LogSamples: true}
-			opts.Task.DataDir, opts.Task.Limit, opts.Task.GenKwargs = dataDir, run.Limit, gk
-			res, err := goeval.Evaluate(context.Background(), m, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			info := report.RunInfo{ModelName: modelDir, Extra: report.ModelKeys(m.Info()), Config: report.RunConfig(report.RunSettings{
-				Model: modelDir, DType: "float32", BatchSize: 4, Device: "cpu", Limit: run.Limit,
-				BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
-			rep, samples, err := report.FromResults(res, info)
-			if err != nil {
-				t.Fatal(err)
-			}
-			path, err := report.WriteRun(out, rep, samples, res.Start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			compareE2E(t, filepath.Join(e2eDir, run.Name), path, map[string]string{
-				modelDir: "MODEL", report.SanitizeModelName(modelDir): "MODEL"})
+			runE2E(t, engines[name], filepath.Join(dir, name), dataDir, filepath.Join(dir, "out_"+run.Name), run)
 		})
 	}
 }
 
-// synthE2E writes the tokenizer, model and data and checks the model's
-// hashes against the goldens' (a changed synthesizer needs new goldens).
-func synthE2E(t *testing.T, dir string, want map[string]string) (string, string) {
-	modelDir, dataDir := filepath.Join(dir, "M"), filepath.Join(dir, "D")
-	if _, err := synth.Tokenizer(modelDir, 512); err != nil {
+// runE2E evaluates run with m (synthesized in modelDir) as `goeval run`
+// does, writes the files to out and compares them with the run's goldens.
+func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e2eRun) {
+	gk := parseKV(t, run.GenKwargs)
+	opts := goeval.Options{Tasks: run.Tasks, Task: tasks.DefaultOptions(), LogSamples: true}
+	opts.Task.DataDir, opts.Task.Limit, opts.Task.GenKwargs, opts.Task.Samples = dataDir, run.Limit, gk, run.Samples
+	if run.NumFewshot != nil {
+		opts.Task.NumFewshot = *run.NumFewshot
+	}
+	prompt := report.PromptSettings{SystemInstruction: run.SystemInstruction, ApplyChatTemplate: run.ApplyChatTemplate}
+	opts.Task.SystemInstruction, opts.Task.ApplyChatTemplate = run.SystemInstruction, run.ApplyChatTemplate
+	if run.ApplyChatTemplate {
+		multi := run.FewshotAsMultiturn == nil || *run.FewshotAsMultiturn // lm-eval >= 0.4.10's default
+		opts.Task.FewshotAsMultiturn, opts.Task.ChatTemplate = multi, m.ApplyChatTemplate
+		prompt.FewshotAsMultiturn, prompt.ChatTemplate = &multi, m.Tokenizer().ChatTemplate()
+	}
+	res, err := goeval.Evaluate(context.Background(), m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := report.ModelKeys(m.Info())
+	for k, v := range report.PromptFields(prompt) {
+		extra[k] = v
+	}
+	info := report.RunInfo{ModelName: modelDir, Extra: extra, Metadata: e2eMetadata(t, run.Metadata), Config: report.RunConfig(report.RunSettings{
+		Model: modelDir, DType: "float32", BatchSize: "4", Device: "cpu", Limit: run.Limit,
+		Checkpoint: true, NumParameters: int64(m.NumParameters()),
+		BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
+	rep, samples, err := report.FromResults(res, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := report.WriteRun(out, rep, samples, res.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareE2E(t, filepath.Join(e2eDir, run.Name), path, map[string]string{
+		modelDir: "MODEL", report.SanitizeModelName(modelDir): "MODEL"})
+}
+
+// e2eMetadata is a run's --metadata, keys in order (nil without one).
+func e2eMetadata(t *testing.T, raw json.RawMessage) *py.Map[any] {
+	if len(raw) == 0 {
+		return nil
+	}
+	v, err := py.ParseJSON(raw)
+	m, ok := v.(*py.Map[any])
+	if err != nil || !ok {
+		t.Fatalf("runs.json metadata %s: %v", raw, err)
+	}
+	return m
+}
+
+// openE2EModel synthesizes model name (e2eModels) into modelDir, checks
+// its hashes against the goldens' (a changed synthesizer needs new
+// goldens) and opens it.
+func openE2EModel(t *testing.T, modelDir, name string, want map[string]string) *engine.Engine {
+	spec := e2eModels[name]
+	if _, err := synth.TokenizerEOS(modelDir, 512, spec.eos); err != nil {
 		t.Fatal(err)
 	}
 	// goeval synth model --arch qwen2 --hidden 64 --layers 2 --heads 4
-	// --kv-heads 2 --intermediate 128 --seed 1 (the tiny preset otherwise).
+	// --kv-heads 2 --intermediate 128 --seed 1 [--max-positions 128].
 	o := synth.ModelOptions{Arch: "qwen2", Hidden: 64, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 128,
-		Vocab: 512, RopeTheta: 10000, MaxPositions: 2048, BOS: 1, EOS: 2, Seed: 1, DType: "f32", Shards: 1,
-		TokenizerDir: modelDir, Out: modelDir}
+		Vocab: 512, RopeTheta: 10000, MaxPositions: spec.maxPositions, BOS: 1, EOS: 2, Seed: 1, DType: "f32",
+		Shards: 1, TokenizerDir: modelDir, Out: modelDir}
 	if err := synth.Model(o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := synth.Data("all", dataDir, synth.DataOptions{N: 30}); err != nil {
-		t.Fatal(err)
+	if len(want) == 0 {
+		t.Fatalf("runs.json has no hashes for model %s: regenerate the goldens with .venv/bin/python parity/e2e/e2e.py", name)
 	}
 	for k, v := range want {
 		if got := fileHash(t, filepath.Join(modelDir, k)); got != v {
-			t.Fatalf("synthesized %s differs from the one the lm-eval goldens were made with (sha256 %s, want %s): "+
-				"regenerate them with .venv/bin/python parity/e2e/e2e.py", k, got, v)
+			t.Fatalf("synthesized %s %s differs from the one the lm-eval goldens were made with (sha256 %s, want %s): "+
+				"regenerate them with .venv/bin/python parity/e2e/e2e.py", name, k, got, v)
 		}
 	}
-	return modelDir, dataDir
+	m, err := engine.Open(modelDir, engine.Options{Device: "cpu", DType: "float32", BatchSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func fileHash(t *testing.T, path string) string {

@@ -13,6 +13,7 @@ require (
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.43.0
 	gonum.org/v1/plot v0.17.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -192,35 +192,44 @@ func (e *Engine) setLimits() {
 	if e.batch == 0 {
 		e.batch = defaultBatchSize
 	}
-	e.prefix = e.prefixToken()
+	e.prefix = prefixToken(e.opts.PrefixToken, e.opts.Tokenizer, e.cfg)
 }
 
-// prefixToken is lm-eval's prefix_token_id: the override, else BOS, else EOS.
-func (e *Engine) prefixToken() int32 {
-	if p := e.opts.PrefixToken; p != nil {
-		return *p
+// prefixToken is lm-eval's prefix_token_id (HFLM.prefix_token_id): the
+// override, else the tokenizer's BOS, else the tokenizer's EOS — never
+// config.json's bos_token_id, which differs from both on Qwen chat
+// checkpoints (config bos <|endoftext|>, tokenizer eos <|im_end|>). Only
+// without a tokenizer, or one naming neither token, do config.json's ids
+// stand in.
+func prefixToken(override *int32, tok Tokenizer, cfg *models.Config) int32 {
+	if override != nil {
+		return *override
 	}
-	if tok := e.opts.Tokenizer; tok != nil {
+	if tok != nil {
 		if id, ok := tok.BOS(); ok {
 			return id
 		}
-	}
-	if e.cfg.BOSTokenID >= 0 {
-		return int32(e.cfg.BOSTokenID)
-	}
-	if tok := e.opts.Tokenizer; tok != nil {
 		if id, ok := tok.EOS(); ok {
 			return id
 		}
 	}
-	if len(e.cfg.EOSTokenIDs) > 0 {
-		return int32(e.cfg.EOSTokenIDs[0])
+	if cfg.BOSTokenID >= 0 {
+		return int32(cfg.BOSTokenID)
+	}
+	if len(cfg.EOSTokenIDs) > 0 {
+		return int32(cfg.EOSTokenIDs[0])
 	}
 	return 0
 }
 
 // Device is the device the engine runs on and how it was chosen.
 func (e *Engine) Device() DeviceChoice { return e.device }
+
+// specials are the engine's add_special_tokens rules (encode.go).
+func (e *Engine) specials() specials { return specials{prefix: e.prefix, addBOS: e.opts.AddBOSToken} }
+
+// PrefixToken is the resolved prefix token (prefixToken).
+func (e *Engine) PrefixToken() int32 { return e.prefix }
 
 // Config returns the model's config.json.
 func (e *Engine) Config() *models.Config { return e.cfg }

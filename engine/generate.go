@@ -84,7 +84,7 @@ func (e *Engine) makeGenItem(r lm.GenerateRequest, eos map[int32]bool) (genItem,
 		if tok == nil {
 			return genItem{}, errs.BadInputf("string prompt but no tokenizer is loaded; give prompt ids or load a tokenizer")
 		}
-		ids = tokEncode(tok, r.Context)
+		ids = genEncode(tok, r.Context, e.specials())
 	}
 	if len(ids) == 0 {
 		ids = []int32{e.prefix} // nothing to condition on: start from BOS/EOS

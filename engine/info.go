@@ -28,13 +28,15 @@ func (e *Engine) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bo
 }
 
 // Info implements lm.Describer with the facts lm-eval's HF model reports:
-// BOS and EOS from the tokenizer; Pad and EOT are the EOS token (goeval's
-// tokenizer has no pad-token getter, and lm-eval falls back to EOS);
-// MaxLength is config.json's max_position_embeddings, else the tokenizer's
-// model_max_length, else 2048.
+// BOS and EOS from the tokenizer; EOT is the EOS token; Pad is the token
+// lm-eval's configure_pad_token settles on (padToken); MaxLength is
+// Options.MaxLength (lm-eval's max_length model argument), else config.json's
+// max_position_embeddings, else the tokenizer's model_max_length, else 2048.
 func (e *Engine) Info() lm.Info {
 	info := lm.Info{MaxLength: defaultMaxLength}
-	if n := e.cfg.MaxPositionEmbeddings; n > 0 {
+	if n := e.opts.MaxLength; n > 0 {
+		info.MaxLength = n
+	} else if n := e.cfg.MaxPositionEmbeddings; n > 0 {
 		info.MaxLength = n
 	} else if e.tok != nil && e.tok.ModelMaxLength() > 0 {
 		info.MaxLength = e.tok.ModelMaxLength()
@@ -42,15 +44,31 @@ func (e *Engine) Info() lm.Info {
 	if e.tok == nil {
 		return info
 	}
-	token := func(id int32, ok bool) *lm.Token {
-		if !ok {
-			return nil
-		}
-		s, _ := e.tok.IDToToken(id)
-		return &lm.Token{Text: s, ID: id}
-	}
-	info.BOS = token(e.tok.BOS())
-	info.EOS = token(e.tok.EOS())
-	info.Pad, info.EOT = info.EOS, info.EOS
+	info.BOS = tokenInfo(e.tok, e.tok.BOS)
+	info.EOS = tokenInfo(e.tok, e.tok.EOS)
+	info.Pad, info.EOT = padToken(e.tok), info.EOS
 	return info
+}
+
+// tokenInfo is the token get returns, nil when there is none.
+func tokenInfo(tok *tokenizer.Tokenizer, get func() (int32, bool)) *lm.Token {
+	id, ok := get()
+	if !ok {
+		return nil
+	}
+	s, _ := tok.IDToToken(id)
+	return &lm.Token{Text: s, ID: id}
+}
+
+// padToken is the pad token lm-eval's configure_pad_token chooses: the
+// tokenizer's pad_token, else its unk_token, else its eos_token, else a new
+// "<|pad|>" token appended to the vocabulary. (Padding never changes
+// goeval's scores; the choice is what the results file records.)
+func padToken(tok *tokenizer.Tokenizer) *lm.Token {
+	for _, get := range []func() (int32, bool){tok.Pad, tok.Unk, tok.EOS} {
+		if t := tokenInfo(tok, get); t != nil {
+			return t
+		}
+	}
+	return &lm.Token{Text: "<|pad|>", ID: int32(tok.VocabSize())}
 }

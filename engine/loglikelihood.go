@@ -57,7 +57,7 @@ func (e *Engine) encodeRequest(r lm.LoglikelihoodRequest) (ctxIDs, contIDs []int
 		if e.opts.Tokenizer == nil {
 			return nil, nil, errs.BadInputf("string request but no tokenizer is loaded; give context_ids/continuation_ids or load a tokenizer")
 		}
-		ctxIDs, contIDs = encodePair(e.opts.Tokenizer, r.Context, r.Continuation, e.prefix)
+		ctxIDs, contIDs = encodePair(e.opts.Tokenizer, r.Context, r.Continuation, e.specials())
 	}
 	if err := checkIDs(ctxIDs, e.cfg.VocabSize, "context_ids"); err != nil {
 		return nil, nil, err
@@ -76,7 +76,7 @@ func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequ
 			if e.opts.Tokenizer == nil {
 				return nil, requestError(i, errs.BadInputf("text request but no tokenizer is loaded; give token ids or load a tokenizer"))
 			}
-			ids = tokEncode(e.opts.Tokenizer, r.Text)
+			ids = tokEncode(e.opts.Tokenizer, r.Text, e.specials())
 		}
 		if err := checkIDs(ids, e.cfg.VocabSize, "ids"); err != nil {
 			return nil, requestError(i, err)

@@ -91,7 +91,7 @@ func TestOpenWithAdapter(t *testing.T) {
 }
 
 // TestOpenInfo checks Open's tokenizer, Info (lm-eval's results-file facts:
-// Pad and EOT fall back to EOS, max_length from config.json) and the chat
+// EOT is EOS, max_length from config.json) and the chat
 // template, and that a missing checkpoint's error names the directory.
 func TestOpenInfo(t *testing.T) {
 	dir := fixturemodel.Model(t, fixturemodel.Base)
@@ -106,8 +106,8 @@ func TestOpenInfo(t *testing.T) {
 	}
 	info := e.Info()
 	eos, _ := tok.EOS()
-	if info.EOS == nil || info.EOS.ID != eos || info.Pad != info.EOS || info.EOT != info.EOS {
-		t.Errorf("info %+v: want EOS %d as pad and EOT", info, eos)
+	if info.EOS == nil || info.EOS.ID != eos || info.EOT != info.EOS {
+		t.Errorf("info %+v: want EOS %d as EOT", info, eos)
 	}
 	if _, ok := tok.BOS(); ok != (info.BOS != nil) {
 		t.Errorf("BOS %+v, tokenizer has one: %v", info.BOS, ok)

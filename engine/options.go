@@ -53,8 +53,14 @@ type Options struct {
 	Tokenizer Tokenizer
 	// PrefixToken overrides the token used as context for an empty context
 	// and as the first rolling window's prefix (lm-eval prefix_token_id).
-	// nil: BOS (tokenizer, then config.json), else EOS.
+	// nil: the tokenizer's BOS, else the tokenizer's EOS (config.json's ids
+	// only without a tokenizer).
 	PrefixToken *int32
+	// AddBOSToken is lm-eval's add_bos_token model argument: when set, it is
+	// add_special_tokens for every encoded string (nil: the tokenizer's
+	// default). A string starting with the prefix (or, for generation, BOS)
+	// text never gets special tokens.
+	AddBOSToken *bool
 	// Adapters are PEFT LoRA adapter directories (adapter.go). AdapterMode
 	// is "merged" (default: added into the weights at load, one adapter) or
 	// "separate" (applied in the graph; several adapters share the base
@@ -72,6 +78,9 @@ type Options struct {
 
 // defaultBatchSize is the batch when Options.BatchSize is 0.
 const defaultBatchSize = 8
+
+// DefaultBatchSize is the rows per forward pass when Options.BatchSize is 0.
+const DefaultBatchSize = defaultBatchSize
 
 // computeDType parses Options.DType.
 func (o Options) computeDType() (dtypes.DType, error) {

@@ -34,7 +34,10 @@ type RunWant struct {
 var PromptKeys = []string{"system_instruction", "fewshot_as_multiturn", "chat_template"}
 
 // IgnoredConfigKeys are "config" keys that do not change a run's numbers.
-var IgnoredConfigKeys = map[string]bool{"batch_size": true, "batch_sizes": true, "use_cache": true}
+// (model_num_parameters and model_dtype follow from the model and dtype,
+// which are compared; the parameter count is not known before loading.)
+var IgnoredConfigKeys = map[string]bool{"batch_size": true, "batch_sizes": true, "use_cache": true,
+	"model_num_parameters": true, "model_dtype": true}
 
 // FindRun returns the newest results file of modelName under out (where
 // WriteRun would write it) that records want's settings; ok is false when

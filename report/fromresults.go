@@ -26,7 +26,7 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 		}
 		out.Results.Set(t.Name, taskEntry(t))
 		out.NSamples.Set(t.Name, NSamples{Original: t.Original, Effective: t.SampleLen})
-		meta.configs[t.Name], meta.versions[t.Name] = withModelArgs(cfg, info.Config), t.Version
+		meta.configs[t.Name], meta.versions[t.Name] = withModelArgs(cfg, info.Config, info.Metadata, t.Name), t.Version
 		meta.shots[t.Name], meta.hib[t.Name] = t.NumFewshot, higherIsBetterMap(t.Metrics)
 	}
 	for _, g := range r.Groups {
@@ -35,6 +35,8 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 		if g.Aggregate {
 			out.Groups.Set(g.Name, e)
 		}
+	}
+	for _, g := range groupPreorder(r.Groups) {
 		out.GroupSubtasks.Set(g.Name, g.Subtasks)
 	}
 	sortedMeta(out, r, meta)
@@ -44,6 +46,7 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 	for _, k := range sortedKeys(info.Extra) {
 		out.Extra.Set(k, info.Extra[k])
 	}
+	out.Extra.Set(VersionKey, buildinfo.Version()) // where lm-eval writes lm_eval_version
 	return out, fromSamples(r), nil
 }
 
@@ -94,11 +97,8 @@ type taskMeta struct {
 func sortedMeta(out *Results, r *goeval.Results, m *taskMeta) {
 	for _, g := range r.Groups {
 		m.versions[g.Name] = g.Version
-		if g.NumFewshot != nil {
-			m.shots[g.Name] = *g.NumFewshot
-		}
-		m.hib[g.Name] = higherIsBetterMap(g.Metrics)
 	}
+	propagateGroupMeta(groupPreorder(r.Groups), m)
 	for _, k := range sortedKeys(m.configs) {
 		out.Configs.Set(k, m.configs[k])
 	}
@@ -162,15 +162,17 @@ func stderrValue(m goeval.Metric) any {
 }
 
 // withModelArgs returns a copy of a task config whose metadata also holds
-// the run's model_args (lm-eval passes them to every task as metadata).
-func withModelArgs(cfg *py.Map[any], runConfig *py.Map[any]) any {
+// the run's model_args and --metadata (lm-eval passes them to every task as
+// metadata) and
+// then config_source: where lm-eval records the task's YAML file, goeval
+// names its built-in task ("goeval:" + task).
+func withModelArgs(cfg, runConfig, metadata *py.Map[any], task string) any {
 	if cfg == nil {
 		return nil
 	}
-	ma, _ := runConfig.Get("model_args")
-	args, ok := ma.(*py.Map[any])
-	if !ok || args.Len() == 0 {
-		return cfg
+	var args *py.Map[any]
+	if runConfig != nil {
+		args, _ = runConfig.Value("model_args").(*py.Map[any])
 	}
 	out := py.NewMap[any]()
 	for _, k := range cfg.Keys() {
@@ -180,13 +182,25 @@ func withModelArgs(cfg *py.Map[any], runConfig *py.Map[any]) any {
 			if old, ok := v.(*py.Map[any]); ok {
 				copyMap(meta, old)
 			}
-			copyMap(meta, args)
+			for _, m := range []*py.Map[any]{args, metadata} {
+				if m != nil {
+					copyMap(meta, m)
+				}
+			}
+			meta.Set("config_source", ConfigSourcePrefix+task)
 			v = meta
 		}
 		out.Set(k, v)
 	}
 	return out
 }
+
+// VersionKey is the top-level key of goeval's version in a results file.
+const VersionKey = "goeval_version"
+
+// ConfigSourcePrefix starts the config_source goeval records in each task
+// config's metadata.
+const ConfigSourcePrefix = "goeval:"
 
 func copyMap(dst, src *py.Map[any]) {
 	for _, k := range src.Keys() {

@@ -3,6 +3,7 @@ package report_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/goeval/goeval"
@@ -61,8 +62,9 @@ func TestReportConfigsAndCounts(t *testing.T) {
 		t.Errorf("generation_kwargs keys %v", g.Keys())
 	}
 	meta, _ := cfg.Get("metadata")
-	if m := meta.(*py.Map[any]); len(m.Keys()) != 3 || m.Keys()[0] != "version" || m.Keys()[1] != "pretrained" {
-		t.Errorf("metadata keys %v", m.Keys())
+	if m := meta.(*py.Map[any]); !slices.Equal(m.Keys(), []string{"version", "pretrained", "dtype", "config_source"}) ||
+		m.Value("config_source") != "goeval:gsm8k" {
+		t.Errorf("metadata keys %v (want lm-eval's order, config_source last)", m.Keys())
 	}
 	args := samples["gsm8k"][0].Arguments[0][1].(*py.Map[any])
 	if k := args.Keys(); k[0] != "until" || k[len(k)-1] != "max_gen_toks" {

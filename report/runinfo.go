@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,9 @@ type RunInfo struct {
 	Config  *py.Map[any]
 	GitHash string         // "git_hash"; empty means goeval's own commit (internal/buildinfo)
 	Extra   map[string]any // other top-level keys (max_length, chat_template, ...)
+	// Metadata (lm-eval's --metadata) is merged into every task config's
+	// metadata after model_args, as lm-eval does.
+	Metadata *py.Map[any]
 }
 
 // RunSettings are the run-level settings a results file records in its
@@ -32,14 +36,36 @@ type RunSettings struct {
 	GenKwargs      map[string]any // --gen-kwargs (written sorted; {} when none)
 	Seeds          [4]any         // random, numpy, torch, fewshot (int64 or nil)
 	// ModelRevision, ModelSHA and PeftSHA are lm-eval's model_revision,
-	// model_sha and peft_sha, for models fetched from the Hub ("" = left out).
+	// model_sha and peft_sha, for models fetched from the Hub.
 	ModelRevision, ModelSHA, PeftSHA string
+	// Checkpoint marks a checkpoint model: the config then holds lm-eval's
+	// HF-model keys model_num_parameters (NumParameters), model_dtype
+	// (torch's spelling of DType), model_revision ("main" unless fetched at
+	// another), model_sha ("" for a local folder) and, with Peft, peft_sha.
+	// For other LMs they are written only when fetched from the Hub.
+	Checkpoint    bool
+	NumParameters int64
+	// ModelArgs, when set, is "model_args" as given (lm-eval's --model_args
+	// spelling), replacing the one built from Model, Peft and DType.
+	ModelArgs *py.Map[any]
+}
+
+// TorchDType is torch's name of a dtype ("torch.float32", "torch.bfloat16"),
+// what lm-eval's model_dtype records.
+func TorchDType(dtype string) string {
+	switch strings.ToLower(dtype) {
+	case "", "float32", "f32", "fp32":
+		return "torch.float32"
+	case "bfloat16", "bf16":
+		return "torch.bfloat16"
+	case "float16", "f16", "fp16", "half":
+		return "torch.float16"
+	}
+	return "torch." + dtype
 }
 
 // RunConfig is the results file's "config" block in lm-eval's key order.
-// lm-eval's HF-model keys model_revision, model_sha and peft_sha follow
-// model_args for models fetched from the Hub; model_num_parameters and
-// model_dtype are left out.
+// lm-eval's HF-model keys follow model_args (RunSettings.NumParameters).
 func RunConfig(s RunSettings) *py.Map[any] {
 	var limit any
 	if s.Limit > 0 {
@@ -49,27 +75,49 @@ func RunConfig(s RunSettings) *py.Map[any] {
 	for _, k := range sortedKeys(s.GenKwargs) {
 		gen.Set(k, s.GenKwargs[k])
 	}
-	args := py.NewMap[any]()
-	args.Set("pretrained", s.Model)
-	if s.Peft != "" {
-		args.Set("peft", s.Peft)
+	args := s.ModelArgs
+	if args == nil {
+		args = py.NewMap[any]()
+		args.Set("pretrained", s.Model)
+		if s.Peft != "" {
+			args.Set("peft", s.Peft)
+		}
+		args.Set("dtype", s.DType)
 	}
-	args.Set("dtype", s.DType)
 	c := py.NewMap[any]()
+	c.Set("model", "goeval")
+	c.Set("model_args", args)
+	s.modelInfo(c)
 	for _, kv := range []struct {
 		k string
 		v any
-	}{{"model", "goeval"}, {"model_args", args}, {"model_revision", s.ModelRevision}, {"model_sha", s.ModelSHA},
-		{"peft_sha", s.PeftSHA}, {"batch_size", s.BatchSize}, {"batch_sizes", []any{}},
+	}{{"batch_size", s.BatchSize}, {"batch_sizes", []any{}},
 		{"device", s.Device}, {"use_cache", nil}, {"limit", limit}, {"bootstrap_iters", max(s.BootstrapIters, 0)},
 		{"gen_kwargs", gen}, {"random_seed", s.Seeds[0]}, {"numpy_seed", s.Seeds[1]}, {"torch_seed", s.Seeds[2]},
 		{"fewshot_seed", s.Seeds[3]}} {
-		if (kv.k == "model_revision" || strings.HasSuffix(kv.k, "_sha")) && kv.v == "" {
-			continue // not fetched from the Hub
-		}
 		c.Set(kv.k, kv.v)
 	}
 	return c
+}
+
+// modelInfo adds lm-eval's HFLM.get_model_info keys to c (see
+// RunSettings.NumParameters).
+func (s RunSettings) modelInfo(c *py.Map[any]) {
+	if s.Checkpoint {
+		c.Set("model_num_parameters", s.NumParameters)
+		c.Set("model_dtype", TorchDType(s.DType))
+		c.Set("model_revision", cmp.Or(s.ModelRevision, "main"))
+		c.Set("model_sha", s.ModelSHA)
+		if s.Peft != "" {
+			c.Set("peft_sha", s.PeftSHA)
+		}
+		return
+	}
+	for _, kv := range [][2]string{{"model_revision", s.ModelRevision}, {"model_sha", s.ModelSHA}, {"peft_sha", s.PeftSHA}} {
+		if kv[1] != "" { // not fetched from the Hub
+			c.Set(kv[0], kv[1])
+		}
+	}
 }
 
 // defaultMaxLength is lm-eval's max_length when neither the model config

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 )
 
@@ -24,7 +25,20 @@ const chatTemplate = `{% for message in messages %}{% if loop.first and message[
 // Tokenizer writes tokenizer.json and tokenizer_config.json into dir with a
 // vocabulary of vocabSize tokens: 256 byte tokens, vocabSize-256-len(Specials)
 // learned merges, then the special tokens. It returns the special token ids.
+// Like Qwen's base tokenizers it has no bos_token, and <|endoftext|> is its
+// eos_token and pad_token.
 func Tokenizer(dir string, vocabSize int) (map[string]int, error) {
+	return TokenizerEOS(dir, vocabSize, Specials[0])
+}
+
+// TokenizerEOS is Tokenizer with eos as eos_token (one of Specials);
+// "<|im_end|>" gives the layout of Qwen's chat tokenizers (no bos_token, eos
+// <|im_end|>, pad <|endoftext|>), whose config.json's bos_token_id is
+// neither.
+func TokenizerEOS(dir string, vocabSize int, eos string) (map[string]int, error) {
+	if !slices.Contains(Specials, eos) {
+		return nil, fmt.Errorf("synthetic tokenizer: eos token %q is not one of %q", eos, Specials)
+	}
 	nMerges := vocabSize - 256 - len(Specials)
 	if nMerges < 0 {
 		return nil, fmt.Errorf("synthetic tokenizer: vocab size %d is below the minimum %d", vocabSize, 256+len(Specials))
@@ -52,7 +66,7 @@ func Tokenizer(dir string, vocabSize int) (map[string]int, error) {
 	}
 	cfg := map[string]any{
 		"add_bos_token": false, "add_prefix_space": false, "bos_token": nil,
-		"eos_token": "<|endoftext|>", "pad_token": "<|endoftext|>", "unk_token": nil,
+		"eos_token": eos, "pad_token": "<|endoftext|>", "unk_token": nil,
 		"model_max_length": 2048, "clean_up_tokenization_spaces": false,
 		"tokenizer_class": "Qwen2Tokenizer", "chat_template": chatTemplate,
 		"additional_special_tokens": []string{"<|im_start|>", "<|im_end|>"},

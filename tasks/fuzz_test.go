@@ -184,6 +184,14 @@ func formatGenKwargs(kw map[string]any) (string, bool) {
 	}
 	parts := make([]string, len(keys))
 	for i, k := range keys {
+		switch v := kw[k].(type) {
+		case []any, map[string]any:
+			return "", false // Python literals: no canonical k=v spelling here
+		case string:
+			if strings.ContainsAny(v, "\"'[](){}") {
+				return "", false // quotes and brackets group commas (py.SplitTopLevel)
+			}
+		}
 		s := toString(kw[k])
 		if x, ok := kw[k].(float64); ok {
 			s = strconv.FormatFloat(x, 'g', -1, 64)
@@ -232,7 +240,8 @@ func sameKwargs(a, b map[string]any) bool {
 func FuzzGenKwargs(f *testing.F) {
 	for _, s := range []string{"temperature=0.7,do_sample=true", " max_gen_toks = 32 , until=stop ",
 		`{"max_gen_toks": 40, "top_p": 0.9, "until": ["\n\n", "Question:"]}`, "temperature=0,top_k=-1,top_p=1e-3,seed=nan",
-		"until=a=b,x=", "a=1,a=2.0,b=TRUE"} {
+		"until=a=b,x=", "a=1,a=2.0,b=TRUE", `max_new_tokens=12,until=["e"," the","\n"]`, `until=('a', "b\x41"),top_k=-3`,
+		`until={"a": [1, None]}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -6,12 +6,15 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
 )
 
-// ParseGenKwargs reads --gen-kwargs as lm-eval does: a JSON object, or
-// k=v pairs whose values are typed (true/false, int, float, else string).
-// Unknown keys, keys goeval cannot honour and values out of range are
-// bad input, as are syntax errors.
+// ParseGenKwargs reads --gen-kwargs as lm-eval's CLI does: a JSON object
+// (integers stay integers: 40 is recorded as 40, not 40.0), or k=v pairs
+// split on the commas outside brackets and quotes, whose values are typed
+// (py.CLIValue: true/false, int, float, Python literals such as
+// until=["a","\n"], else string). Unknown keys, keys goeval cannot
+// honour and values out of range are bad input, as are syntax errors.
 func ParseGenKwargs(s string) (map[string]any, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -19,19 +22,46 @@ func ParseGenKwargs(s string) (map[string]any, error) {
 	}
 	out := map[string]any{}
 	if strings.HasPrefix(s, "{") {
-		if err := json.Unmarshal([]byte(s), &out); err != nil {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		if err := d.Decode(&out); err != nil {
 			return nil, errs.BadInputf("--gen-kwargs: bad JSON object: %v", err)
+		}
+		for k, v := range out {
+			out[k] = jsonNumbers(v)
 		}
 		return checked(out)
 	}
-	for _, kv := range strings.Split(s, ",") {
+	for _, kv := range py.SplitTopLevel(s) {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
 			return nil, errs.BadInputf("--gen-kwargs %q: %q is not key=value", s, kv)
 		}
-		out[strings.TrimSpace(k)] = typedValue(strings.TrimSpace(v))
+		out[strings.TrimSpace(k)] = py.CLIValue(strings.TrimSpace(v))
 	}
 	return checked(out)
+}
+
+// jsonNumbers turns json.Numbers into int (integers) or float64, as
+// Python's json.loads does.
+func jsonNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := strconv.Atoi(string(x)); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = jsonNumbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = jsonNumbers(x[k])
+		}
+	}
+	return v
 }
 
 // checked is kw when checkGenKwargs accepts it.
@@ -40,21 +70,4 @@ func checked(kw map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	return kw, nil
-}
-
-// typedValue types a k=v value as lm-eval's simple_parse_args_string does.
-func typedValue(v string) any {
-	switch strings.ToLower(v) {
-	case "true":
-		return true
-	case "false":
-		return false
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		return int(n)
-	}
-	if x, err := strconv.ParseFloat(v, 64); err == nil {
-		return x
-	}
-	return v
 }

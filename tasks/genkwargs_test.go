@@ -13,7 +13,10 @@ func TestParseGenKwargs(t *testing.T) {
 		"":                                   nil,
 		"temperature=0.7,do_sample=true":     {"temperature": 0.7, "do_sample": true},
 		" max_gen_toks = 32 , until=stop ":   {"max_gen_toks": 32, "until": "stop"},
-		`{"max_gen_toks": 40, "top_p": 0.9}`: {"max_gen_toks": 40.0, "top_p": 0.9},
+		`{"max_gen_toks": 40, "top_p": 0.9}`: {"max_gen_toks": 40, "top_p": 0.9}, // 40 stays an int (Python's json)
+		// lm-eval's documented example: commas inside the list do not split.
+		`max_new_tokens=12,until=["e"," the","\n"]`: {"max_new_tokens": 12, "until": []any{"e", " the", "\n"}},
+		`until='a,b',temperature=0`:                 {"until": "a,b", "temperature": 0},
 	} {
 		got, err := ParseGenKwargs(in)
 		if err != nil || !reflect.DeepEqual(got, want) {

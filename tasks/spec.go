@@ -127,13 +127,48 @@ func limitDocs(n int, limit float64) (int, error) {
 // LimitCount is the number of documents --limit selects out of n.
 func LimitCount(n int, limit float64) (int, error) { return limitDocs(n, limit) }
 
+// selectDocs are the indices of the documents evaluated out of n: the
+// first --limit ones, or those --samples lists for this task (in dataset
+// order, each once, as lm-eval's doc_iterator takes them).
+func (s *spec) selectDocs(n int, opts Options) ([]int, error) {
+	if ids, ok := opts.Samples[s.name]; ok {
+		want := map[int]bool{}
+		for _, i := range ids {
+			if i < 0 || i >= n {
+				return nil, errs.BadInputf("--samples %s: index %d out of range: the split has %d documents (0 to %d)", s.name, i, n, n-1)
+			}
+			want[i] = true
+		}
+		var out []int
+		for i := 0; i < n; i++ {
+			if want[i] {
+				out = append(out, i)
+			}
+		}
+		return out, nil
+	}
+	limit := opts.Limit
+	if opts.Samples != nil {
+		limit = 0 // lm-eval: --samples and --limit exclude each other; unnamed tasks run whole
+	}
+	k, err := limitDocs(n, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, k)
+	for i := range out {
+		out[i] = i
+	}
+	return out, nil
+}
+
 // Build loads the eval docs, applies the limit and renders every instance.
 func (s *spec) Build(opts Options) ([]Instance, error) {
 	evalT, err := s.docs(opts.DataDir, s.evalSplit())
 	if err != nil {
 		return nil, err
 	}
-	n, err := limitDocs(len(evalT.Rows), opts.Limit)
+	docs, err := s.selectDocs(len(evalT.Rows), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +177,8 @@ func (s *spec) Build(opts Options) ([]Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Instance, 0, n)
-	for i := 0; i < n; i++ {
+	out := make([]Instance, 0, len(docs))
+	for _, i := range docs {
 		inst, err := s.instance(opts, fs, k, i, evalT.Rows[i])
 		if err != nil {
 			return nil, errs.BadInputf("%s: %s: %w", s.name, evalT.Src[i], err)

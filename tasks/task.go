@@ -107,6 +107,11 @@ type Options struct {
 	// ChatTemplate renders messages when ApplyChatTemplate is set.
 	ChatTemplate func(msgs []ChatMessage, addGenerationPrompt bool) (string, error)
 	GenKwargs    map[string]any // --gen-kwargs overrides (dict.update) for generate tasks
+	// Samples (lm-eval's --samples) selects documents by index per task
+	// name, instead of Limit; a task it does not name evaluates them all.
+	// As in lm-eval, the chosen documents are taken in dataset order, each
+	// once, and keep their index as doc_id.
+	Samples map[string][]int
 }
 
 // DefaultOptions returns lm-eval's defaults: task few-shot, all docs, seed 1234.

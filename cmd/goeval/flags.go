@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
@@ -126,4 +127,35 @@ func setUsage(fs *flag.FlagSet, text string) {
 		fmt.Fprintln(fs.Output(), text)
 		fs.PrintDefaults()
 	}
+}
+
+// optBool is a boolean flag that remembers whether it was given
+// (lm-eval's Optional[bool]: --fewshot-as-multiturn defaults to the chat
+// template setting, but an explicit false is honoured).
+type optBool struct{ set, val bool }
+
+func (b *optBool) String() string {
+	if b == nil || !b.set {
+		return ""
+	}
+	return fmt.Sprint(b.val)
+}
+
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("use true or false")
+	}
+	b.set, b.val = true, v
+	return nil
+}
+
+func (b *optBool) IsBoolFlag() bool { return true }
+
+// or is the value when given, else def.
+func (b optBool) or(def bool) bool {
+	if b.set {
+		return b.val
+	}
+	return def
 }

@@ -36,12 +36,15 @@ type runFlags struct {
 	adapterMode                                                                 string
 	limit                                                                       float64
 	fewshot, bootstrap                                                          int
-	logSamples, chat, multiturn, skipBase                                       bool
+	logSamples, chat, skipBase                                                  bool
+	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	overwrite                                                                   bool
+	given                                                                       []string       // the flags given on the command line
 	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
 	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
 	nonFinite                                                                   nonFiniteState // --fail-on-nonfinite (run_nonfinite.go)
+	lmeval                                                                      lmevalState    // lm-eval's options (run_lmeval*.go)
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
@@ -60,8 +63,8 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
 	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. Only the few-shot seed changes goeval's prompts")
-	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn, as lm-eval >= 0.4.10)")
-	fs.BoolVar(&f.multiturn, "fewshot-as-multiturn", false, "few-shot examples as separate chat turns (needs --apply-chat-template)")
+	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn unless it is given as false, as lm-eval >= 0.4.10)")
+	fs.Var(&f.multiturn, "fewshot-as-multiturn", "few-shot examples as separate chat turns; default true with --apply-chat-template, =false puts them inline in one user turn (true needs --apply-chat-template)")
 	fs.StringVar(&f.sysInstr, "system-instruction", "", "system prompt prepended to every context")
 	fs.StringVar(&f.genKwargs, "gen-kwargs", "", "generation overrides for generate_until tasks: k=v,k2=v2 or a JSON object (e.g. temperature=0.7,do_sample=true,max_gen_toks=128); keys: until, max_gen_toks, do_sample, temperature, top_p, top_k (sampling needs do_sample=true and temperature > 0)")
 	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
@@ -69,14 +72,23 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
 	fs.BoolVar(&f.nonFinite.fail, "fail-on-nonfinite", false, failOnNonFiniteHelp)
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
+	defineLMEvalFlags(fs, f)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
+	}
+	args, err := lmevalCommandLine(args, fs)
+	if err != nil {
+		return nil, err
 	}
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		if help {
 			return nil, flag.ErrHelp
 		}
+		return nil, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.given = append(f.given, fl.Name) })
+	if err := f.applyLMEval(); err != nil {
 		return nil, err
 	}
 	return f, f.validate()
@@ -94,7 +106,7 @@ func (f *runFlags) validate() error {
 		return errs.BadInputf("--num-fewshot %d out of range: use -1 (task default) or >= 0", f.fewshot)
 	case f.logSamples && f.out == "":
 		return errs.BadInputf("--log-samples needs --output-path")
-	case f.multiturn && !f.chat:
+	case f.multiturn.or(false) && !f.chat:
 		return errs.BadInputf("--fewshot-as-multiturn needs --apply-chat-template")
 	case f.overwrite && f.out == "":
 		return errs.BadInputf("--overwrite needs --output-path (it replaces results there)")
@@ -102,13 +114,16 @@ func (f *runFlags) validate() error {
 	if err := f.validateAdapters(); err != nil {
 		return err
 	}
-	if f.batch != "auto" {
+	if !strings.HasPrefix(f.batch, "auto") {
 		if n, err := strconv.Atoi(f.batch); err != nil || n < 1 {
-			return errs.BadInputf("--batch-size %q: use a positive number or \"auto\"", f.batch)
+			return errs.BadInputf("--batch-size %q: use a positive number, \"auto\" or \"auto:N\"", f.batch)
 		}
 	}
 	if err := checkDevice(f.device); err != nil {
 		return err
+	}
+	if f.dtype == "auto" { // --model_args dtype=auto: config.json's, resolved per model
+		return nil
 	}
 	return engine.Options{DType: f.dtype}.Validate()
 }
@@ -171,8 +186,9 @@ func runRun(args []string) error {
 		opts.BootstrapIters = -1
 	}
 	opts.Task.DataDir, opts.Task.NumFewshot, opts.Task.Limit = f.dataDir, f.fewshot, f.limit
-	opts.Task.ApplyChatTemplate, opts.Task.FewshotAsMultiturn = f.chat, f.multiturn || f.chat
-	opts.Task.SystemInstruction, opts.Task.GenKwargs = f.sysInstr, gk
+	opts.Task.ApplyChatTemplate, opts.Task.FewshotAsMultiturn = f.chat, f.multiturn.or(f.chat)
+	opts.Task.SystemInstruction, opts.Task.GenKwargs, opts.Task.Samples = f.sysInstr, gk, f.lmeval.sampleIDs
+	opts.LogSamples = opts.LogSamples || f.lmeval.writeOut
 	if s, ok := seeds[3].(int64); ok {
 		opts.Task.Seed = s
 	}
@@ -184,6 +200,9 @@ func runRun(args []string) error {
 		return err
 	}
 	if err := checkBeforeWork(f, models); err != nil {
+		return err
+	}
+	if err := f.resolveAutoDType(models[0]); err != nil {
 		return err
 	}
 	if len(f.adapters) > 0 && len(models) > 1 {
@@ -329,11 +348,23 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 		extra[k] = v
 	}
 	extra = f.hub.hubExtra(extra)
-	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(f.settings(t, seeds, gk)), Extra: extra})
+	settings := f.settings(t, seeds, gk)
+	if m.eng != nil {
+		settings.NumParameters = int64(m.eng.NumParameters())
+	}
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(settings),
+		Extra: extra, Metadata: f.lmeval.metadataMap()})
 	if err != nil {
 		return err
 	}
+	f.lmeval.printWriteOut(os.Stderr, samples)
 	fmt.Print(report.SummaryTable(res))
+	if err := f.lmeval.printConfigs(os.Stdout, rep); err != nil {
+		return err
+	}
+	if !f.logSamples {
+		samples = nil // --write-out logged them for its printout only
+	}
 	defer f.nonFinite.note(t.Name, res)
 	if f.out != "" {
 		path, err := report.WriteRun(f.out, rep, samples, res.Start)
@@ -348,9 +379,11 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 
 // engineOptions are the engine settings of --device, --dtype, --batch-size.
 func (f *runFlags) engineOptions() engine.Options {
-	eo := engine.Options{Device: f.choice.Device, Backend: f.choice.Spec, DType: f.dtype}
-	if f.batch != "auto" {
-		eo.BatchSize, _ = strconv.Atoi(f.batch)
+	eo := engine.Options{Device: f.choice.Device, Backend: f.choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
+		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken}
+	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
+	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
+		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)
 	}
 	return eo
 }
@@ -388,18 +421,4 @@ func engineModel(f *runFlags, m *engine.Engine, opts *goevalpkg.Options) openedM
 		}
 	}
 	return om
-}
-
-// settings are the run settings target t's results file records in its
-// "config" entry (model_args: pretrained, then peft for an adapter, dtype).
-func (f *runFlags) settings(t goevalpkg.Target, seeds []any, gk map[string]any) report.RunSettings {
-	var batch any = f.batch
-	if n, err := strconv.Atoi(f.batch); err == nil {
-		batch = n
-	}
-	rev, sha, peftSHA := f.hub.modelInfo(t.Base, t.Adapter)
-	return report.RunSettings{Model: t.Base, Peft: t.Adapter, DType: f.dtype, BatchSize: batch,
-		ModelRevision: rev, ModelSHA: sha, PeftSHA: peftSHA,
-		Device: f.choice.Device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
-		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }

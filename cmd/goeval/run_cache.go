@@ -109,19 +109,14 @@ func printEngineStats(eng *engine.Engine, ok bool) {
 }
 
 // promptExtra are the results-file keys of the prompt settings, as lm-eval
-// writes them: system_instruction (+ sha) with --system-instruction,
-// fewshot_as_multiturn and chat_template (+ sha) with
-// --apply-chat-template. Unset ones are left out (written as null).
+// writes them (report.PromptFields).
 func (f *runFlags) promptExtra(chatTemplate string) map[string]any {
-	out := map[string]any{}
-	if f.sysInstr != "" {
-		out["system_instruction"], out["system_instruction_sha"] = f.sysInstr, report.HashString(f.sysInstr)
+	p := report.PromptSettings{SystemInstruction: f.sysInstr, ApplyChatTemplate: f.chat, ChatTemplate: chatTemplate}
+	if f.chat || f.multiturn.set {
+		v := f.multiturn.or(f.chat)
+		p.FewshotAsMultiturn = &v
 	}
-	if f.chat {
-		out["fewshot_as_multiturn"] = true
-		out["chat_template"], out["chat_template_sha"] = chatTemplate, report.HashString(chatTemplate)
-	}
-	return out
+	return report.PromptFields(p)
 }
 
 // runWant describes target t's results file before it is evaluated.

@@ -17,6 +17,7 @@ import (
 type config struct {
 	bos, eos       string
 	hasBOS, hasEOS bool
+	pad, unk       string // pad_token, unk_token ("" when absent)
 	addBOS, addEOS *bool
 	cleanup        bool
 	maxLen         int
@@ -29,6 +30,8 @@ type tokenizerConfigJSON struct {
 	AddEOS       *bool           `json:"add_eos_token"`
 	BOS          json.RawMessage `json:"bos_token"`
 	EOS          json.RawMessage `json:"eos_token"`
+	Pad          json.RawMessage `json:"pad_token"`
+	Unk          json.RawMessage `json:"unk_token"`
 	Cleanup      *bool           `json:"clean_up_tokenization_spaces"`
 	ModelMaxLen  *float64        `json:"model_max_length"`
 	ChatTemplate json.RawMessage `json:"chat_template"`
@@ -44,6 +47,8 @@ func (t *Tokenizer) loadConfig(dir string) error {
 	var sm struct {
 		BOS json.RawMessage `json:"bos_token"`
 		EOS json.RawMessage `json:"eos_token"`
+		Pad json.RawMessage `json:"pad_token"`
+		Unk json.RawMessage `json:"unk_token"`
 	}
 	smName := filepath.Join(dir, "special_tokens_map.json")
 	if err := readJSON(smName, &sm); err != nil {
@@ -56,6 +61,12 @@ func (t *Tokenizer) loadConfig(dir string) error {
 	}
 	if c.eos, c.hasEOS, err = firstToken(tc.EOS, sm.EOS); err != nil {
 		return errs.BadInputf("tokenizer: %s: eos_token: %w", name, err)
+	}
+	if c.pad, _, err = firstToken(tc.Pad, sm.Pad); err != nil {
+		return errs.BadInputf("tokenizer: %s: pad_token: %w", name, err)
+	}
+	if c.unk, _, err = firstToken(tc.Unk, sm.Unk); err != nil {
+		return errs.BadInputf("tokenizer: %s: unk_token: %w", name, err)
 	}
 	c.addBOS, c.addEOS = tc.AddBOS, tc.AddEOS
 	c.cleanup = tc.Cleanup != nil && *tc.Cleanup
@@ -169,6 +180,20 @@ func (t *Tokenizer) EOS() (int32, bool) {
 		return 0, false
 	}
 	return t.TokenToID(t.cfg.eos)
+}
+
+// Pad returns pad_token's id from the config; ok is false without one (or
+// when it is not in the vocabulary).
+func (t *Tokenizer) Pad() (int32, bool) { return t.configToken(t.cfg.pad) }
+
+// Unk returns unk_token's id from the config; ok is false without one.
+func (t *Tokenizer) Unk() (int32, bool) { return t.configToken(t.cfg.unk) }
+
+func (t *Tokenizer) configToken(s string) (int32, bool) {
+	if s == "" {
+		return 0, false
+	}
+	return t.TokenToID(s)
 }
 
 // EOSIDs returns every id that ends generation: the config's eos_token and

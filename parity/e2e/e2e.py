@@ -2,10 +2,13 @@
 synthesized model and synthetic datasets must write results and samples files
 that agree metric by metric.
 
-Steps: build goeval; synth the tokenizer, a tiny qwen2 model and the data;
-run lm_eval (through lmeval_synth.py, which points every task's dataset at
-the synthetic files) and goeval run with the same tasks and --limit; compare
-(compare.py). Without --check, the lm-eval outputs are written, trimmed of
+Steps: build goeval; synth the tokenizers, two tiny qwen2 models (MODELS)
+and the data; run lm_eval (through lmeval_synth.py, which points every
+task's dataset at the synthetic files) and goeval run with the same tasks,
+--limit and prompt options (model C's runs give goeval lm-eval's own command
+line); compare (compare.py): documents, prompts, log-likelihoods within
+1e-4, metrics, and the results files key for key except compare.py's
+EXPECTED_KEY_DIFFS and RUN_SPECIFIC. Without --check, the lm-eval outputs are written, trimmed of
 run-specific values, as goldens to parity/e2e/testdata/ (read by the root
 package's e2e_test.go). With --check, the fresh lm-eval outputs must also
 equal the committed goldens; any difference fails.
@@ -14,6 +17,7 @@ Usage (from the repo root):
   .venv/bin/python parity/e2e/e2e.py            # regenerate the goldens
   .venv/bin/python parity/e2e/e2e.py --check    # fail on any difference
   .venv/bin/python parity/e2e/e2e.py --work DIR --tasks arc_easy --limit 4   # explore
+  .venv/bin/python parity/e2e/e2e.py --skip ll,mmlu,gen   # only model C's runs (nobos, chat_*)
 """
 import argparse
 import glob
@@ -39,9 +43,29 @@ RUNS = [
                                          "boolq", "lambada_openai", "wikitext"]},
     {"name": "mmlu", "limit": 1, "tasks": ["mmlu_stem"]},
     {"name": "gen", "limit": 2, "tasks": ["gsm8k", "drop", "hendrycks_math_algebra"], "gen_kwargs": "max_gen_toks=32"},
+    # Model C (see MODELS): no BOS token, so lm-eval's prefix token is the
+    # tokenizer's EOS <|im_end|>, not config.json's bos_token_id; 128
+    # positions, so wikitext pages take two rolling windows and 2-shot chat
+    # prompts are left-truncated.
+    {"name": "nobos", "model": "C", "limit": 3, "tasks": ["lambada_openai", "wikitext", "arc_challenge"]},
+    {"name": "chat_inline", "model": "C", "limit": 3, "tasks": ["lambada_openai", "wikitext", "arc_challenge"],
+     "num_fewshot": 2, "apply_chat_template": True, "fewshot_as_multiturn": False},
+    {"name": "chat_multiturn", "model": "C", "limit": 3, "tasks": ["arc_challenge", "lambada_openai"],
+     "num_fewshot": 2, "apply_chat_template": True, "fewshot_as_multiturn": True,
+     "system_instruction": "You are a careful grader. Answer with the option text."},
+    # --samples (documents by index, keeping their doc_id) and --metadata.
+    {"name": "samples", "model": "C", "tasks": ["arc_easy", "wikitext"], "num_fewshot": 1,
+     "samples": {"arc_easy": [1, 4], "wikitext": [2]}, "metadata": {"experiment": "e2e"}},
 ]
 MODEL_ARGS = ["--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2",
               "--intermediate", "128", "--seed", "1"]
+# The synthesized models: M, a Qwen base-style tokenizer (no BOS; EOS = pad =
+# <|endoftext|> = config bos_token_id); C, a Qwen chat-style one (no BOS; EOS
+# <|im_end|>, pad <|endoftext|> = config bos_token_id) with 128 positions.
+MODELS = {"M": {"tokenizer": [], "model": MODEL_ARGS},
+          "C": {"tokenizer": ["--eos", "<|im_end|>"], "model": MODEL_ARGS + ["--max-positions", "128"]}}
+# runs.json's key for each model's file hashes.
+HASH_KEYS = {"M": "synth", "C": "synth_nobos"}
 
 
 def sh(cmd, log=None, **kw):
@@ -59,16 +83,20 @@ def sh(cmd, log=None, **kw):
 
 
 def synth(work):
-    """Builds goeval and writes the model M (with its tokenizer) and data D."""
+    """Builds goeval and writes the models (MODELS, with their tokenizers)
+    and data D; returns the binary, {name: model folder} and D."""
     exe = os.path.join(work, "goeval")
     sh(["go", "build", "-o", exe, "./cmd/goeval"], cwd=ROOT)
-    m, d = (os.path.join(work, x) for x in ("M", "D"))
-    sh([exe, "synth", "tokenizer", "--out", m], stdout=subprocess.DEVNULL)
-    sh([exe, "synth", "model", *MODEL_ARGS, "--tokenizer", m, "--out", m], stdout=subprocess.DEVNULL)
+    models = {}
+    for name, a in MODELS.items():
+        m = models[name] = os.path.join(work, name)
+        sh([exe, "synth", "tokenizer", *a["tokenizer"], "--out", m], stdout=subprocess.DEVNULL)
+        sh([exe, "synth", "model", *a["model"], "--tokenizer", m, "--out", m], stdout=subprocess.DEVNULL)
+    d = os.path.join(work, "D")
     sh([exe, "synth", "data", "--task", "all", "--out", d], stdout=subprocess.DEVNULL)
     # The synthetic tokenizer uses Qwen2's pre-tokenizer, which transformers
     # imposes on every qwen2 checkpoint, so lm-eval loads it from M as is.
-    return exe, m, d
+    return exe, models, d
 
 
 def sha256_file(p):
@@ -81,7 +109,29 @@ def synth_hashes(m):
     changed model synthesizer (regenerate the goldens) from a regression.
     (The data files are not hashed: parquet-go writes its build version into
     them; changed data shows as differing docs and doc_hash.)"""
-    return {f: sha256_file(os.path.join(m, f)) for f in ("model.safetensors", "tokenizer.json")}
+    return {f: sha256_file(os.path.join(m, f))
+            for f in ("model.safetensors", "config.json", "tokenizer.json", "tokenizer_config.json")}
+
+
+def prompt_args(run, dash):
+    """The run's few-shot and chat flags, spelled with "_" (lm-eval) or "-"
+    (goeval)."""
+    out = []
+    if "num_fewshot" in run:
+        out += [f"--num{dash}fewshot", str(run["num_fewshot"])]
+    if run.get("apply_chat_template"):
+        out += [f"--apply{dash}chat{dash}template"]
+    if "fewshot_as_multiturn" in run:
+        v = str(run["fewshot_as_multiturn"]).lower()
+        out += ["--fewshot_as_multiturn", v] if dash == "_" else [f"--fewshot-as-multiturn={v}"]
+    if run.get("system_instruction"):
+        out += [f"--system{dash}instruction", run["system_instruction"]]
+    for k in ("samples", "metadata"):
+        if k in run:
+            out += [f"--{k}", json.dumps(run[k])]
+    if "limit" in run:
+        out += ["--limit", str(run["limit"])]
+    return out
 
 
 def run_lmeval(work, m, d, run):
@@ -89,17 +139,27 @@ def run_lmeval(work, m, d, run):
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     sh([sys.executable, os.path.join(HERE, "lmeval_synth.py"), "--synth-dir", d, "--model", "hf",
         "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
-        "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]), "--log_samples", "--output_path", out,
-        *(["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else [])],
+        "--tasks", ",".join(run["tasks"]), "--log_samples", "--output_path", out,
+        *(["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []), *prompt_args(run, "_")],
        log=out + ".log", env=env)
     return out
 
 
 def run_goeval(work, exe, m, d, run):
+    """goeval run on the run; model C's runs use lm-eval's own command line
+    (the arguments run_lmeval passes, plus --data_dir and --batch_size),
+    which goeval accepts as aliases."""
     out = os.path.join(work, "goeval_" + run["name"])
-    sh([exe, "run", "--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--limit", str(run["limit"]),
-        "--log-samples", "--output-path", out, "--batch-size", "4",
-        *(["--gen-kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else [])], log=out + ".log")
+    gen = ["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []
+    if run.get("model") == "C":
+        args = ["--model", "hf", "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
+                "--tasks", ",".join(run["tasks"]), "--log_samples",
+                "--output_path", out, *gen, *prompt_args(run, "_"), "--data_dir", d, "--batch_size", "4"]
+    else:
+        args = ["--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]),
+                "--log-samples", "--output-path", out, "--batch-size", "4",
+                *[a.replace("_", "-") if a.startswith("--") else a for a in gen], *prompt_args(run, "-")]
+    sh([exe, "run", *args], log=out + ".log")
     return out
 
 
@@ -141,10 +201,11 @@ def main():
     if a.tasks:
         limit = int(a.limit) if a.limit >= 1 else a.limit
         runs = [{"name": "adhoc", "limit": limit, "tasks": a.tasks.split(",")}]
-    exe, m, d = synth(work)
+    exe, models, d = synth(work)
     problems, notes = [], []
     fresh = os.path.join(work, "golden")
     for run in runs:
+        m = models[run.get("model", "M")]
         lm = run_lmeval(work, m, d, run)
         go = run_goeval(work, exe, m, d, run)
         p, n = compare.compare_dirs(lm, go, paths={m: "MODEL"})
@@ -162,7 +223,8 @@ def main():
                 shutil.rmtree(os.path.join(GOLDEN, run["name"]), ignore_errors=True)
                 shutil.copytree(os.path.join(fresh, run["name"]), os.path.join(GOLDEN, run["name"]))
             with open(os.path.join(GOLDEN, "runs.json"), "w") as f:
-                json.dump({"synth": synth_hashes(m), "runs": RUNS}, f, indent=1)
+                hashes = {HASH_KEYS[n]: synth_hashes(p) for n, p in models.items()}
+                json.dump({**hashes, "runs": RUNS}, f, indent=1)
                 f.write("\n")
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
