@@ -125,7 +125,7 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		// DecodeLogits: P < 32 rows take the vocabulary-chunked direct path,
 		// not a re-blocked copy of the LM head (545 MB at Qwen2.5-0.5B).
 		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)} // [P, V]
-		dims := cache[0].Shape().Dimensions // [B, S, K, D]
+		dims := cache[0].Shape().Dimensions                                  // [B, S, K, D]
 		b, s := dims[0], dims[1]
 		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)
 		for i, l := range kv {
