@@ -124,8 +124,9 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
 		// DecodeLogits: P < 32 rows take the vocabulary-chunked direct path,
 		// not a re-blocked copy of the LM head (545 MB at Qwen2.5-0.5B).
-		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)} // [P, V]
-		dims := cache[0].Shape().Dimensions                                  // [B, S, K, D]
+		// logits [P, V]
+		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}
+		dims := cache[0].Shape().Dimensions // [B, S, K, D]
 		b, s := dims[0], dims[1]
 		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)
 		for i, l := range kv {
