@@ -9,27 +9,40 @@ import (
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 )
 
-// The LM head runs on Kc = min(K, headChunkRows) slots at a time
-// (score.go). Its [Kc, V] f32 logits, their float64 copy and the exp of the
-// shifted copy take about Kc·V·20 bytes: 49 MB at Kc = 16, V = 151936.
-// Below 32 rows models.Model.DecodeLogits computes the logits in vocabulary
-// chunks on simplego's direct matmul path, which does not copy the LM head:
-// at 32 rows or more the blocked path pads the rows to 32 and re-blocks the
-// whole [V, H] head on every call (545 MB at Qwen2.5-0.5B). Both paths give
-// the same bits (TestHeadChunkedExact). A pass's K slots (a power of two)
-// split into K/Kc calls of one compiled shape; chunks past the used slots
-// are not run.
-var headChunkRows = 16
+// The LM head runs on Kc slots at a time (score.go): its [Kc, V] f32
+// logits, their float64 copy and the exp of the shifted copy take about
+// Kc·V·20 bytes, so Kc is the largest power of two in [minHeadRows,
+// maxHeadRows] whose f32 logits fit headLogitsBudget:
+//
+//	V = 32000 → 128 rows, V = 128256 → 64, V = 151936 → 32 (≈ 97 MB of buffers)
+//
+// Below 32 rows simplego's blocked matmul pads the rows to 32 anyway. Each
+// call also re-blocks the whole [V, H] head (545 MB at Qwen2.5-0.5B,
+// transient); DecodeLogits' vocabulary chunks would not help: simplego's
+// Reshape copies a weight it does not own, so they copy the head too. A
+// pass's K slots (a power of two) split into K/Kc calls of one compiled
+// shape; chunks past the used slots are not run.
+var (
+	headLogitsBudget         = 32 << 20
+	minHeadRows, maxHeadRows = 32, 128
+)
 
-// headRows is Kc for a pass of k slots (k a power of two).
-func headRows(k int) int { return min(k, headChunkRows) }
+// headRows is Kc for a vocabulary of v tokens: the largest power of two in
+// [minHeadRows, maxHeadRows] with Kc·v·4 ≤ headLogitsBudget, or minHeadRows.
+func headRows(v int) int {
+	r := maxHeadRows
+	for r > minHeadRows && r*v*4 > headLogitsBudget {
+		r /= 2
+	}
+	return r
+}
 
-// runHead runs the LM head over the used slots of pass p, Kc = headRows(K)
-// at a time, and adds their scores into results.
+// runHead runs the LM head over the used slots of pass p, Kc = min(K,
+// headRows(V)) at a time, and adds their scores into results.
 //
 //	h [K, H] (compute dtype) → K/Kc × (log-prob [Kc] f64, miss [Kc] bool)
 func (e *Engine) runHead(h *tensors.Tensor, p *pass, tokens bool, results []Score) error {
-	kc := headRows(p.K)
+	kc := min(p.K, headRows(e.cfg.VocabSize))
 	exec, err := e.headExec()
 	if err != nil {
 		return err

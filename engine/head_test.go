@@ -8,12 +8,18 @@ import (
 	"github.com/goeval/goeval/lm"
 )
 
-// TestHeadRows: a pass's slots split into chunks of at most 16 rows, one
-// compiled shape for every pass of 16 slots or more.
+// TestHeadRows pins the LM-head chunk: within [minHeadRows, maxHeadRows],
+// f32 logits within headLogitsBudget when the minimum allows it.
 func TestHeadRows(t *testing.T) {
-	for _, c := range []struct{ k, want int }{{1, 1}, {8, 8}, {16, 16}, {4096, 16}, {16384, 16}} {
-		if got := headRows(c.k); got != c.want {
-			t.Errorf("headRows(K=%d) = %d, want %d", c.k, got, c.want)
+	for _, c := range []struct{ v, want int }{
+		{512, 128}, {32000, 128}, {128256, 64}, {151936, 32}, {256000, 32},
+	} {
+		got := headRows(c.v)
+		if got != c.want {
+			t.Errorf("headRows(%d) = %d, want %d", c.v, got, c.want)
+		}
+		if got > minHeadRows && got*c.v*4 > headLogitsBudget {
+			t.Errorf("headRows(%d) = %d: [%d, %d] f32 logits exceed %d bytes", c.v, got, got, c.v, headLogitsBudget)
 		}
 	}
 }
@@ -44,21 +50,19 @@ func TestPassRows(t *testing.T) {
 }
 
 // TestHeadChunkedExact: rolling windows (7 of 64 tokens) run through
-// the LM head in chunks of 4 rows (DecodeLogits' vocabulary chunks on
-// simplego's direct matmul path) give the bits of chunks of 128 (one
-// blocked [K, V] matmul per pass, as before chunking): each slot's
-// log-prob and greedy flag do not depend on the chunk or the matmul path.
-// Stats show the chunking happened.
+// the LM head in chunks of 4 rows give the bits of chunks of 128 (one call
+// per pass): each slot's log-prob and greedy flag do not depend on the
+// chunk. Stats show the chunking happened.
 func TestHeadChunkedExact(t *testing.T) {
 	ids := make([]int32, 400)
 	for i := range ids {
 		ids[i] = int32(100 + (i*7919)%20000)
 	}
 	ll := []lm.LoglikelihoodRequest{{ContextIDs: ids[:20], ContinuationIDs: ids[20:60]}, {ContextIDs: ids[:3], ContinuationIDs: ids[3:5]}}
-	run := func(rows int) (*Engine, []lm.RollingResult, []lm.LoglikelihoodResult) {
-		saved := headChunkRows
-		headChunkRows = rows
-		defer func() { headChunkRows = saved }()
+	run := func(lo, hi int) (*Engine, []lm.RollingResult, []lm.LoglikelihoodResult) {
+		savedLo, savedHi := minHeadRows, maxHeadRows
+		minHeadRows, maxHeadRows = lo, hi
+		defer func() { minHeadRows, maxHeadRows = savedLo, savedHi }()
 		e := openFixture(t, "tiny-llama", Options{BatchSize: 8, MaxLength: 64})
 		roll, err := e.LoglikelihoodRolling(context.Background(), []lm.RollingRequest{{IDs: ids}})
 		if err != nil {
@@ -70,8 +74,8 @@ func TestHeadChunkedExact(t *testing.T) {
 		}
 		return e, roll, got
 	}
-	_, wantRoll, wantLL := run(128)
-	e, roll, got := run(4)
+	_, wantRoll, wantLL := run(128, 128)
+	e, roll, got := run(4, 4)
 	if math.Float64bits(roll[0].LogProb) != math.Float64bits(wantRoll[0].LogProb) || roll[0].NumTokens != len(ids) {
 		t.Errorf("rolling in head chunks of 4: %+v, in one chunk %+v", roll[0], wantRoll[0])
 	}

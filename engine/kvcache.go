@@ -122,10 +122,7 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		hidden, kv := m.Prefill(ctx, tokens) // [P, T, H]
 		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
-		// DecodeLogits: P < 32 rows take the vocabulary-chunked direct path,
-		// not a re-blocked copy of the LM head (545 MB at Qwen2.5-0.5B).
-		// logits [P, V]
-		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}
+		out := []*Node{ConvertDType(m.Logits(ctx, h), dtypes.Float32)}
 		dims := cache[0].Shape().Dimensions // [B, S, K, D]
 		b, s := dims[0], dims[1]
 		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)

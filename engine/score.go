@@ -18,7 +18,7 @@ import (
 // K (a power of two ≥ the batch's scored positions) reaches B·T — 8 × 2048
 // for rolling windows — and [K, V] logits with their float64 copies would
 // take K·V·20 bytes (16384 × 151936 × 20 ≈ 50 GB). The engine runs the head
-// on Kc = min(K, 16) slots at a time instead (head.go), so [B, T, V]
+// on Kc = min(K, headRows(V)) slots at a time instead (head.go), so [B, T, V]
 // and [K, V] are never formed. Each slot's log-prob is computed by the same
 // ops on the same values as in one [K, V] graph: row k of a matmul or a
 // row-wise reduction does not depend on the other rows (the batch
@@ -52,13 +52,11 @@ func hiddenGraph(m models.Model, packed bool) func(ctx *context.Context, in []*N
 
 // headGraph builds the LM-head graph for Kc slots: each slot's target
 // log-prob and whether the greedy (argmax) token misses the target.
-// DecodeLogits is Logits computed in vocabulary chunks for Kc < 32 (see
-// head.go): the same dot products, without a copy of the LM head.
 //
 //	h [Kc, H], targets [Kc] int32 → log-prob [Kc] f64, miss [Kc] bool
 func headGraph(m models.Model) func(ctx *context.Context, h, targets *Node) []*Node {
 	return func(ctx *context.Context, h, targets *Node) []*Node {
-		logits := ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32) // [Kc, V]
+		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32) // [Kc, V]
 		miss := NotEqual(ArgMax(logits, -1, dtypes.Int32), targets)
 		return []*Node{targetLogProbs(logits, targets), miss}
 	}
