@@ -12,7 +12,8 @@ import (
 //
 //	T: 8, 16, 24, 32, 48, 64, 96, 128, 192, … (multiples of 8, ≈1.5× apart)
 //	K: scored positions of the whole batch, packed, a power of two
-//	B: a power of two ≤ BatchSize (or BatchSize itself)
+//	B: a power of two ≤ BatchSize (or BatchSize itself), and B·T ≤ 4096
+//	   tokens unless a single row is longer (passRows)
 //
 // Rows are right-padded: causality already hides the padding from every
 // real position, and masked keys add exact zeros, so a row's result does
@@ -70,16 +71,30 @@ func planBatches(items []item, cand []int, batchSize, maxLen int) []batch {
 		return slices.Compare(items[a].inp, items[b].inp)
 	})
 	var out []batch
-	for start := 0; start < len(order); start += batchSize {
-		rows := order[start:min(start+batchSize, len(order))]
+	for start := 0; start < len(order); {
+		// The first row is the longest: it sets T and so the row cap.
+		rowCap := passRows(bucketT(len(items[order[start]].inp), maxLen), batchSize)
+		rows := order[start:min(start+rowCap, len(order))]
 		t, k := 0, 0
 		for _, r := range rows {
 			t, k = max(t, len(items[r].inp)), k+len(items[r].targets)
 		}
-		out = append(out, batch{B: bucketB(len(rows), batchSize), T: bucketT(t, maxLen), K: bucketPow2(k), rows: rows})
+		out = append(out, batch{B: bucketB(len(rows), rowCap), T: bucketT(t, maxLen), K: bucketPow2(k), rows: rows})
+		start += len(rows)
 	}
 	return out
 }
+
+// passTokenBudget caps B·T of one scoring pass (but never below one row):
+// activations grow with B·T (the MLP's [B, T, I] intermediates: 4096 ×
+// 4864 × 4 bytes = 80 MB each at Qwen2.5-0.5B), so 8 rolling windows of
+// 2048 tokens run as 4 passes of 2 rows. Results do not depend on B
+// (invariance_test.go).
+const passTokenBudget = 4096
+
+// passRows is the most rows a pass of T-token rows takes: batchSize, or
+// fewer so that B·T ≤ passTokenBudget, at least 1.
+func passRows(t, batchSize int) int { return max(1, min(batchSize, passTokenBudget/t)) }
 
 // pass is one forward pass's host inputs: B rows of T tokens and K scored
 // slots. positions, segment and branch are set for packed rows only

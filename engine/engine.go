@@ -51,8 +51,9 @@ type Engine struct {
 	views                []*Engine
 }
 
-// scoreExecs are the scoring Execs for unpacked and packed rows (score.go).
-type scoreExecs struct{ unpacked, packed *mlctx.Exec }
+// scoreExecs are the scoring Execs (score.go): the hidden-state graphs for
+// unpacked and packed rows, and the LM head.
+type scoreExecs struct{ unpacked, packed, head *mlctx.Exec }
 
 // get returns the Exec for packed or unpacked rows, or nil.
 func (x *scoreExecs) get(packed bool) *mlctx.Exec {
@@ -73,7 +74,7 @@ func (x *scoreExecs) set(packed bool, e *mlctx.Exec) {
 
 // finalize frees both Execs.
 func (x *scoreExecs) finalize() {
-	for _, e := range []*mlctx.Exec{x.unpacked, x.packed} {
+	for _, e := range []*mlctx.Exec{x.unpacked, x.packed, x.head} {
 		if e != nil {
 			e.Finalize()
 		}
@@ -98,8 +99,11 @@ type Stats struct {
 	ExecTime                        time.Duration // time in forward passes (excluding compiles)
 	LastB, LastT                    int           // shape of the last batch
 	LastK                           int
-	Backend                         string // backend spec
-	BackendName                     string // backend description
+	// HeadRows is the most slots one LM-head call took (Kc, head.go) and
+	// HeadCalls the calls run.
+	HeadRows, HeadCalls int
+	Backend             string // backend spec
+	BackendName         string // backend description
 }
 
 var (

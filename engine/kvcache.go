@@ -122,7 +122,13 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		hidden, kv := m.Prefill(ctx, tokens) // [P, T, H]
 		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
-		out := []*Node{ConvertDType(m.Logits(ctx, h), dtypes.Float32)}
+		// DecodeLogits, as in decode: both graphs then make the same
+		// [V, H]-sized temporary copy of the LM head (simplego's reshape of a
+		// weight), which its buffer pool reuses, instead of a second,
+		// differently sized re-blocked copy per prefill (545 MB each at
+		// Qwen2.5-0.5B). Same dot products, same bits.
+		// logits [P, V]
+		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}
 		dims := cache[0].Shape().Dimensions // [B, S, K, D]
 		b, s := dims[0], dims[1]
 		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)

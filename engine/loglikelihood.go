@@ -171,8 +171,9 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 	return out, nil
 }
 
-// runPass runs the graph on one pass (compiling its shape on first use)
-// and adds its slots' scores into results.
+// runPass runs the hidden-state graph on one pass (compiling its shape on
+// first use), then the LM head on its used slots (head.go), and adds the
+// slots' scores into results.
 func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) error {
 	args := []any{tensors.FromFlatDataAndDimensions(p.tokens, p.B, p.T)}
 	if p.packed() {
@@ -180,7 +181,7 @@ func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) er
 			args = append(args, tensors.FromFlatDataAndDimensions(x, p.B, p.T))
 		}
 	}
-	for _, x := range [][]int32{p.slotRow, p.slotPos, p.targets} {
+	for _, x := range [][]int32{p.slotRow, p.slotPos} {
 		args = append(args, tensors.FromFlatDataAndDimensions(x, p.K))
 	}
 	exec, err := e.exec(p.packed())
@@ -191,16 +192,8 @@ func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) er
 	if p.packed() {
 		shape += " packed"
 	}
-	if !e.seen[shape] {
-		start := time.Now()
-		if err := exec.PreCompile(args...); err != nil {
-			return fmt.Errorf("compile %s: %w", shape, err)
-		}
-		d := time.Since(start)
-		e.seen[shape] = true
-		e.stats.Compiles++
-		e.stats.CompileTime += d
-		e.opts.logf("compiled scoring graph %s in %v (%d graphs so far)", shape, d.Round(time.Microsecond), e.stats.Compiles)
+	if err := e.compileOnce(exec, "scoring", shape, args); err != nil {
+		return err
 	}
 	start := time.Now()
 	outs, err := exec.Exec(args...)
@@ -213,28 +206,43 @@ func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) er
 	e.stats.TokensComputed += p.real
 	e.stats.PaddedTokens += p.B * p.T
 	e.stats.LastB, e.stats.LastT, e.stats.LastK = p.B, p.T, p.K
-	collect(outs, p, tokens, results)
-	return nil
-}
-
-// collect adds the graph outputs of pass p into results: each item's
-// log-probs summed in continuation order (from 0, as before packing), its
-// greedy flag and token count.
-func collect(outs []*tensors.Tensor, p *pass, tokens bool, results []Score) {
 	defer func() {
 		for _, t := range outs {
 			_ = t.FinalizeAll()
 		}
 	}()
-	lp := tensors.MustCopyFlatData[float64](outs[0])
-	miss := tensors.MustCopyFlatData[bool](outs[1])
-	for k, idx := range p.slotItem {
-		s := &results[idx]
-		s.LogProb += lp[k]
-		s.IsGreedy = s.IsGreedy && !miss[k]
+	return e.runHead(outs[0], p, tokens, results)
+}
+
+// compileOnce compiles exec for args on the first use of the named shape.
+func (e *Engine) compileOnce(exec *mlctx.Exec, kind, shape string, args []any) error {
+	key := kind + " " + shape
+	if e.seen[key] {
+		return nil
+	}
+	start := time.Now()
+	if err := exec.PreCompile(args...); err != nil {
+		return fmt.Errorf("compile %s graph %s: %w", kind, shape, err)
+	}
+	d := time.Since(start)
+	e.seen[key] = true
+	e.stats.Compiles++
+	e.stats.CompileTime += d
+	e.opts.logf("compiled %s graph %s in %v (%d graphs so far)", kind, shape, d.Round(time.Microsecond), e.stats.Compiles)
+	return nil
+}
+
+// collect adds the head outputs for the used slots from, from+1, … of pass
+// p into results: each item's log-probs summed in continuation order (from
+// 0, as before packing), its greedy flag and token count.
+func collect(lp []float64, miss []bool, p *pass, from int, tokens bool, results []Score) {
+	for k := from; k < min(from+len(lp), len(p.slotItem)); k++ {
+		s := &results[p.slotItem[k]]
+		s.LogProb += lp[k-from]
+		s.IsGreedy = s.IsGreedy && !miss[k-from]
 		s.NumTokens++
 		if tokens {
-			s.TokenLogProbs = append(s.TokenLogProbs, lp[k])
+			s.TokenLogProbs = append(s.TokenLogProbs, lp[k-from])
 		}
 	}
 }
@@ -245,7 +253,7 @@ func (e *Engine) exec(packed bool) (*mlctx.Exec, error) {
 	if x := e.execs.get(packed); x != nil {
 		return x, nil
 	}
-	x, err := mlctx.NewExec(e.backend, e.ctx, scoreGraph(e.model, packed))
+	x, err := mlctx.NewExec(e.backend, e.ctx, hiddenGraph(e.model, packed))
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,8 @@ func compareItems(a, b item) int {
 }
 
 // planPacked packs the non-empty items among cand into batches of at most
-// batchSize rows; rest are the items to score unpacked.
+// batchSize rows (fewer for long rows: passRows); rest are the items to
+// score unpacked.
 func planPacked(items []item, cand []int, batchSize int) (plan packPlan, rest []int) {
 	trees, rest := buildTrees(items, cand, packRowLengths[len(packRowLengths)-1])
 	if len(trees) == 0 {
@@ -108,7 +109,8 @@ func planPacked(items []item, cand []int, batchSize int) (plan packPlan, rest []
 	for start := 0; start < len(rows); {
 		t := rowT(rows[start])
 		end := start
-		for end < len(rows) && end-start < batchSize && rowT(rows[end]) == t {
+		rowCap := passRows(t, batchSize)
+		for end < len(rows) && end-start < rowCap && rowT(rows[end]) == t {
 			end++
 		}
 		k := 0
@@ -119,7 +121,7 @@ func planPacked(items []item, cand []int, batchSize int) (plan packPlan, rest []
 				}
 			}
 		}
-		plan.batches = append(plan.batches, packBatch{B: bucketB(end-start, batchSize), T: t, K: bucketPow2(k), rows: rows[start:end]})
+		plan.batches = append(plan.batches, packBatch{B: bucketB(end-start, rowCap), T: t, K: bucketPow2(k), rows: rows[start:end]})
 		start = end
 	}
 	plan.trees = trees

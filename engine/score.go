@@ -9,21 +9,32 @@ import (
 	"github.com/goeval/goeval/models"
 )
 
-// scoreGraph builds the log-likelihood graph (llm.c EvalLoader style). The
-// scored positions of all rows are gathered into K slots (K = a power of
-// two ≥ the batch's total continuation length), so only K hidden states go
-// through the LM head: [B, T, V] logits are never formed. Several slots may
-// gather the same hidden state (a packed prefix's last token scores every
-// continuation's first token).
+// Scoring runs two graphs (llm.c EvalLoader style, with the LM head split
+// off so that its memory is bounded):
+//
+//	hiddenGraph: rows [B, T] → hidden [B, T, H] → gather K slots → h [K, H]
+//	headGraph:   h[k:k+Kc] [Kc, H], targets [Kc] → log-prob [Kc] f64, miss [Kc] bool
+//
+// K (a power of two ≥ the batch's scored positions) reaches B·T — 8 × 2048
+// for rolling windows — and [K, V] logits with their float64 copies would
+// take K·V·20 bytes (16384 × 151936 × 20 ≈ 50 GB). The engine runs the head
+// on Kc = min(K, headRows(V)) slots at a time instead (head.go), so [B, T, V]
+// and [K, V] are never formed. Each slot's log-prob is computed by the same
+// ops on the same values as in one [K, V] graph: row k of a matmul or a
+// row-wise reduction does not depend on the other rows (the batch
+// invariance tests pin this bit for bit).
+
+// hiddenGraph builds the graph that runs the model and gathers the hidden
+// states of the K scored slots. Several slots may gather the same hidden
+// state (a packed prefix's last token scores every continuation's first
+// token).
 //
 //	inputs:  tokens [B, T] int32 (unpacked rows: right-padded, positions 0…T-1;
 //	         packed rows: then positions, segment, branch [B, T] int32, see pack.go)
 //	         slotRow, slotPos [K] int32: row and column whose next token a slot scores
-//	         targets [K] int32
-//	outputs: per-slot log-prob [K] f64 and greedy miss [K] bool (unused
-//	         slots hold garbage; the host sums each item's slots in order)
-func scoreGraph(m models.Model, packed bool) func(ctx *context.Context, in []*Node) []*Node {
-	return func(ctx *context.Context, in []*Node) []*Node {
+//	outputs: h [K, H] in the compute dtype (unused slots hold garbage)
+func hiddenGraph(m models.Model, packed bool) func(ctx *context.Context, in []*Node) *Node {
+	return func(ctx *context.Context, in []*Node) *Node {
 		tokens := in[0]
 		var hidden *Node // [B, T, H]
 		if packed {
@@ -34,9 +45,18 @@ func scoreGraph(m models.Model, packed bool) func(ctx *context.Context, in []*No
 			hidden = m.Hidden(ctx, tokens, Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1), nil)
 			in = in[1:]
 		}
-		slotRow, slotPos, targets := in[0], in[1], in[2]
-		h := Gather(hidden, Stack([]*Node{slotRow, slotPos}, -1)) // [K, H]
-		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32)  // [K, V]
+		slotRow, slotPos := in[0], in[1]
+		return Gather(hidden, Stack([]*Node{slotRow, slotPos}, -1)) // [K, H]
+	}
+}
+
+// headGraph builds the LM-head graph for Kc slots: each slot's target
+// log-prob and whether the greedy (argmax) token misses the target.
+//
+//	h [Kc, H], targets [Kc] int32 → log-prob [Kc] f64, miss [Kc] bool
+func headGraph(m models.Model) func(ctx *context.Context, h, targets *Node) []*Node {
+	return func(ctx *context.Context, h, targets *Node) []*Node {
+		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32) // [Kc, V]
 		miss := NotEqual(ArgMax(logits, -1, dtypes.Int32), targets)
 		return []*Node{targetLogProbs(logits, targets), miss}
 	}

@@ -56,12 +56,22 @@ type AttentionOptions struct {
 	Window int
 }
 
+// AttentionChunkBytes bounds the float32 scores [B, K, Tc, G, S] of one
+// query chunk (B·N·Tc·S·4 bytes): Attention splits the T queries into
+// chunks of Tc rows (a multiple of 8) so that it never forms [B, N, T, S]
+// scores for long rows — 8 rows × 14 heads × 2048² would be 1.9 GB per
+// intermediate, ×3 live on the pure-Go backend. A query's scores, softmax
+// and probs·V read only its own row and every key, so a chunked query gets
+// the bits of an unchunked one (nn_test.go).
+var AttentionChunkBytes = 32 << 20
+
 // Attention is scaled dot-product attention with grouped-query heads, taking
 // K and V explicitly (so a KV cache can supply them) and never repeating
 // them per query head: q is viewed as [B, T, K, G, D] and contracted against
 // each KV head. Scores (scaled, then soft-capped) and softmax are in
 // float32; masked keys get −∞, so they contribute exact zeros (padding never
-// changes the result bits).
+// changes the result bits). Long query runs are computed in chunks of
+// queryChunk rows (see AttentionChunkBytes).
 //
 //	q [B, T, N, D], k, v [B, S, K, D], mask [B, T, S] bool → [B, T, N·D]
 func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
@@ -70,6 +80,35 @@ func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
 	if n%kv != 0 || k.Shape().Dim(3) != d || !v.Shape().Equal(k.Shape()) {
 		panicf("Attention: q %s incompatible with k %s / v %s", q.Shape(), k.Shape(), v.Shape())
 	}
+	tc := queryChunk(b, n, t, s)
+	if tc >= t {
+		return attend(q, k, v, mask, o)
+	}
+	var outs []*Node
+	for t0 := 0; t0 < t; t0 += tc {
+		rows := AxisRange(t0, min(t0+tc, t))
+		outs = append(outs, attend(Slice(q, AxisRange(), rows), k, v, Slice(mask, AxisRange(), rows), o))
+	}
+	return Concatenate(outs, 1)
+}
+
+// queryChunk is the number of query rows per chunk: the largest multiple
+// of 8 (at least 8) whose scores B·N·Tc·S·4 fit AttentionChunkBytes, or t
+// when all rows fit.
+func queryChunk(b, n, t, s int) int {
+	tc := AttentionChunkBytes / (b * n * s * 4) / 8 * 8
+	if tc >= t {
+		return t
+	}
+	return max(tc, 8)
+}
+
+// attend is Attention on one run of queries.
+//
+//	q [B, T, N, D], k, v [B, S, K, D], mask [B, T, S] bool → [B, T, N·D]
+func attend(q, k, v, mask *Node, o AttentionOptions) *Node {
+	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
+	s, kv := k.Shape().Dim(1), k.Shape().Dim(2)
 	scale := o.Scale
 	if scale == 0 {
 		scale = 1 / math.Sqrt(float64(d))
