@@ -68,7 +68,7 @@ curl -sf "http://127.0.0.1:$port/api/models/goeval-test/tiny/revision/main" >/de
 
 unset HF_TOKEN HUGGING_FACE_HUB_TOKEN HF_HUB_CACHE HUGGINGFACE_HUB_CACHE TRANSFORMERS_OFFLINE
 export HF_ENDPOINT="http://127.0.0.1:$port" HF_HUB_DISABLE_TELEMETRY=1
-run=(run --model goeval-test/tiny --tasks arc_easy,gsm8k --limit 10 --bootstrap-iters 10)
+run=(run --model goeval-test/tiny --tasks arc_easy,gsm8k --limit 10 --bootstrap-iters 10 --device cpu)
 same_results() { "$PY" - "$@" <<'PY'
 import glob, json, sys
 a, b = (json.load(open(glob.glob(d + "/goeval-test__tiny/results_*.json")[0])) for d in sys.argv[1:3])

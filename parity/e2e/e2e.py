@@ -156,7 +156,8 @@ def run_goeval(work, exe, m, d, run):
                 "--tasks", ",".join(run["tasks"]), "--log_samples",
                 "--output_path", out, *gen, *prompt_args(run, "_"), "--data_dir", d, "--batch_size", "4"]
     else:
-        args = ["--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]),
+        # --device cpu as lm-eval is given: the results files record it.
+        args = ["--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--device", "cpu",
                 "--log-samples", "--output-path", out, "--batch-size", "4",
                 *[a.replace("_", "-") if a.startswith("--") else a for a in gen], *prompt_args(run, "-")]
     sh([exe, "run", *args], log=out + ".log")
