@@ -40,18 +40,7 @@ func TestAdapterMemory(t *testing.T) {
 	a, b := writeMemAdapter(t, set, dir, "a", 1), writeMemAdapter(t, set, dir, "b", 2)
 	set.Close()
 	hwm := func(mode string) int {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestAdapterMemoryChild$", "-test.v")
-		cmd.Env = append(os.Environ(), "GOEVAL_MEM_CHILD="+mode, "GOEVAL_MEM_BASE="+base, "GOEVAL_MEM_ADAPTERS="+a+","+b)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child %s: %v\n%s", mode, err, out)
-		}
-		_, rest, ok := strings.Cut(string(out), "VmHWM_kB=")
-		n, _ := strconv.Atoi(strings.Fields(rest + " ")[0])
-		if !ok || n == 0 {
-			t.Fatalf("child %s printed no VmHWM:\n%s", mode, out)
-		}
-		return n
+		return childHWM(t, "TestAdapterMemoryChild", "GOEVAL_MEM_CHILD="+mode, "GOEVAL_MEM_BASE="+base, "GOEVAL_MEM_ADAPTERS="+a+","+b)
 	}
 	baseKB, sepKB := hwm("base"), hwm("separate2")
 	ratio := float64(sepKB) / float64(baseKB)
@@ -103,6 +92,25 @@ func TestAdapterMemoryChild(t *testing.T) {
 		}
 	}
 	fmt.Printf("VmHWM_kB=%d\n", vmHWM(t))
+}
+
+// childHWM runs the test named child in a child process of this test
+// binary with env added, and returns the VmHWM_kB=N it prints (its peak
+// RSS in kB).
+func childHWM(t *testing.T, child string, env ...string) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child %s %v: %v\n%s", child, env, err, out)
+	}
+	_, rest, ok := strings.Cut(string(out), "VmHWM_kB=")
+	kb, _ := strconv.Atoi(strings.Fields(rest + " ")[0])
+	if !ok || kb == 0 {
+		t.Fatalf("child %s %v printed no VmHWM:\n%s", child, env, out)
+	}
+	return kb
 }
 
 // vmHWM reads this process's peak resident set size in kB.

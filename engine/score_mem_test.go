@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/goeval/goeval/lm"
@@ -35,17 +32,7 @@ func TestScoreMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestScoreMemoryChild$", "-test.v")
-	cmd.Env = append(os.Environ(), "GOEVAL_MEM_MODEL="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	_, rest, ok := strings.Cut(string(out), "VmHWM_kB=")
-	kb, _ := strconv.Atoi(strings.Fields(rest + " ")[0])
-	if !ok || kb == 0 {
-		t.Fatalf("child printed no VmHWM:\n%s", out)
-	}
+	kb := childHWM(t, "TestScoreMemoryChild", "GOEVAL_MEM_MODEL="+dir)
 	bound := st.Size()*13/10 + 512<<20
 	t.Logf("rolling 2 × 2048 tokens, batch 8: VmHWM %d MiB; bound 1.3 × %d MiB + 512 MiB = %d MiB", kb>>10, st.Size()>>20, bound>>20)
 	if int64(kb)<<10 > bound {
