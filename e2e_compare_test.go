@@ -22,10 +22,11 @@ const (
 
 // expectedKeyDiffs are keys only one side writes: lm-eval's Python
 // environment dumps, and goeval's own version (where lm-eval writes
-// lm_eval_version). Every other key must be in both files, in order.
+// lm_eval_version) and what its engine ran (goeval_timing). Every other
+// key must be in both files, in order.
 var expectedKeyDiffs = map[string]bool{
 	".pretty_env_info": true, ".transformers_version": true, ".lm_eval_version": true, ".upper_git_hash": true,
-	"." + report.VersionKey: true,
+	"." + report.VersionKey: true, "." + report.TimingKey: true,
 }
 
 // runSpecific values name the engine or the run and differ by design:

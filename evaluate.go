@@ -25,9 +25,11 @@ type Options struct {
 	BootstrapIters int
 	// LogSamples keeps the per-sample rows (Results.Samples).
 	LogSamples bool
-	// Progress, when set, receives progress reports. Requests are then sent
-	// to the LM in chunks of ProgressChunk (default 256) so that progress
-	// moves; by the lm.LM contract this does not change any result.
+	// Progress, when set, receives progress reports: after each LM call and,
+	// for LMs that report their steps (lm.ReportStep), after each step.
+	// Requests are then sent to the LM in chunks of ProgressChunk (default
+	// 2048) so that progress also moves for LMs that do not; by the lm.LM
+	// contract this does not change any result.
 	Progress      func(Progress)
 	ProgressChunk int
 }
@@ -39,9 +41,17 @@ type Progress struct {
 	RequestsDone  int    // requests answered so far (all kinds)
 	RequestsTotal int
 	Tokens        int // tokens scored or generated so far (as the LM reports them)
-	Elapsed       time.Duration
-	TokensPerSec  float64
-	ETA           time.Duration // estimated time left for the requests; 0 when unknown
+	// Computed is the tokens the model has run so far (contexts included),
+	// for LMs that report their steps (lm.ReportStep, as goeval's engine
+	// does after each forward pass); 0 otherwise.
+	Computed     int
+	Elapsed      time.Duration
+	TokensPerSec float64 // Computed per second, or Tokens per second when Computed is 0
+	// Partial marks a report from inside an LM call (after one of its
+	// steps): RequestsDone then includes the LM's estimate for the call,
+	// whose answers are not delivered (or cached) yet.
+	Partial bool
+	ETA     time.Duration // estimated time left for the requests; 0 when unknown
 }
 
 // taskRun is one task's state through an evaluation.

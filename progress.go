@@ -1,6 +1,11 @@
 package goeval
 
-import "time"
+import (
+	"context"
+	"time"
+
+	"github.com/goeval/goeval/lm"
+)
 
 // progress accumulates counters and forwards reports to the callback.
 type progress struct {
@@ -8,6 +13,8 @@ type progress struct {
 	start             time.Time
 	docs, done, total int
 	tokens            int
+	computed          int     // tokens run in finished LM calls (lm.Step)
+	step              lm.Step // the current LM call's last step
 }
 
 func newProgress(fn func(Progress), start time.Time) *progress {
@@ -19,12 +26,35 @@ func (p *progress) report(stage string) {
 		return
 	}
 	el := time.Since(p.start)
-	r := Progress{Stage: stage, Docs: p.docs, RequestsDone: p.done, RequestsTotal: p.total, Tokens: p.tokens, Elapsed: el}
+	done := p.done + p.step.Requests
+	r := Progress{Stage: stage, Docs: p.docs, RequestsDone: done, RequestsTotal: p.total, Tokens: p.tokens,
+		Computed: p.computed + p.step.Tokens, Elapsed: el, Partial: p.step != lm.Step{}}
 	if s := el.Seconds(); s > 0 {
 		r.TokensPerSec = float64(p.tokens) / s
+		if r.Computed > 0 {
+			r.TokensPerSec = float64(r.Computed) / s
+		}
 	}
-	if p.done > 0 && p.total > p.done {
-		r.ETA = time.Duration(float64(el) * float64(p.total-p.done) / float64(p.done))
+	if done > 0 && p.total > done {
+		r.ETA = time.Duration(float64(el) * float64(p.total-done) / float64(done))
 	}
 	p.fn(r)
+}
+
+// within returns ctx with an lm step function that reports the progress of
+// an LM call of n requests after each of its steps, and a function to call
+// when the call has ended.
+func (p *progress) within(ctx context.Context, stage string, n int) (context.Context, func()) {
+	if p.fn == nil {
+		return ctx, func() {}
+	}
+	ctx = lm.WithStepFunc(ctx, func(s lm.Step) {
+		s.Requests = min(max(s.Requests, 0), n)
+		p.step = s
+		p.report(stage)
+	})
+	return ctx, func() {
+		p.computed += p.step.Tokens
+		p.step = lm.Step{}
+	}
 }

@@ -9,6 +9,12 @@ import (
 	"github.com/goeval/goeval/tasks"
 )
 
+// defaultProgressChunk is the requests per LM call when progress is
+// reported: large enough that the engine packs and shares prefixes across
+// many documents, small enough that an LM that reports no steps still
+// shows progress.
+const defaultProgressChunk = 2048
+
 // reqRef locates one request: task run, instance, request index.
 type reqRef struct{ run, inst, req int }
 
@@ -38,7 +44,7 @@ func runRequests(ctx context.Context, model lm.LM, runs []*taskRun, opts Options
 	if opts.Progress != nil {
 		chunk = opts.ProgressChunk
 		if chunk <= 0 {
-			chunk = 256
+			chunk = defaultProgressChunk
 		}
 	}
 	for _, kind := range []tasks.RequestKind{tasks.ReqLoglikelihood, tasks.ReqRolling, tasks.ReqGenerate} {
@@ -71,6 +77,8 @@ func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*ta
 		return nil
 	}
 	tokens := 0
+	ctx, ended := pr.within(ctx, kindStage(kind), len(refs))
+	defer ended() // idempotent
 	switch kind {
 	case tasks.ReqLoglikelihood:
 		reqs := make([]lm.LoglikelihoodRequest, len(refs))
@@ -113,6 +121,7 @@ func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*ta
 			tokens += len(out[i].IDs)
 		}
 	}
+	ended()
 	pr.done += len(refs)
 	pr.tokens += tokens
 	pr.report(kindStage(kind))

@@ -97,22 +97,22 @@ const passTokenBudget = 4096
 func passRows(t, batchSize int) int { return max(1, min(batchSize, passTokenBudget/t)) }
 
 // pass is one forward pass's host inputs: B rows of T tokens and K scored
-// slots. positions, segment and branch are set for packed rows only
+// slots. positions, node and nodeEnd are set for packed rows only
 // (unpacked rows use positions 0…T-1). The first len(slotItem) slots are
 // used; slot k scores the next token after the hidden state at
 // (slotRow[k], slotPos[k]) against targets[k] for item slotItem[k]. An
 // item's slots are consecutive and in continuation order.
 type pass struct {
-	B, T, K                    int
-	tokens                     []int32 // [B·T]
-	positions, segment, branch []int32 // [B·T], packed rows only
-	slotRow, slotPos, targets  []int32 // [K]
-	slotItem                   []int
-	real                       int // real (non-padding) tokens in the rows
+	B, T, K                   int
+	tokens                    []int32 // [B·T]
+	positions, node, nodeEnd  []int32 // [B·T], packed rows only (pack.go)
+	slotRow, slotPos, targets []int32 // [K]
+	slotItem                  []int
+	real                      int // real (non-padding) tokens in the rows
 }
 
 // packed reports whether p's rows are packed (pack.go).
-func (p *pass) packed() bool { return p.segment != nil }
+func (p *pass) packed() bool { return p.node != nil }
 
 // newPass allocates a pass of shape (B, T, K), with the packed inputs when
 // packed.
@@ -120,7 +120,10 @@ func newPass(b, t, k int, packed bool) *pass {
 	p := &pass{B: b, T: t, K: k, tokens: make([]int32, b*t),
 		slotRow: make([]int32, k), slotPos: make([]int32, k), targets: make([]int32, k)}
 	if packed {
-		p.positions, p.segment, p.branch = make([]int32, b*t), make([]int32, b*t), make([]int32, b*t)
+		p.positions, p.node, p.nodeEnd = make([]int32, b*t), make([]int32, b*t), make([]int32, b*t)
+		for i := range p.nodeEnd {
+			p.nodeEnd[i] = 1 // padding: node 0, end 1
+		}
 	}
 	return p
 }

@@ -39,6 +39,7 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 	if err != nil {
 		return nil, err
 	}
+	gs.base = gs.stats
 	order := make([]int, len(items))
 	need := 0
 	for i, it := range items {
@@ -68,6 +69,7 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 				return nil, err
 			}
 		}
+		e.reportGen(ctx, gs, items, rows, next)
 		if !slices.ContainsFunc(rows, func(r *genRow) bool { return r != nil }) {
 			return results, nil
 		}
@@ -175,4 +177,17 @@ func (e *Engine) push(rows []*genRow, r int, logits []float32, results []lm.Gene
 	}
 	results[row.req] = lm.GenerateResult{Text: row.it.stop.text(row.ids, reason), IDs: row.ids, StopReason: reason}
 	rows[r] = nil
+}
+
+// reportGen reports the requests finished so far (admitted and no longer
+// in a row) and the tokens prefilled and decoded in this call.
+func (e *Engine) reportGen(ctx context.Context, gs *genState, items []genItem, rows []*genRow, admitted int) {
+	done := admitted
+	for _, r := range rows {
+		if r != nil {
+			done--
+		}
+	}
+	tok := gs.stats.PrefillTokens + gs.stats.DecodeTokens - gs.base.PrefillTokens - gs.base.DecodeTokens
+	lm.ReportStep(ctx, lm.Step{Done: done, Total: len(items), Requests: done, Tokens: tok})
 }

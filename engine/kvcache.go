@@ -40,6 +40,7 @@ type kvCache struct {
 type genState struct {
 	prefill, decode *mlctx.Exec
 	stats           GenStats
+	base            GenStats // stats at the start of the current call
 }
 
 // GenStats are generation counters (for benchmarks and logs).

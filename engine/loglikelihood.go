@@ -143,20 +143,35 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 		rest[i] = i
 	}
 	if e.opts.packing() {
-		plan, rest = planPacked(uniq, rest, e.batch)
+		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg))
+	}
+	unpacked := planBatches(uniq, rest, e.batch, e.maxLen)
+	step := lm.Step{Total: plan.tokens()}
+	for _, b := range unpacked {
+		for _, i := range b.rows {
+			step.Total += len(uniq[i].inp)
+		}
 	}
 	run := func(p func() *pass) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return tryCatch("score batch", func() error { return e.runPass(p(), uniq, tokens, results) })
+		err := tryCatch("score batch", func() error {
+			ps := p()
+			step.Done += ps.real
+			return e.runPass(ps, uniq, tokens, results)
+		})
+		step.Tokens = step.Done
+		step.Requests = len(items) * step.Done / max(step.Total, 1)
+		lm.ReportStep(ctx, step)
+		return err
 	}
 	for _, b := range plan.batches {
 		if err := run(func() *pass { return plan.layout(uniq, b) }); err != nil {
 			return nil, err
 		}
 	}
-	for _, b := range planBatches(uniq, rest, e.batch, e.maxLen) {
+	for _, b := range unpacked {
 		if err := run(func() *pass { return unpackedPass(uniq, b) }); err != nil {
 			return nil, err
 		}
@@ -177,7 +192,7 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) error {
 	args := []any{tensors.FromFlatDataAndDimensions(p.tokens, p.B, p.T)}
 	if p.packed() {
-		for _, x := range [][]int32{p.positions, p.segment, p.branch} {
+		for _, x := range [][]int32{p.positions, p.node, p.nodeEnd} {
 			args = append(args, tensors.FromFlatDataAndDimensions(x, p.B, p.T))
 		}
 	}

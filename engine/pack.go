@@ -1,62 +1,60 @@
 package engine
 
 import (
-	"encoding/binary"
 	"slices"
+
+	"github.com/goeval/goeval/models"
 )
 
-// Packing (Options.Packing, on by default): requests whose rows share the
-// scored prefix (the context ids up to the token that predicts the first
-// continuation token, as lm-eval's _encode_pair splits them) form a tree —
-// the prefix once, then each continuation as its own branch — and trees
-// are packed first-fit-decreasing into rows of up to 256/512/1024/2048
-// tokens. A multiple-choice question then costs its context once and rows
-// are mostly real tokens. Each token keeps its unpacked position (a branch
-// continues from the prefix's end, so RoPE and the sliding window see what
-// the unpacked row sees), and the mask (models.Model.HiddenPacked) lets a
-// token see only its own tree's prefix and its own branch.
+// Packing (Options.Packing, on by default): the run's log-likelihood items
+// form a prefix tree over their inputs (packtrie.go) — a few-shot prefix
+// shared by every question of a task, then each question's context, then
+// each answer — and each distinct prefix is computed once per packed row
+// for everything below it in that row. Rows of 256/512/1024/2048 tokens
+// take the tree's leaves in depth-first order (next fit): a leaf adds only
+// the nodes of its path not yet in the row, so a row starts with the
+// shared prefix once and then holds as many documents as fit. The row
+// length is the one with the lowest estimated cost (linear maps plus
+// attention over the row's keys) for the model. A multiple-choice question
+// then costs its context once, a 5-shot prompt its examples once per row,
+// and rows are mostly real tokens. Each token keeps its unpacked position
+// (a node continues from its parent's end, so RoPE and the sliding window
+// see what the unpacked row sees), and the mask (models.Model.HiddenPacked)
+// lets a token see only its own node and its ancestors.
 //
-// Layout of a tree whose prefix has p tokens, with s = ⌊p/8⌋·8:
+// Layout of a node covering unpacked positions [a, b), with ⌊x⌋ = ⌊x/8⌋·8:
+// an inner node lays out [⌊a⌋, ⌊b⌋), a leaf [⌊a⌋, b) padded to a multiple
+// of 8. So every node starts at a multiple of 8 in its row, and the ids
+// [⌊a⌋, a) — the tail of its ancestors that they did not lay out — are
+// repeated in every child:
 //
-//	[prefix[0:s] | prefix[s:p] cont₁[:-1] pad | prefix[s:p] cont₂[:-1] pad | …]
-//	  branch 0      branch 1 (8-aligned)         branch 2 (8-aligned)
+//	[prefix[0:⌊p⌋] | prefix[⌊p⌋:p] q₁[…] … | prefix[⌊p⌋:p] q₂[…] … | …]
+//	  shared node     child 1 (8-aligned)      child 2 (8-aligned)
 //
-// Trees start at multiples of 8 in their row. The prefix's last partial
-// group of 8 is repeated in every branch so that each key sits at the same
-// offset modulo 8 as in its unpacked row and shares a group of 8 only with
-// the keys it shares it with there. The pure-Go backend sums attention's
-// probs·V contraction in aligned groups of 8 (its DotGeneral kernels, both
-// sizes), and masked keys add exact zeros, so a packed token's attention
-// output has the bits of its unpacked one and packed scores are
-// bit-identical to unpacked ones (pack_test.go). Other backends (XLA)
-// order their sums their own way: there packing changes scores by float
-// rounding only (≈1e-7).
+// Each key then sits at the same offset modulo 8 as in its unpacked row and
+// shares a group of 8 only with the keys it shares it with there. The
+// pure-Go backend sums attention's probs·V contraction in aligned groups of
+// 8 (its DotGeneral kernels, both sizes), and masked keys add exact zeros,
+// so a packed token's attention output has the bits of its unpacked one and
+// packed scores are bit-identical to unpacked ones (pack_test.go). Other
+// backends (XLA) order their sums their own way: there packing changes
+// scores by float rounding only (≈1e-7).
 //
-// A tree longer than the largest row is split into trees over subsets of
-// its continuations; a single continuation longer than that (max_length
-// over 2048) is scored in an unpacked row.
+// A leaf whose path is longer than the largest row (max_length over 2048)
+// is scored in an unpacked row.
 
-// packAlign is the alignment of trees and branches in a packed row: the
-// group size of the pure-Go backend's dot-product kernels.
+// packAlign is the alignment of nodes in a packed row: the group size of
+// the pure-Go backend's dot-product kernels.
 const packAlign = 8
 
-// packRowLengths are the packed row capacities: a run uses the smallest
-// that holds its longest tree; rows left partly empty are shortened to
-// their T bucket.
+// packRowLengths are the packed row capacities a run chooses from; rows
+// left partly empty are shortened to their T bucket.
 var packRowLengths = []int{256, 512, 1024, 2048}
 
-// packTree is the items that share a scored prefix, laid out as one
-// segment of a packed row.
-type packTree struct {
-	items  []int // item indices, in canonical order (inp, then targets)
-	shared int   // prefix tokens laid out once, as branch 0 (a multiple of packAlign)
-	length int   // tokens the tree takes in its row, alignment padding included
-}
-
-// packRow is one packed row: its trees (indices into the plan's trees) in
-// layout order and the tokens they take.
+// packRow is one packed row: trie nodes in preorder and the tokens they
+// take.
 type packRow struct {
-	trees []int
+	nodes []int
 	used  int
 }
 
@@ -64,20 +62,21 @@ type packRow struct {
 type packBatch struct {
 	B, T, K int
 	rows    []packRow
+	real    int // tokens laid out (not padding)
 }
 
 // packPlan is the packed part of a scoring run.
 type packPlan struct {
-	trees   []packTree
+	trie    *packTrie
 	batches []packBatch
+	rowLen  int // the chosen row capacity
 }
-
-// scoredPrefix is an item's input up to the position whose hidden state
-// scores the first target.
-func scoredPrefix(it item) []int32 { return it.inp[:len(it.inp)-len(it.targets)+1] }
 
 // alignUp rounds n up to a multiple of packAlign.
 func alignUp(n int) int { return (n + packAlign - 1) / packAlign * packAlign }
+
+// alignDown rounds n down to a multiple of packAlign.
+func alignDown(n int) int { return n / packAlign * packAlign }
 
 // compareItems orders items by input, then targets.
 func compareItems(a, b item) int {
@@ -89,23 +88,54 @@ func compareItems(a, b item) int {
 
 // planPacked packs the non-empty items among cand into batches of at most
 // batchSize rows (fewer for long rows: passRows); rest are the items to
-// score unpacked.
-func planPacked(items []item, cand []int, batchSize int) (plan packPlan, rest []int) {
-	trees, rest := buildTrees(items, cand, packRowLengths[len(packRowLengths)-1])
-	if len(trees) == 0 {
-		return plan, rest
-	}
-	capacity := packRowLengths[len(packRowLengths)-1]
-	for _, l := range slices.Backward(packRowLengths) {
-		if l >= trees[0].length {
-			capacity = l
+// score unpacked. attnKeys is the number of keys at which a token's
+// attention costs as much as its linear maps (rowCost).
+func planPacked(items []item, cand []int, batchSize, attnKeys int) (plan packPlan, rest []int) {
+	var members []int
+	for _, i := range cand {
+		if len(items[i].targets) > 0 {
+			members = append(members, i)
 		}
 	}
-	rows := packRows(trees, capacity)
-	// Longest rows first (stable: placement order), then cut into batches
-	// of equal T.
+	if len(members) == 0 {
+		return plan, nil
+	}
+	tr := buildTrie(items, members)
+	var rows []packRow
+	best := -1.0
+	for _, c := range packRowLengths {
+		r, unpacked := tr.packRows(c)
+		cost := float64(0)
+		for _, row := range r {
+			cost += rowCost(bucketT(row.used, c), attnKeys)
+		}
+		// Items left unpacked at the largest length are unpacked at every
+		// length; a shorter one is a candidate only if it packs everything.
+		if len(unpacked) > 0 && c != packRowLengths[len(packRowLengths)-1] {
+			continue
+		}
+		if best < 0 || cost < best {
+			best, rows, rest, plan.rowLen = cost, r, unpacked, c
+		}
+	}
+	plan.trie = tr
+	plan.batches = cutBatches(tr, items, rows, plan.rowLen, batchSize)
+	return plan, rest
+}
+
+// rowCost estimates a forward over a row of t tokens in units of one
+// token's linear maps: each token also attends to all t keys, which costs
+// t/attnKeys of its linear maps.
+func rowCost(t, attnKeys int) float64 {
+	return float64(t) * (1 + float64(t)/float64(max(attnKeys, 1)))
+}
+
+// cutBatches sorts rows longest first (stable: depth-first order) and cuts
+// them into passes of equal T.
+func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize int) []packBatch {
 	rowT := func(r packRow) int { return bucketT(r.used, capacity) }
 	slices.SortStableFunc(rows, func(a, b packRow) int { return rowT(b) - rowT(a) })
+	var out []packBatch
 	for start := 0; start < len(rows); {
 		t := rowT(rows[start])
 		end := start
@@ -113,151 +143,92 @@ func planPacked(items []item, cand []int, batchSize int) (plan packPlan, rest []
 		for end < len(rows) && end-start < rowCap && rowT(rows[end]) == t {
 			end++
 		}
-		k := 0
+		k, real := 0, 0
 		for _, r := range rows[start:end] {
-			for _, ti := range r.trees {
-				for _, i := range trees[ti].items {
-					k += len(items[i].targets)
+			for _, n := range r.nodes {
+				from, to := tr.span(n)
+				real += to - from
+				if tr.leaf(n) {
+					for _, i := range tr.nodes[n].items {
+						k += len(items[i].targets)
+					}
 				}
 			}
 		}
-		plan.batches = append(plan.batches, packBatch{B: bucketB(end-start, rowCap), T: t, K: bucketPow2(k), rows: rows[start:end]})
+		out = append(out, packBatch{B: bucketB(end-start, rowCap), T: t, K: bucketPow2(k), rows: rows[start:end], real: real})
 		start = end
 	}
-	plan.trees = trees
-	return plan, rest
+	return out
 }
 
-// buildTrees groups the non-empty items among cand by scored prefix and
-// splits trees longer than limit into trees over consecutive runs of their
-// items. It returns the trees, longest first (ties in canonical order, so
-// the plan does not depend on the order of cand), and the items too long
-// to pack even alone.
-func buildTrees(items []item, cand []int, limit int) (trees []packTree, rest []int) {
-	groups := map[string][]int{}
-	var keys []string
-	for _, i := range cand {
-		if len(items[i].targets) == 0 {
-			continue
-		}
-		k := idsKey(scoredPrefix(items[i]))
-		if _, ok := groups[k]; !ok {
-			keys = append(keys, k)
-		}
-		groups[k] = append(groups[k], i)
+// tokens is the real tokens of every pass of the plan.
+func (pl *packPlan) tokens() int {
+	n := 0
+	for _, b := range pl.batches {
+		n += b.real
 	}
-	for _, k := range keys {
-		members := groups[k]
-		slices.SortFunc(members, func(a, b int) int { return compareItems(items[a], items[b]) })
-		shared := len(scoredPrefix(items[members[0]])) / packAlign * packAlign
-		cur := packTree{shared: shared, length: shared}
-		for _, i := range members {
-			r := alignUp(len(items[i].inp) - shared)
-			if shared+r > limit {
-				rest = append(rest, i)
-				continue
-			}
-			if cur.length+r > limit {
-				trees = append(trees, cur)
-				cur = packTree{shared: shared, length: shared}
-			}
-			cur.items = append(cur.items, i)
-			cur.length += r
-		}
-		if len(cur.items) > 0 {
-			trees = append(trees, cur)
-		}
-	}
-	slices.SortFunc(trees, func(a, b packTree) int {
-		if a.length != b.length {
-			return b.length - a.length
-		}
-		return compareItems(items[a.items[0]], items[b.items[0]])
-	})
-	return trees, rest
+	return n
 }
 
-// packRows places the trees (longest first) first-fit into rows of
-// capacity tokens. Rows that cannot take even the shortest tree are closed.
-func packRows(trees []packTree, capacity int) []packRow {
-	var rows []packRow
-	var open []int // indices of rows that may still take a tree
-	shortest := trees[len(trees)-1].length
-	for ti, t := range trees {
-		at := -1
-		for j, r := range open {
-			if rows[r].used+t.length <= capacity {
-				at = j
-				break
-			}
-		}
-		if at < 0 {
-			rows = append(rows, packRow{})
-			open = append(open, len(rows)-1)
-			at = len(open) - 1
-		}
-		r := &rows[open[at]]
-		r.trees = append(r.trees, ti)
-		r.used += t.length
-		if capacity-r.used < shortest {
-			open = slices.Delete(open, at, at+1)
-		}
-	}
-	return rows
-}
-
-// layout fills pass p (allocated with newPass(b.B, b.T, b.K, true)) with
-// the rows of batch b. Padding is segment 0 at position 0: it sees only
-// padding, so every query sees at least one key.
+// layout fills a pass with the rows of batch b. Padding is node 0 (end 1)
+// at position 0: it sees only padding, so every query sees at least one
+// key.
 func (pl *packPlan) layout(items []item, b packBatch) *pass {
 	p := newPass(b.B, b.T, b.K, true)
 	for r, row := range b.rows {
-		off := 0
-		for seg, ti := range row.trees {
-			pl.layoutTree(p, items, pl.trees[ti], r, off, int32(seg+1))
-			off += pl.trees[ti].length
-		}
+		pl.layoutRow(p, items, row, r)
 	}
 	return p
 }
 
-// layoutTree writes tree t as segment seg of row r from column off, and
-// its items' slots.
-func (pl *packPlan) layoutTree(p *pass, items []item, t packTree, r, off int, seg int32) {
-	put := func(col int, tok int32, pos, br int) {
-		x := r*p.T + col
-		p.tokens[x], p.positions[x], p.segment[x], p.branch[x] = tok, int32(pos), seg, int32(br)
-	}
-	first := items[t.items[0]].inp
-	for q := range t.shared {
-		put(off+q, first[q], q, 0)
-	}
-	p.real += t.shared
-	at := off + t.shared // start of the current branch
-	for bi, idx := range t.items {
-		it := items[idx]
-		n, c := len(it.inp), len(it.targets)
-		for q := t.shared; q < n; q++ {
-			put(at+q-t.shared, it.inp[q], q, bi+1)
+// layoutRow writes row to row r of p: each node's ids from the first
+// column after the previous node, numbered 1, 2, … in preorder with the
+// end of its subtree; then the slots of the row's leaves' items.
+func (pl *packPlan) layoutRow(p *pass, items []item, row packRow, r int) {
+	tr := pl.trie
+	ends := tr.rowEnds(row.nodes)
+	col := make(map[int]int, len(row.nodes)) // node → its first column
+	off := 0
+	for k, n := range row.nodes {
+		from, to := tr.span(n)
+		inp := items[tr.nodes[n].rep].inp
+		for q := from; q < to; q++ {
+			x := r*p.T + off + q - from
+			p.tokens[x], p.positions[x] = inp[q], int32(q)
+			p.node[x], p.nodeEnd[x] = int32(k+1), int32(ends[k])
 		}
-		p.real += n - t.shared
-		for j := range c {
-			q := n - c + j // position whose hidden state scores target j
-			col := off + q
-			if q >= t.shared {
-				col = at + q - t.shared
+		p.real += to - from
+		col[n] = off
+		off += tr.size(n)
+	}
+	for _, n := range row.nodes {
+		if !tr.leaf(n) {
+			continue
+		}
+		for _, idx := range tr.nodes[n].items {
+			it := items[idx]
+			m, c := len(it.inp), len(it.targets)
+			for j := range c {
+				q := m - c + j // position whose hidden state scores target j
+				at := tr.owner(n, q)
+				p.addSlot(r, col[at]+q-alignDown(tr.nodes[at].start), it.targets[j], idx)
 			}
-			p.addSlot(r, col, it.targets[j], idx)
 		}
-		at += alignUp(n - t.shared)
 	}
 }
 
-// idsKey encodes token ids as a map key.
-func idsKey(ids []int32) string {
-	b := make([]byte, 0, 4*len(ids))
-	for _, v := range ids {
-		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+// attnKeys is the number of keys at which a token's attention (q·k and
+// p·v over every key: 4·heads·head_dim FLOPs per key and layer) costs as
+// much as its linear maps (q, k, v, o and the gated MLP).
+func attnKeys(c *models.Config) int {
+	h, heads, kv := c.HiddenSize, max(c.NumAttentionHeads, 1), c.NumKeyValueHeads
+	d := c.HeadDim
+	if d == 0 {
+		d = h / heads
 	}
-	return string(b)
+	if kv == 0 {
+		kv = heads
+	}
+	linear := 2 * (h*(heads+2*kv)*d + heads*d*h + 3*h*c.IntermediateSize)
+	return max(1, linear/(4*heads*d))
 }

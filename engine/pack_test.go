@@ -15,10 +15,12 @@ import (
 )
 
 // mcWorkload is a multiple-choice-like workload over ids in [3, vocab):
-// questions with a context of 1…maxCtx ids and 2–5 continuations of 1…maxCont
-// ids (single-token ones, multi-token ones, some sharing their first
-// tokens), a few questions asked twice (duplicate requests), unrelated
-// single requests and empty-context requests in between, shuffled.
+// questions with a context of 1…maxCtx ids — two thirds of them after one
+// of two few-shot prefixes of 1…maxCtx ids, which share their first ids —
+// and 2–5 continuations of 1…maxCont ids (single-token ones, multi-token
+// ones, some sharing their first tokens), a few questions asked twice
+// (duplicate requests), unrelated single requests and empty-context
+// requests in between, shuffled.
 func mcWorkload(seed uint64, questions, maxCtx, maxCont, vocab int) []lm.LoglikelihoodRequest {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	ids := func(n int) []int32 {
@@ -29,8 +31,13 @@ func mcWorkload(seed uint64, questions, maxCtx, maxCont, vocab int) []lm.Loglike
 		return out
 	}
 	var out []lm.LoglikelihoodRequest
+	shots := [2][]int32{ids(1 + rng.IntN(maxCtx))}
+	shots[1] = append(slices.Clone(shots[0][:rng.IntN(len(shots[0]))]), ids(1+rng.IntN(maxCtx))...)
 	for q := range questions {
 		ctx := ids(1 + rng.IntN(maxCtx))
+		if q%3 != 2 {
+			ctx = append(slices.Clone(shots[q%3]), ctx...)
+		}
 		var first []int32
 		for c := range 2 + rng.IntN(4) {
 			cont := ids(1 + rng.IntN(maxCont))
@@ -232,11 +239,12 @@ func TestPackingOption(t *testing.T) {
 	}
 }
 
-// TestPackLayout lays out three trees by hand: a 10-id context with
-// continuations [20] and [21 22] (8 shared ids, each branch repeating ids
-// 9–10 at positions 8–9, 8-aligned), a 2-id context (no shared part), and
-// an 8-id context with two 1-token continuations (both scored by the
-// shared prefix's last token, no branch tokens).
+// TestPackLayout lays out a trie by hand: a 10-id context (node 1, ids
+// 1–8 laid out once) with continuations [20] (an empty leaf, node 2) and
+// [21 22] (node 3), each repeating ids 9–10 at positions 8–9 8-aligned; a
+// 2-id context (node 4); and an 8-id context with two 1-token
+// continuations, which share one leaf (node 5) and both are scored by its
+// last token.
 func TestPackLayout(t *testing.T) {
 	ctx10 := []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	ctx8 := []int32{60, 61, 62, 63, 64, 65, 66, 67}
@@ -248,7 +256,8 @@ func TestPackLayout(t *testing.T) {
 		}
 		items = append(items, it)
 	}
-	plan, rest := planPacked(items, []int{0, 1, 2, 3, 4}, 8)
+	all := []int{0, 1, 2, 3, 4}
+	plan, rest := planPacked(items, all, 8, 1000)
 	if len(rest) != 0 || len(plan.batches) != 1 {
 		t.Fatalf("rest %v, %d batches; want everything in one batch", rest, len(plan.batches))
 	}
@@ -256,26 +265,27 @@ func TestPackLayout(t *testing.T) {
 	if p.B != 1 || p.T != 48 || p.K != 8 || p.real != 8+2+3+2+8 {
 		t.Fatalf("pass B=%d T=%d K=%d real=%d; want 1, 48 (40 used), 8 (6 slots), 23", p.B, p.T, p.K, p.real)
 	}
-	var tok, pos, seg, br []int32
-	put := func(tokens []int32, p0, s, b int32) {
+	var tok, pos, node, end []int32
+	put := func(tokens []int32, p0, n, e int32) {
 		for i, x := range tokens {
-			tok, pos, seg, br = append(tok, x), append(pos, p0+int32(i)), append(seg, s), append(br, b)
+			tok, pos, node, end = append(tok, x), append(pos, p0+int32(i)), append(node, n), append(end, e)
 		}
 	}
-	pad := func(n int) { // segment 0, position 0
-		z := make([]int32, n)
-		tok, pos, seg, br = append(tok, z...), append(pos, z...), append(seg, z...), append(br, z...)
+	pad := func(n int) { // node 0, end 1, position 0
+		for range n {
+			tok, pos, node, end = append(tok, 0), append(pos, 0), append(node, 0), append(end, 1)
+		}
 	}
-	put(ctx10[:8], 0, 1, 0)
-	put([]int32{9, 10}, 8, 1, 1) // [20]: canonical order puts the shorter input first
+	put(ctx10[:8], 0, 1, 4)
+	put([]int32{9, 10}, 8, 2, 3) // [20]: canonical order puts the shorter input first
 	pad(6)
-	put([]int32{9, 10, 21}, 8, 1, 2)
+	put([]int32{9, 10, 21}, 8, 3, 4)
 	pad(5)
-	put([]int32{50, 51}, 0, 2, 1)
+	put([]int32{50, 51}, 0, 4, 5)
 	pad(6)
-	put(ctx8, 0, 3, 0)
+	put(ctx8, 0, 5, 6)
 	pad(8)
-	for name, c := range map[string][2][]int32{"tokens": {p.tokens, tok}, "positions": {p.positions, pos}, "segment": {p.segment, seg}, "branch": {p.branch, br}} {
+	for name, c := range map[string][2][]int32{"tokens": {p.tokens, tok}, "positions": {p.positions, pos}, "node": {p.node, node}, "end": {p.nodeEnd, end}} {
 		if !slices.Equal(c[0], c[1]) {
 			t.Errorf("%s\n got %v\nwant %v", name, c[0], c[1])
 		}
@@ -286,12 +296,54 @@ func TestPackLayout(t *testing.T) {
 			t.Fatalf("slots: items %v cols %v targets %v; want (item, col, target) %v", p.slotItem, p.slotPos, p.targets, wantSlots)
 		}
 	}
-	// A limit of 16 splits the 10-id tree in two; 8 leaves its items unpacked.
-	trees, rest := buildTrees(items, []int{0, 1, 2, 3, 4}, 16)
-	if len(trees) != 4 || len(rest) != 0 || trees[0].length != 16 || trees[1].length != 16 {
-		t.Errorf("limit 16: trees %+v rest %v; want 2 trees of 16 from the 10-id context", trees, rest)
+	// Rows of 16 columns: the 10-id context is laid out again in the row of
+	// its second continuation; rows of 8 leave its items unpacked.
+	tr := buildTrie(items, all)
+	rows, unpacked := tr.packRows(16)
+	if len(rows) != 3 || len(unpacked) != 0 || rows[0].used != 16 || rows[1].used != 16 || len(rows[1].nodes) != 2 {
+		t.Errorf("capacity 16: rows %+v unpacked %v; want 3 rows of 16, the second repeating the shared node", rows, unpacked)
 	}
-	if _, rest = buildTrees(items, []int{0, 1, 2, 3, 4}, 8); !slices.Equal(rest, []int{3, 0}) {
-		t.Errorf("limit 8: unpacked %v, want [3 0]", rest)
+	if _, unpacked = tr.packRows(8); !slices.Equal(unpacked, []int{3, 0}) {
+		t.Errorf("capacity 8: unpacked %v, want [3 0]", unpacked)
+	}
+}
+
+// TestPackSharedPrefix: five questions after one 20-id few-shot prefix,
+// four 1-token answers each, form one row that holds the prefix once (16
+// ids, its last 4 repeated in each question's node), each question once
+// and no per-answer tokens: 16 + 5·(4 + 5) = 61 computed tokens for 5·4·25
+// = 500 requested. The engine reports its one pass as one step.
+func TestPackSharedPrefix(t *testing.T) {
+	prefix := make([]int32, 20)
+	for i := range prefix {
+		prefix[i] = int32(3 + i)
+	}
+	var reqs []lm.LoglikelihoodRequest
+	for q := range 5 {
+		ctx := append(slices.Clone(prefix), int32(100+q), 101, 102, 103, 104)
+		for a := range 4 {
+			reqs = append(reqs, lm.LoglikelihoodRequest{ContextIDs: ctx, ContinuationIDs: []int32{int32(200 + a)}})
+		}
+	}
+	e := openFixture(t, "tiny-llama", Options{BatchSize: 4})
+	var steps []lm.Step
+	got, err := e.Loglikelihood(lm.WithStepFunc(context.Background(), func(s lm.Step) { steps = append(steps, s) }), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (lm.Step{Done: 61, Total: 61, Requests: 20, Tokens: 61}); len(steps) != 1 || steps[0] != want {
+		t.Errorf("steps reported %+v; want one, %+v", steps, want)
+	}
+	s := e.Stats()
+	if s.TokensRequested != 500 || s.TokensComputed != 61 || s.Batches != 1 {
+		t.Errorf("requested %d, computed %d in %d passes; want 500, 61, 1", s.TokensRequested, s.TokensComputed, s.Batches)
+	}
+	off := openFixture(t, "tiny-llama", Options{BatchSize: 4, Packing: "off"})
+	want, err := off.Loglikelihood(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("packed %v\nunpacked %v", got, want)
 	}
 }

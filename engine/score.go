@@ -30,7 +30,7 @@ import (
 // token).
 //
 //	inputs:  tokens [B, T] int32 (unpacked rows: right-padded, positions 0…T-1;
-//	         packed rows: then positions, segment, branch [B, T] int32, see pack.go)
+//	         packed rows: then positions, node, end [B, T] int32, see pack.go)
 //	         slotRow, slotPos [K] int32: row and column whose next token a slot scores
 //	outputs: h [K, H] in the compute dtype (unused slots hold garbage)
 func hiddenGraph(m models.Model, packed bool) func(ctx *context.Context, in []*Node) *Node {

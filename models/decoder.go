@@ -80,10 +80,10 @@ func (d *decoder) Hidden(ctx *context.Context, tokens, positions, keyValid *Node
 	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil })
 }
 
-// HiddenPacked implements Model: Hidden with the packed rows' segment and
-// branch mask ANDed into every layer's causal (and windowed) mask.
-func (d *decoder) HiddenPacked(ctx *context.Context, tokens, positions, segment, branch *Node) *Node {
-	visible := nn.PackedMask(segment, branch)
+// HiddenPacked implements Model: Hidden with the packed rows' prefix-tree
+// mask ANDed into every layer's causal (and windowed) mask.
+func (d *decoder) HiddenPacked(ctx *context.Context, tokens, positions, node, end *Node) *Node {
+	visible := nn.PackedMask(node, end)
 	maskFor := func(w int) *Node { return LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) }
 	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil })
 }

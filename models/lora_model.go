@@ -37,9 +37,9 @@ func (a *adapterModel) Hidden(ctx *context.Context, tokens, positions, keyValid 
 }
 
 // HiddenPacked implements Model.
-func (a *adapterModel) HiddenPacked(ctx *context.Context, tokens, positions, segment, branch *Node) *Node {
+func (a *adapterModel) HiddenPacked(ctx *context.Context, tokens, positions, node, end *Node) *Node {
 	a.set(ctx, tokens)
-	return a.Model.HiddenPacked(ctx, tokens, positions, segment, branch)
+	return a.Model.HiddenPacked(ctx, tokens, positions, node, end)
 }
 
 // Logits implements Model.

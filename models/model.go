@@ -26,18 +26,16 @@ type Model interface {
 	//
 	//	tokens [B, T] int32, positions [B, T] int32, keyValid [B, T] bool|nil → [B, T, H]
 	Hidden(ctx *context.Context, tokens, positions, keyValid *graph.Node) *graph.Node
-	// HiddenPacked is Hidden over packed rows (engine/pack.go): several
-	// sequences share a row, told apart by segment, and inside a segment
-	// the tokens of branch i > 0 continue the shared prefix (branch 0)
-	// without seeing the other branches. Query q sees key k iff they have
-	// the same segment, position k ≤ position q (inside the layer's
-	// sliding window) and branch k is 0 or branch q. Positions are the
-	// tokens' own (a branch continues from its prefix's end), so each token
-	// sees exactly the keys, at exactly the positions, that it sees in its
-	// own unpacked row.
+	// HiddenPacked is Hidden over packed rows (engine/pack.go): a row holds
+	// nodes of a prefix tree in preorder, and a token sees only the tokens
+	// of its own node and of that node's ancestors (nn.PackedMask: node_k ≤
+	// node_q < end_k), at position k ≤ position q (inside the layer's
+	// sliding window). Positions are the tokens' own (a node continues from
+	// its parent's end), so each token sees exactly the keys, at exactly the
+	// positions, that it sees in its own unpacked row.
 	//
-	//	tokens, positions, segment, branch [B, T] int32 → [B, T, H]
-	HiddenPacked(ctx *context.Context, tokens, positions, segment, branch *graph.Node) *graph.Node
+	//	tokens, positions, node, end [B, T] int32 → [B, T, H]
+	HiddenPacked(ctx *context.Context, tokens, positions, node, end *graph.Node) *graph.Node
 	// Logits applies the LM head (tied to the embeddings when configured).
 	// Call it only on the positions that are scored.
 	//

@@ -198,6 +198,12 @@ func withModelArgs(cfg, runConfig, metadata *py.Map[any], task string) any {
 // VersionKey is the top-level key of goeval's version in a results file.
 const VersionKey = "goeval_version"
 
+// TimingKey is the results file's key for what the engine ran (forward
+// passes, tokens requested and computed, compiles; engine.Work.Fields).
+// Like total_evaluation_time_seconds it differs between runs of the same
+// evaluation (a resumed run computes less).
+const TimingKey = "goeval_timing"
+
 // ConfigSourcePrefix starts the config_source goeval records in each task
 // config's metadata.
 const ConfigSourcePrefix = "goeval:"

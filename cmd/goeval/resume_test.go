@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/goeval/goeval/report"
 	"io"
 	"os"
 	"os/exec"
@@ -116,7 +117,7 @@ func readRun(t *testing.T, dir string) (map[string]any, map[string]string) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"date", "total_evaluation_time_seconds"} { // wall clock
+	for _, k := range []string{"date", "total_evaluation_time_seconds", report.TimingKey} { // wall clock, work done
 		if _, ok := r[k]; !ok {
 			t.Errorf("%s has no %q", res[0], k)
 		}

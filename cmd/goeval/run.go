@@ -336,16 +336,27 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 	if err != nil {
 		return err
 	}
+	var before engine.Work
+	if m.eng != nil {
+		before = m.eng.Work()
+	}
 	res, err := goevalpkg.Evaluate(ctx, model, opts)
 	pp.finish()
 	closeCache(err == nil)
-	printEngineStats(m.eng, err == nil)
+	var work engine.Work
+	if m.eng != nil {
+		work = m.eng.Work().Since(before)
+		printEngineStats(work, err == nil)
+	}
 	if err != nil {
 		return err
 	}
 	extra := f.promptExtra(m.chatTemplate)
 	for k, v := range m.extra {
 		extra[k] = v
+	}
+	if m.eng != nil {
+		extra[report.TimingKey] = work.Fields()
 	}
 	extra = f.hub.hubExtra(extra)
 	settings := f.settings(t, seeds, gk)

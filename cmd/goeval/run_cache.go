@@ -44,7 +44,11 @@ func testProgress(opts *goevalpkg.Options) bool {
 		return false
 	}
 	opts.ProgressChunk = n
-	opts.Progress = func(p goevalpkg.Progress) { printProgress(os.Stderr, p) }
+	opts.Progress = func(p goevalpkg.Progress) {
+		if !p.Partial { // a line per call: its answers are cached
+			printProgress(os.Stderr, p)
+		}
+	}
 	return true
 }
 
@@ -87,15 +91,12 @@ func (f *runFlags) withCache(m openedModel) (lm.LM, func(ok bool), error) {
 	}, nil
 }
 
-// printEngineStats prints the engine's work for one target (nothing for
-// the fake LM, nor after a failed evaluation that ran nothing): forward
-// passes (scoring batches, generation prefills and decode steps), tokens
-// run and compiles.
-func printEngineStats(eng *engine.Engine, ok bool) {
-	if eng == nil {
-		return
-	}
-	s, g := eng.Stats(), eng.GenStats()
+// printEngineStats prints the engine's work for one target (w: its share
+// of the engine's counters; nothing after a failed evaluation that ran
+// nothing): forward passes (scoring batches, generation prefills and
+// decode steps), tokens run and compiles.
+func printEngineStats(w engine.Work, ok bool) {
+	s, g := w.Stats, w.Gen
 	if !ok && s.Batches+g.Prefills+g.DecodeSteps == 0 {
 		return
 	}
@@ -103,7 +104,7 @@ func printEngineStats(eng *engine.Engine, ok bool) {
 		s.Batches+g.Prefills+g.DecodeSteps, s.Batches, g.Prefills, g.DecodeSteps, s.Tokens+g.PrefillTokens+g.DecodeTokens,
 		s.Tokens, s.PaddedTokens, g.PrefillTokens, g.DecodeTokens, s.Compiles, s.CompileTime.Round(time.Millisecond))
 	if s.TokensRequested > 0 {
-		fmt.Fprintf(os.Stderr, "engine: scoring computed %d of the %d tokens its requests hold (%.2f; shared contexts and packed rows)\n",
+		fmt.Fprintf(os.Stderr, "engine: scoring computed %d of the %d tokens its requests hold (%.2f; shared contexts, prefixes and packed rows)\n",
 			s.TokensComputed, s.TokensRequested, float64(s.TokensComputed)/float64(s.TokensRequested))
 	}
 }

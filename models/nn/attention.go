@@ -28,19 +28,21 @@ func AttentionMask(qPos, kPos, keyValid *Node, window int) *Node {
 }
 
 // PackedMask is the part of a packed row's mask that positions do not
-// give: a query sees a key only in its own segment (one packed sequence
-// tree), and there only in the shared prefix (branch 0) or in its own
-// branch. AND it with AttentionMask(positions, positions, nil, window) for
+// give. A packed row lays out a forest of prefix-tree nodes in preorder
+// (engine/pack.go); each token carries its node's preorder number and the
+// number just past its node's last descendant in the row. A query sees a
+// key only when the key's node is the query's node or one of its
+// ancestors: node_k ≤ node_q < end_k. Padding is node 0 with end 1, so it
+// sees only padding and real nodes (numbered from 1) never see it. AND the
+// result with AttentionMask(positions, positions, nil, window) for
 // causality and the sliding window, which follow the tokens' positions.
 //
-//	segment, branch [B, T] int32 → [B, T, T] bool
-func PackedMask(segment, branch *Node) *Node {
-	b, t := segment.Shape().Dim(0), segment.Shape().Dim(1)
-	q := func(x *Node) *Node { return BroadcastToDims(Reshape(x, b, t, 1), b, t, t) }
+//	node, end [B, T] int32 → [B, T, T] bool
+func PackedMask(node, end *Node) *Node {
+	b, t := node.Shape().Dim(0), node.Shape().Dim(1)
+	q := BroadcastToDims(Reshape(node, b, t, 1), b, t, t)
 	k := func(x *Node) *Node { return BroadcastToDims(Reshape(x, b, 1, t), b, t, t) }
-	bk := k(branch)
-	shared := Equal(bk, ZerosLike(bk))
-	return LogicalAnd(Equal(q(segment), k(segment)), LogicalOr(shared, Equal(bk, q(branch))))
+	return LogicalAnd(LessOrEqual(k(node), q), LessThan(q, k(end)))
 }
 
 // AttentionOptions are the per-layer settings of Attention.

@@ -88,34 +88,36 @@ func TestAttentionMaskWindow(t *testing.T) {
 	}
 }
 
-// TestPackedMask: one row with segment 1 = shared token + branches 1 and 2,
-// segment 2 = one token, and a padding token (segment 0): branches see the
-// shared prefix and themselves only, segments never see each other.
+// TestPackedMask: one row holding a tree — node 1 (a shared prefix) with
+// children 2 (itself with child 3) and 4 —, a second tree (node 5) and a
+// padding token (node 0, end 1): a token sees its own node and its
+// ancestors only; trees and padding never see each other.
 func TestPackedMask(t *testing.T) {
 	backend, err := simplego.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec, err := NewExec(backend, func(seg, br *Node) *Node { return PackedMask(seg, br) })
+	exec, err := NewExec(backend, func(node, end *Node) *Node { return PackedMask(node, end) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	//          shared b1  b2  b2  seg2 pad
-	seg := [][]int32{{1, 1, 1, 1, 2, 0}}
-	br := [][]int32{{0, 1, 2, 2, 0, 0}}
-	out, err := exec.Exec(seg, br)
+	//             n1 n2 n3 n4 n4 n5 pad
+	node := [][]int32{{1, 2, 3, 4, 4, 5, 0}}
+	end := [][]int32{{5, 4, 4, 5, 5, 6, 1}}
+	out, err := exec.Exec(node, end)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := tensors.MustCopyFlatData[bool](out[0])
 	T, F := true, false
 	want := []bool{
-		T, F, F, F, F, F, // shared: itself only (branch 0 sees branch 0)
-		T, T, F, F, F, F, // branch 1: shared + itself
-		T, F, T, T, F, F, // branch 2: shared + branch 2 (causality is AttentionMask's)
-		T, F, T, T, F, F,
-		F, F, F, F, T, F, // segment 2
-		F, F, F, F, F, T, // padding: segment 0
+		T, F, F, F, F, F, F, // node 1: itself only
+		T, T, F, F, F, F, F, // node 2: node 1 + itself
+		T, T, T, F, F, F, F, // node 3: nodes 1, 2 + itself
+		T, F, F, T, T, F, F, // node 4: node 1 + itself (causality is AttentionMask's)
+		T, F, F, T, T, F, F,
+		F, F, F, F, F, T, F, // node 5: another tree
+		F, F, F, F, F, F, T, // padding
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("packed mask = %v, want %v", got, want)

@@ -25,10 +25,11 @@ AGG_REL = 1e-12
 PPL_REL = 1e-4
 TIE_ABS = 1e-3
 # Keys only one side writes: lm-eval's Python environment dumps, and
-# goeval's own version where lm-eval writes lm_eval_version.
+# goeval's own version (where lm-eval writes lm_eval_version) and what its
+# engine ran (goeval_timing).
 EXPECTED_KEY_DIFFS = {
     ("", "pretty_env_info"), ("", "transformers_version"), ("", "lm_eval_version"), ("", "upper_git_hash"),
-    ("", "goeval_version"),
+    ("", "goeval_version"), ("", "goeval_timing"),
 }
 # Values that name the engine or the run: timings, dates, commits, the
 # model source and type, the batch size given, and the task's config source
