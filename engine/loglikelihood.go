@@ -143,7 +143,7 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 		rest[i] = i
 	}
 	if e.opts.packing() {
-		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg))
+		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg), e.packAlign())
 	}
 	unpacked := planBatches(uniq, rest, e.batch, e.maxLen)
 	step := lm.Step{Total: plan.tokens()}

@@ -43,8 +43,10 @@ import (
 // A leaf whose path is longer than the largest row (max_length over 2048)
 // is scored in an unpacked row.
 
-// packAlign is the alignment of nodes in a packed row: the group size of
-// the pure-Go backend's dot-product kernels.
+// packAlign is the alignment of nodes in a packed row on the pure-Go
+// backend: the group size of its dot-product kernels. Other backends pack
+// with alignment 1 (no repeated ids, no gaps): their sums are not
+// bit-identical to the unpacked rows' anyway.
 const packAlign = 8
 
 // packRowLengths are the packed row capacities a run chooses from; rows
@@ -72,11 +74,6 @@ type packPlan struct {
 	rowLen  int // the chosen row capacity
 }
 
-// alignUp rounds n up to a multiple of packAlign.
-func alignUp(n int) int { return (n + packAlign - 1) / packAlign * packAlign }
-
-// alignDown rounds n down to a multiple of packAlign.
-func alignDown(n int) int { return n / packAlign * packAlign }
 
 // compareItems orders items by input, then targets.
 func compareItems(a, b item) int {
@@ -89,8 +86,9 @@ func compareItems(a, b item) int {
 // planPacked packs the non-empty items among cand into batches of at most
 // batchSize rows (fewer for long rows: passRows); rest are the items to
 // score unpacked. attnKeys is the number of keys at which a token's
-// attention costs as much as its linear maps (rowCost).
-func planPacked(items []item, cand []int, batchSize, attnKeys int) (plan packPlan, rest []int) {
+// attention costs as much as its linear maps (rowCost); align is the node
+// alignment (packAlign or 1).
+func planPacked(items []item, cand []int, batchSize, attnKeys, align int) (plan packPlan, rest []int) {
 	var members []int
 	for _, i := range cand {
 		if len(items[i].targets) > 0 {
@@ -100,7 +98,7 @@ func planPacked(items []item, cand []int, batchSize, attnKeys int) (plan packPla
 	if len(members) == 0 {
 		return plan, nil
 	}
-	tr := buildTrie(items, members)
+	tr := buildTrie(items, members, align)
 	var rows []packRow
 	best := -1.0
 	for _, c := range packRowLengths {
@@ -211,7 +209,7 @@ func (pl *packPlan) layoutRow(p *pass, items []item, row packRow, r int) {
 			for j := range c {
 				q := m - c + j // position whose hidden state scores target j
 				at := tr.owner(n, q)
-				p.addSlot(r, col[at]+q-alignDown(tr.nodes[at].start), it.targets[j], idx)
+				p.addSlot(r, col[at]+q-tr.down(tr.nodes[at].start), it.targets[j], idx)
 			}
 		}
 	}
@@ -231,4 +229,13 @@ func attnKeys(c *models.Config) int {
 	}
 	linear := 2 * (h*(heads+2*kv)*d + heads*d*h + 3*h*c.IntermediateSize)
 	return max(1, linear/(4*heads*d))
+}
+
+// packAlign is the node alignment for the engine's backend: packAlign on
+// the pure-Go backend (bit-identical packed scores), 1 elsewhere.
+func (e *Engine) packAlign() int {
+	if e.backend.String() == "go" {
+		return packAlign
+	}
+	return 1
 }

@@ -9,6 +9,7 @@ import "slices"
 type packTrie struct {
 	nodes  []trieNode
 	leaves []int // leaf nodes in depth-first order
+	align  int   // node alignment in a row (pack.go)
 }
 
 // trieNode is one node of a packTrie.
@@ -21,11 +22,12 @@ type trieNode struct {
 }
 
 // buildTrie builds the trie over items[members] (the order of members does
-// not matter: they are sorted canonically first).
-func buildTrie(items []item, members []int) *packTrie {
+// not matter: they are sorted canonically first) for rows whose nodes are
+// aligned to align columns.
+func buildTrie(items []item, members []int, align int) *packTrie {
 	members = slices.Clone(members)
 	slices.SortFunc(members, func(a, b int) int { return compareItems(items[a], items[b]) })
-	tr := &packTrie{nodes: []trieNode{{parent: -1, rep: -1}}}
+	tr := &packTrie{nodes: []trieNode{{parent: -1, rep: -1}}, align: max(align, 1)}
 	path := []int{0} // the root … the previous item's leaf
 	var prev []int32
 	for _, i := range members {
@@ -104,29 +106,34 @@ func (tr *packTrie) settle(root int) {
 	}
 }
 
+// up and down round n up and down to a multiple of the alignment.
+func (tr *packTrie) up(n int) int   { return (n + tr.align - 1) / tr.align * tr.align }
+func (tr *packTrie) down(n int) int { return n / tr.align * tr.align }
+
 // leaf reports whether n is a leaf.
 func (tr *packTrie) leaf(n int) bool { return len(tr.nodes[n].children) == 0 }
 
 // span is the unpacked positions node n lays out: [⌊start⌋, ⌊end⌋) for an
-// inner node, [⌊start⌋, end) for a leaf.
+// inner node, [⌊start⌋, end) for a leaf (⌊x⌋: x rounded down to the
+// alignment).
 func (tr *packTrie) span(n int) (from, to int) {
 	nd := tr.nodes[n]
 	if tr.leaf(n) {
-		return alignDown(nd.start), nd.end
+		return tr.down(nd.start), nd.end
 	}
-	return alignDown(nd.start), alignDown(nd.end)
+	return tr.down(nd.start), tr.down(nd.end)
 }
 
-// size is the columns node n takes in a row (its span, 8-aligned).
+// size is the columns node n takes in a row (its span, aligned).
 func (tr *packTrie) size(n int) int {
 	from, to := tr.span(n)
-	return alignUp(to - from)
+	return tr.up(to - from)
 }
 
 // owner is the node on leaf's path whose span holds position q < end.
 func (tr *packTrie) owner(leaf, q int) int {
 	n := leaf
-	for alignDown(tr.nodes[n].start) > q {
+	for tr.down(tr.nodes[n].start) > q {
 		n = tr.nodes[n].parent
 	}
 	return n
