@@ -74,7 +74,6 @@ type packPlan struct {
 	rowLen  int // the chosen row capacity
 }
 
-
 // compareItems orders items by input, then targets.
 func compareItems(a, b item) int {
 	if c := slices.Compare(a.inp, b.inp); c != 0 {

@@ -3,8 +3,8 @@ package engine
 import (
 	"context"
 	"math"
-	"os"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
