@@ -40,32 +40,50 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 		return nil, err
 	}
 	gs.base = gs.stats
-	order := make([]int, len(items))
 	need := 0
-	for i, it := range items {
-		order[i] = i
+	for _, it := range items {
 		need = max(need, len(it.ctx)+it.stop.maxGen)
+		gs.stats.PromptTokens += len(it.ctx)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		if la, lb := len(items[a].ctx), len(items[b].ctx); la != lb {
-			return lb - la
+	groups := genGroups(items)
+	var order []int
+	groupOf := make([]int, len(items))
+	for g, grp := range groups {
+		order = append(order, grp.members...)
+		for _, m := range grp.members {
+			groupOf[m] = g
 		}
-		return slices.Compare(items[a].ctx, items[b].ctx)
-	})
-	cache, err := e.newCache(bucketB(len(items), e.batch), bucketT(need, e.maxLen))
+	}
+	s := bucketT(need, e.maxLen)
+	b, err := e.genBatch(gs, len(items), s)
+	if err != nil {
+		return nil, err
+	}
+	cache, err := e.newCache(b, s)
 	if err != nil {
 		return nil, err
 	}
 	defer cache.free()
+	var pc prefixCache
+	defer func() {
+		if pc.row != nil {
+			pc.row.free()
+		}
+	}()
 	rows := make([]*genRow, cache.B)
 	for next := 0; ; {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		for next < len(order) && slices.Contains(rows, nil) {
-			admitted := e.admit(rows, items, order[next:], cache.S)
+			g := groupOf[order[next]]
+			waiting := order[next:]
+			if end := slices.IndexFunc(waiting, func(i int) bool { return groupOf[i] != g }); end >= 0 {
+				waiting = waiting[:end] // one prefix per prefill
+			}
+			admitted := e.admit(rows, items, waiting, cache.S, groups[g].prefix)
 			next += len(admitted)
-			if err := e.prefillRows(gs, cache, rows, admitted, results); err != nil {
+			if err := e.startRows(gs, cache, &pc, items, g, groups[g], rows, admitted, results); err != nil {
 				return nil, err
 			}
 		}
@@ -79,10 +97,11 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 	}
 }
 
-// admit puts waiting requests into free rows (within the prefill budget)
-// and returns those rows.
-func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int) []int {
-	t := min(bucketT(len(items[waiting[0]].ctx), e.maxLen), s) // the longest waiting prompt
+// admit puts waiting requests into free rows (within the prefill budget;
+// their first skip tokens are a shared prefix already computed) and
+// returns those rows.
+func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s, skip int) []int {
+	t := min(bucketT(len(items[waiting[0]].ctx)-skip, e.maxLen), s) // the longest waiting prompt
 	maxRows := max(1, prefillTokenBudget/t)
 	var admitted []int
 	for r := range rows {
@@ -93,6 +112,18 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int) []
 		}
 	}
 	return admitted
+}
+
+// startRows prefills the admitted rows of group g: after its shared
+// prefix when it has one, else each prompt whole.
+func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []genItem, g int, grp genGroup, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
+	if grp.prefix == 0 || !e.opts.packing() {
+		return e.prefillRows(gs, c, rows, admitted, results)
+	}
+	if err := e.loadPrefix(gs, pc, items, g, grp, c.S); err != nil {
+		return err
+	}
+	return e.extendRows(gs, c, pc, grp.prefix, rows, admitted, results)
 }
 
 // prefillRows runs the prompts of the admitted rows, writes their cache

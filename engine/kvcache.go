@@ -39,14 +39,17 @@ type kvCache struct {
 // genState holds the generation graphs and counters of an Engine.
 type genState struct {
 	prefill, decode *mlctx.Exec
+	extend          *mlctx.Exec // after a shared prefix (genprefix.go), made on first use
 	stats           GenStats
-	base            GenStats // stats at the start of the current call
+	base            GenStats    // stats at the start of the current call
+	autoBatch       map[int]int // measured decode batch by cache length (genbatch.go)
 }
 
 // GenStats are generation counters (for benchmarks and logs).
 type GenStats struct {
-	Prefills      int           // prefill graph runs
-	PrefillTokens int           // real prompt tokens prefilled
+	Prefills      int           // prefill graph runs (shared prefixes and the rest of prompts after them included)
+	PromptTokens  int           // prompt tokens of the requests (each prompt whole)
+	PrefillTokens int           // real prompt tokens prefilled (a shared prefix once)
 	PrefillTime   time.Duration // time in prefill graphs (excluding compiles)
 	DecodeSteps   int           // decode graph runs
 	DecodeTokens  int           // tokens decoded by active rows
@@ -87,6 +90,9 @@ func (s *genState) finalize() {
 	if s != nil {
 		s.prefill.Finalize()
 		s.decode.Finalize()
+		if s.extend != nil {
+			s.extend.Finalize()
+		}
 	}
 }
 

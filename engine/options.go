@@ -68,9 +68,11 @@ type Options struct {
 	Adapters    []string
 	AdapterMode string
 	// Packing is "on" (default) or "off": pack loglikelihood rows (requests
-	// sharing a context score it once; several requests share a row; see
-	// pack.go). Scores are the same either way (bit-identical on the pure-Go
-	// backend); "off" is for comparisons.
+	// sharing a context or a few-shot prefix score it once; several
+	// requests share a row; see pack.go) and prefill a prompt prefix that
+	// generation requests share once (genprefix.go). Scores are the same
+	// either way (bit-identical on the pure-Go backend); "off" is for
+	// comparisons.
 	Packing string
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)

@@ -111,7 +111,7 @@ func packModels(t *testing.T) []packModel {
 // batch size and the requests in reverse order. Packing must also run
 // fewer tokens than it was asked for.
 //
-// GOEVAL_PACK_DEVICE=xla-cpu runs the same comparison on that device
+// GOEVAL_TEST_DEVICE=xla-cpu runs the same comparison on that device
 // (make parity does), where sums are ordered the XLA compiler's way and
 // depend on the shapes: there every token's log-prob must be within 1e-6
 // of the unpacked one, or within twice XLA's own difference between
@@ -120,7 +120,7 @@ func packModels(t *testing.T) []packModel {
 // compared (a near-tie may flip it).
 func TestPackedExact(t *testing.T) {
 	ctx := context.Background()
-	device := os.Getenv("GOEVAL_PACK_DEVICE")
+	device := os.Getenv("GOEVAL_TEST_DEVICE")
 	for _, m := range packModels(t) {
 		t.Run(m.name, func(t *testing.T) {
 			bound := 0.0 // pure Go: bit for bit

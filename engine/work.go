@@ -31,6 +31,7 @@ func (w Work) Since(b Work) Work {
 	s.ExecTime -= b.ExecTime
 	s.HeadCalls -= b.HeadCalls
 	g.Prefills -= b.Gen.Prefills
+	g.PromptTokens -= b.Gen.PromptTokens
 	g.PrefillTokens -= b.Gen.PrefillTokens
 	g.PrefillTime -= b.Gen.PrefillTime
 	g.DecodeSteps -= b.Gen.DecodeSteps
@@ -41,7 +42,8 @@ func (w Work) Since(b Work) Work {
 
 // Fields are the results file's goeval_timing object: forward passes,
 // tokens requested and computed by scoring (and their ratio: < 1 where
-// contexts and prefixes were shared), tokens prefilled and decoded, shapes
+// contexts and prefixes were shared), generation prompts' tokens and those
+// prefilled (fewer where prompts share a prefix), tokens decoded, shapes
 // compiled and the seconds spent compiling and running.
 func (w Work) Fields() *py.Map[any] {
 	secs := func(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
@@ -53,6 +55,7 @@ func (w Work) Fields() *py.Map[any] {
 		m.Set("scoring_computed_ratio", math.Round(float64(w.TokensComputed)/float64(w.TokensRequested)*1e4)/1e4)
 	}
 	m.Set("scoring_padded_tokens", w.PaddedTokens)
+	m.Set("prompt_tokens_requested", w.Gen.PromptTokens)
 	m.Set("prefill_tokens", w.Gen.PrefillTokens)
 	m.Set("decoded_tokens", w.Gen.DecodeTokens)
 	m.Set("shapes_compiled", w.Compiles)

@@ -132,6 +132,35 @@ func (d *decoder) Decode(ctx *context.Context, tokens, positions *Node, cache []
 	return Reshape(h, b, d.cfg.HiddenSize), next
 }
 
+// Extend implements Model. Slot s of row b takes the keys and values of
+// the row's token t = s − positions[b, 0] when 0 ≤ t < T (a Gather along
+// T and a Where, as Decode's single slot).
+func (d *decoder) Extend(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
+	g := tokens.Graph()
+	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+	if len(cache) != len(d.attn) {
+		panic(fmt.Sprintf("Extend: %d cache layers for a %d-layer model", len(cache), len(d.attn)))
+	}
+	s := cache[0].K.Shape().Dim(1)
+	slots := Iota(g, shapes.Make(dtypes.Int32, b, s), 1)                                     // [B, S]
+	off := Sub(slots, BroadcastToDims(Slice(positions, AxisRange(), AxisRange(0, 1)), b, s)) // [B, S]
+	valid := LogicalAnd(GreaterOrEqual(off, ZerosLike(off)), LessThan(off, Scalar(g, dtypes.Int32, t)))
+	write := BroadcastToDims(Reshape(valid, b, s, 1, 1), b, s, d.kvHeads, d.headDim)
+	rows := Iota(g, shapes.Make(dtypes.Int32, b, s), 0)
+	at := Stack([]*Node{rows, MinScalar(MaxScalar(off, int32(0)), int32(t-1))}, -1) // [B, S, 2]: (row, token)
+	next := make([]KV, len(cache))
+	hooks := func(i int) kvHook {
+		return func(k, v *Node) (*Node, *Node) { // [B, T, K, D] → [B, S, K, D]
+			k = Where(write, Gather(k, at), cache[i].K)
+			v = Where(write, Gather(v, at), cache[i].V)
+			next[i] = KV{K: k, V: v}
+			return k, v
+		}
+	}
+	maskFor := func(w int) *Node { return nn.AttentionMask(positions, slots, nil, w) }
+	return d.forward(ctx, tokens, positions, maskFor, hooks), next
+}
+
 // forward is the decoder with a per-layer KV hook and masks built by
 // maskFor(window) ([B, T, S], S the attended length), one per window.
 func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook) *Node {

@@ -60,6 +60,12 @@ func (a *adapterModel) Decode(ctx *context.Context, tokens, positions *Node, cac
 	return a.Model.Decode(ctx, tokens, positions, cache)
 }
 
+// Extend implements Model.
+func (a *adapterModel) Extend(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
+	a.set(ctx, tokens)
+	return a.Model.Extend(ctx, tokens, positions, cache)
+}
+
 // DecodeLogits implements Model.
 func (a *adapterModel) DecodeLogits(ctx *context.Context, hidden *Node) *Node {
 	a.set(ctx, hidden)

@@ -58,6 +58,16 @@ type Model interface {
 	//
 	//	tokens [B] int32, positions [B] int32, cache L × {[B, S, K, D]} → hidden [B, H], cache'
 	Decode(ctx *context.Context, tokens, positions *graph.Node, cache []KV) (hidden *graph.Node, next []KV)
+	// Extend is Decode for T tokens per row: row b's tokens, at the
+	// consecutive positions[b, :], write their keys and values to the
+	// cache slots of those positions and attend to every slot up to their
+	// own position (inside the layer's window), so the slots before the
+	// row's first position must already hold its prefix (a shared prompt
+	// prefix computed once). Tokens whose position is past S write
+	// nothing.
+	//
+	//	tokens, positions [B, T] int32, cache 2L × [B, S, K, D] → hidden [B, T, H], cache'
+	Extend(ctx *context.Context, tokens, positions *graph.Node, cache []KV) (hidden *graph.Node, next []KV)
 	// DecodeLogits is Logits for the few rows of a decode step. It computes
 	// the same dot products as Logits, possibly in a layout the backend runs
 	// faster at small B (see decoder.go).

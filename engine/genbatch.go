@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// Generation batch size, auto (Options.BatchSize 0): a decode step reads
+// every weight once whatever the batch, so small batches are bound by
+// memory bandwidth and larger ones by arithmetic; where that turns depends
+// on the device and the model. On an XLA device the first GenerateUntil
+// with more requests than the scoring batch times one decode step at
+// 8, 16, 32 and 64 cache rows (at most the requests, within
+// genCacheBudget of KV cache) and keeps the smallest batch within 10 % of
+// the best tokens per second; the choice is kept per cache length. The
+// pure-Go backend keeps the scoring batch: its kernels are arithmetic-bound
+// from the first row and a measured step there costs seconds.
+
+// genBatchCandidates are the decode batches tried.
+var genBatchCandidates = []int{8, 16, 32, 64}
+
+// genCacheBudget bounds the KV cache a measured batch may take.
+const genCacheBudget = 2 << 30
+
+// genBatch is the decode batch for n requests with caches of s slots.
+func (e *Engine) genBatch(gs *genState, n, s int) (int, error) {
+	b := bucketB(n, e.batch)
+	if e.opts.BatchSize != 0 || e.backend.String() == "go" || n <= e.batch {
+		return b, nil
+	}
+	if got, ok := gs.autoBatch[s]; ok {
+		return min(got, bucketPow2(n)), nil
+	}
+	layers, kv, d := e.model.CacheDims()
+	rowBytes := 2 * layers * s * kv * d * 4
+	best, bestRate := b, 0.0
+	rates := map[int]float64{}
+	for _, c := range genBatchCandidates {
+		if c > bucketPow2(n) || c*rowBytes > genCacheBudget {
+			break
+		}
+		step, err := e.timeDecode(gs, c, s)
+		if err != nil {
+			return 0, err
+		}
+		rates[c] = float64(c) / step.Seconds()
+		if rates[c] > bestRate {
+			best, bestRate = c, rates[c]
+		}
+	}
+	for _, c := range genBatchCandidates { // the smallest within 10 % of the best
+		if r, ok := rates[c]; ok && r >= 0.9*bestRate {
+			best = c
+			break
+		}
+	}
+	if gs.autoBatch == nil {
+		gs.autoBatch = map[int]int{}
+	}
+	gs.autoBatch[s] = best
+	e.opts.logf("generation batch auto: %d rows (decode tokens/s by rows: %v)", best, rates)
+	return best, nil
+}
+
+// timeDecode is the faster of two decode steps of c rows with s cache
+// slots (after a first step that compiles the shape).
+func (e *Engine) timeDecode(gs *genState, c, s int) (time.Duration, error) {
+	cache, err := e.newCache(c, s)
+	if err != nil {
+		return 0, err
+	}
+	defer cache.free()
+	tok, pos := make([]int32, c), make([]int32, c)
+	best := time.Duration(0)
+	for i := range 3 {
+		args := []any{tensors.FromFlatDataAndDimensions(tok, c), tensors.FromFlatDataAndDimensions(pos, c)}
+		start := time.Now()
+		if _, _, err := e.runGen(gs.decode, "decode", cache, args); err != nil {
+			return 0, err
+		}
+		if d := time.Since(start); i > 0 && (best == 0 || d < best) {
+			best = d
+		}
+	}
+	return best, nil
+}

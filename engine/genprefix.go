@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/models"
+)
+
+// Shared prompt prefixes in generation: prompts are grouped by their
+// common prefix (a few-shot block, a system prompt, chat headers: sorted,
+// consecutive prompts whose common prefix is at least minSharedPrefix
+// tokens). A group's prefix is prefilled once into a one-row cache; its
+// requests are admitted together, each cache row starts as a copy of that
+// row, and only the rest of each prompt runs (models.Model.Extend). One
+// prefix is resident at a time (the groups run one after the other), so
+// the extra memory is one cache row. Tokens see the same keys at the same
+// positions as in a full prefill.
+
+// minSharedPrefix is the shortest common prefix worth a group: below it
+// the extra prefill call costs more than the tokens it saves.
+const minSharedPrefix = 32
+
+// genGroup is requests that share a prompt prefix.
+type genGroup struct {
+	prefix  int   // shared tokens computed once (0: prefill each prompt whole)
+	members []int // item indices, longest prompt first
+}
+
+// genGroups groups items by shared prefix; the groups' members, in group
+// order, are every item once.
+func genGroups(items []genItem) []genGroup {
+	byIDs := make([]int, len(items))
+	for i := range byIDs {
+		byIDs[i] = i
+	}
+	slices.SortStableFunc(byIDs, func(a, b int) int { return slices.Compare(items[a].ctx, items[b].ctx) })
+	var groups []genGroup
+	for i := 0; i < len(byIDs); {
+		shared, j := len(items[byIDs[i]].ctx), i+1
+		for ; j < len(byIDs); j++ {
+			l := min(shared, commonPrefix(items[byIDs[j-1]].ctx, items[byIDs[j]].ctx))
+			if l < minSharedPrefix {
+				break
+			}
+			shared = l
+		}
+		g := genGroup{members: slices.Clone(byIDs[i:j])}
+		for _, m := range g.members {
+			shared = min(shared, len(items[m].ctx)-1) // each prompt keeps a token to extend
+		}
+		if len(g.members) > 1 && shared >= minSharedPrefix {
+			g.prefix = shared
+		}
+		slices.SortStableFunc(g.members, func(a, b int) int { return len(items[b].ctx) - len(items[a].ctx) })
+		groups = append(groups, g)
+		i = j
+	}
+	slices.SortStableFunc(groups, func(a, b genGroup) int {
+		return len(items[b.members[0]].ctx) - len(items[a.members[0]].ctx)
+	})
+	return groups
+}
+
+// prefixCache is the resident shared prefix: its group and one cache row
+// holding its keys and values in slots [0, prefix).
+type prefixCache struct {
+	group int
+	row   *kvCache
+}
+
+// loadPrefix makes group g's prefix resident, prefilling it when another
+// (or none) is.
+func (e *Engine) loadPrefix(gs *genState, pc *prefixCache, items []genItem, g int, grp genGroup, s int) error {
+	if pc.row != nil && pc.group == g {
+		return nil
+	}
+	if pc.row != nil {
+		pc.row.free()
+	}
+	row, err := e.newCache(1, s)
+	if err != nil {
+		return err
+	}
+	pc.group, pc.row = g, row
+	p := grp.prefix
+	t := min(bucketT(p, e.maxLen), s)
+	tok := make([]int32, t)
+	copy(tok, items[grp.members[0]].ctx[:p])
+	args := []any{
+		tensors.FromFlatDataAndDimensions(tok, 1, t),
+		tensors.FromFlatDataAndDimensions([]int32{int32(p - 1)}, 1),
+		tensors.FromFlatDataAndDimensions([]int32{0}, 1),
+		tensors.FromFlatDataAndDimensions([]bool{true}, 1),
+	}
+	_, d, err := e.runGen(gs.prefill, "prefill", row, args)
+	if err != nil {
+		return err
+	}
+	gs.stats.Prefills++
+	gs.stats.PrefillTokens += p
+	gs.stats.PrefillTime += d
+	return nil
+}
+
+// extendRows runs the rest of the admitted rows' prompts after the
+// resident prefix of prefix tokens, writes their cache rows and picks each
+// one's first token.
+func (e *Engine) extendRows(gs *genState, c *kvCache, pc *prefixCache, prefix int, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
+	p, n := bucketB(len(admitted), c.B), 0
+	for _, r := range admitted {
+		n = max(n, len(rows[r].it.ctx)-prefix)
+	}
+	t := bucketT(n, e.maxLen)
+	tok, pos := make([]int32, p*t), make([]int32, p*t)
+	last := make([]int32, p)
+	src, sel := make([]int32, c.B), make([]bool, c.B)
+	real := 0
+	for i := range p {
+		for j := range t {
+			pos[i*t+j] = int32(prefix + j)
+		}
+	}
+	for i, r := range admitted {
+		rest := rows[r].it.ctx[prefix:]
+		copy(tok[i*t:], rest)
+		last[i] = int32(len(rest) - 1)
+		src[r], sel[r] = int32(i), true
+		real += len(rest)
+	}
+	args := []any{
+		tensors.FromFlatDataAndDimensions(tok, p, t),
+		tensors.FromFlatDataAndDimensions(pos, p, t),
+		tensors.FromFlatDataAndDimensions(last, p),
+		tensors.FromFlatDataAndDimensions(src, c.B),
+		tensors.FromFlatDataAndDimensions(sel, c.B),
+	}
+	for _, x := range pc.row.t {
+		args = append(args, x)
+	}
+	x, err := e.extendExec(gs)
+	if err != nil {
+		return err
+	}
+	logits, d, err := e.runGen(x, "extend", c, args)
+	if err != nil {
+		return err
+	}
+	gs.stats.Prefills++
+	gs.stats.PrefillTokens += real
+	gs.stats.PrefillTime += d
+	v := len(logits) / p
+	for i, r := range admitted {
+		e.push(rows, r, logits[i*v:(i+1)*v], results)
+	}
+	return nil
+}
+
+// extendExec returns the extend Exec, creating it once.
+func (e *Engine) extendExec(gs *genState) (*mlctx.Exec, error) {
+	if gs.extend != nil {
+		return gs.extend, nil
+	}
+	x, err := mlctx.NewExec(e.backend, e.ctx, extendGraph(e.model))
+	if err != nil {
+		return nil, err
+	}
+	x.SetMaxCache(256)
+	gs.extend = x
+	return x, nil
+}
+
+// extendGraph is prefillGraph after a shared prefix: every prompt row
+// starts from the prefix row and runs its own tokens with Extend.
+//
+//	tokens, positions [P, T], last [P], src [B], sel [B],
+//	prefix 2L × [1, S, K, D], cache 2L × [B, S, K, D]
+//	→ logits [P, V] f32 at last, cache' (selected rows replaced)
+func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
+	return func(ctx *mlctx.Context, in []*Node) []*Node {
+		tokens, positions, last, src, sel := in[0], in[1], in[2], in[3], in[4]
+		flat := in[5:]
+		half := len(flat) / 2
+		prefix, cache := flat[:half], flat[half:]
+		g := tokens.Graph()
+		p := tokens.Shape().Dim(0)
+		dims := cache[0].Shape().Dimensions // [B, S, K, D]
+		b, s := dims[0], dims[1]
+		start := make([]models.KV, half/2)
+		for i := range start {
+			row := func(x *Node) *Node { return BroadcastToDims(x, p, s, dims[2], dims[3]) }
+			start[i] = models.KV{K: row(prefix[2*i]), V: row(prefix[2*i+1])}
+		}
+		hidden, kv := m.Extend(ctx, tokens, positions, start) // [P, T, H]
+		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
+		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
+		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}
+		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)
+		for i, l := range kv {
+			for j, x := range []*Node{l.K, l.V} {
+				rows := Gather(x, Reshape(src, b, 1)) // [B, S, K, D]
+				out = append(out, Where(selAll, rows, cache[2*i+j]))
+			}
+		}
+		return out
+	}
+}

@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/goeval/goeval/lm"
+)
+
+// prefixPrompts is a generation workload over ids in [3, vocab): n prompts
+// after one 40-id few-shot prefix (suffixes of 1–12 ids, one of them the
+// prefix's own continuation by a single id), two prompts that share only
+// a 35-id start with each other, and two unrelated short prompts; greedy
+// except one seeded sampled request.
+func prefixPrompts(seed uint64, n, vocab int) []lm.GenerateRequest {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	ids := func(k int) []int32 {
+		out := make([]int32, k)
+		for i := range out {
+			out[i] = int32(3 + rng.IntN(vocab-3))
+		}
+		return out
+	}
+	shots := ids(40)
+	var out []lm.GenerateRequest
+	for i := range n {
+		ctx := append(slices.Clone(shots), ids(1+rng.IntN(12))...)
+		if i == 0 {
+			ctx = append(slices.Clone(shots), ids(1)...)
+		}
+		out = append(out, lm.GenerateRequest{ContextIDs: ctx, MaxTokens: 6})
+	}
+	other := ids(35)
+	out = append(out,
+		lm.GenerateRequest{ContextIDs: append(slices.Clone(other), ids(3)...), MaxTokens: 5},
+		lm.GenerateRequest{ContextIDs: append(slices.Clone(other), ids(9)...), MaxTokens: 5, Temperature: 0.8, TopP: 0.9, Seed: 7},
+		lm.GenerateRequest{ContextIDs: ids(5), MaxTokens: 4},
+		lm.GenerateRequest{ContextIDs: ids(17), MaxTokens: 4})
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// TestGeneratePrefixShared: generations with shared prompt prefixes
+// prefilled once (Packing on) are identical to whole-prompt prefills
+// (off), token for token, at batch sizes that admit a group in one or in
+// several prefills; the few-shot prefix and the 35-id pair's prefix run
+// once each, so the prefilled tokens drop by (n−1)·40 + 35 — on every
+// architecture of the packing test (sliding windows, soft-capping, a
+// separate-mode LoRA adapter; with max_length 24 the prompts lose their
+// shared start to truncation and only the outputs are compared).
+//
+// GOEVAL_TEST_DEVICE=xla-cpu runs it there (make parity), where a near-tie
+// could flip a greedy token but these do not.
+func TestGeneratePrefixShared(t *testing.T) {
+	for _, m := range packModels(t) {
+		t.Run(m.name, func(t *testing.T) { checkPrefixShared(t, m) })
+	}
+}
+
+func checkPrefixShared(t *testing.T, m packModel) {
+	device := os.Getenv("GOEVAL_TEST_DEVICE")
+	const n = 7
+	var want []lm.GenerateResult
+	var wantStats GenStats
+	for _, run := range []struct {
+		packing string
+		batch   int
+	}{{"off", 4}, {"on", 4}, {"on", 2}, {"on", 16}} {
+		o := m.opts
+		o.BatchSize, o.Packing, o.Device = run.batch, run.packing, device
+		e, err := Open(m.dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		reqs := prefixPrompts(5, n, e.Config().VocabSize)
+		got, err := e.GenerateUntil(context.Background(), reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := e.GenStats()
+		if want == nil {
+			want, wantStats = got, s
+			continue
+		}
+		for i := range want {
+			if !slices.Equal(got[i].IDs, want[i].IDs) || got[i].StopReason != want[i].StopReason {
+				t.Errorf("packing %s batch %d: request %d generated %v (%s), whole prompts %v (%s)",
+					run.packing, run.batch, i, got[i].IDs, got[i].StopReason, want[i].IDs, want[i].StopReason)
+			}
+		}
+		saved := (n-1)*40 + 35
+		if m.opts.MaxLength != 0 {
+			continue // prompts left-truncated to 18 ids: nothing shared to count
+		}
+		if s.PromptTokens != wantStats.PromptTokens || s.PrefillTokens != wantStats.PrefillTokens-saved {
+			t.Errorf("batch %d: prompt tokens %d, prefilled %d; want %d and %d", run.batch, s.PromptTokens, s.PrefillTokens,
+				wantStats.PromptTokens, wantStats.PrefillTokens-saved)
+		}
+	}
+}
+
+// TestGenBatchAuto: with the batch size left to the engine, an XLA device
+// measures its decode batch once (a candidate size, remembered for the
+// cache length) and generates what an explicit batch of 4 generates. The
+// pure-Go backend keeps the scoring batch without measuring. Run with
+// GOEVAL_TEST_DEVICE=xla-cpu for the measured path (make parity).
+func TestGenBatchAuto(t *testing.T) {
+	device := os.Getenv("GOEVAL_TEST_DEVICE")
+	fixed := openFixture(t, "tiny-qwen3", Options{BatchSize: 4, Device: device})
+	auto := openFixture(t, "tiny-qwen3", Options{Device: device})
+	reqs := prefixPrompts(9, 30, fixed.Config().VocabSize)
+	want, err := fixed.GenerateUntil(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := auto.GenerateUntil(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !slices.Equal(got[i].IDs, want[i].IDs) {
+			t.Errorf("request %d: auto batch generated %v, batch 4 %v", i, got[i].IDs, want[i].IDs)
+		}
+	}
+	measured := auto.gen.autoBatch
+	if device == "" || device == "cpu" {
+		if len(measured) != 0 {
+			t.Errorf("the pure-Go backend measured a batch: %v", measured)
+		}
+		return
+	}
+	if len(measured) != 1 {
+		t.Fatalf("measured batches %v; want one cache length", measured)
+	}
+	for s, b := range measured {
+		if !slices.Contains(genBatchCandidates, b) {
+			t.Errorf("cache length %d: batch %d is not a candidate %v", s, b, genBatchCandidates)
+		}
+		t.Logf("cache length %d: measured batch %d", s, b)
+	}
+}
