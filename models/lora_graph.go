@@ -148,7 +148,12 @@ func adapterVar(ctx *context.Context, g *Graph, name, v string) *Node {
 //	x [..., in], W [out, in], bias [out] or nil → [..., out]
 func linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	g := x.Graph()
-	y := nn.Linear(x, Param(ctx, g, name), bias)
+	var y *Node
+	if wt := paramT(ctx, g, name); wt != nil && adapterVar(ctx, g, name, "") == nil {
+		y = nn.LinearT(x, wt, bias)
+	} else {
+		y = nn.Linear(x, Param(ctx, g, name), bias)
+	}
 	a := adapterVar(ctx, g, name, "A")
 	if a == nil {
 		return y

@@ -9,8 +9,11 @@
 # and per-sample files agree (parity/e2e/compare.py).
 #
 # Usage: bench/peers/run_vs_lmeval.sh [--preset qwen2.5-0.5b] [--layers N]
-#          [--limit N] [--mmlu-limit N] [--gsm8k-limit N] [--batch-size B]
-#          [--device auto[,cpu]] [--skip-lmeval] [--work DIR]
+#          [--limit N] [--mmlu-limit N] [--gsm8k-limit N] [--runs mc,gsm8k,mmlu5]
+#          [--batch-size B|auto] [--lmeval-batch-size B] [--device auto[,cpu]]
+#          [--skip-lmeval] [--work DIR]
+# goeval runs with its defaults (--batch-size auto) unless told otherwise;
+# lm-eval with --batch_size 8 (its default is 1).
 # Three invocations per engine: hellaswag + arc_challenge (--limit each),
 # gsm8k with its own 5 shots (--gsm8k-limit) and mmlu_stem with
 # --num_fewshot 5 (its 19 subtasks, --mmlu-limit each). Needs .venv (make
@@ -19,7 +22,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 py="$root/.venv/bin/python"
-preset=qwen2.5-0.5b layers="" limit=40 mmlu_limit=4 gsm8k_limit=8 batch=8 devices=auto
+preset=qwen2.5-0.5b layers="" limit=40 mmlu_limit=4 gsm8k_limit=8 batch=auto lmeval_batch=8 devices=auto
+only="mc,gsm8k,mmlu5"
 skip_lmeval=0 work=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -29,10 +33,12 @@ while [[ $# -gt 0 ]]; do
     --mmlu-limit) mmlu_limit="$2"; shift 2 ;;
     --gsm8k-limit) gsm8k_limit="$2"; shift 2 ;;
     --batch-size) batch="$2"; shift 2 ;;
+    --lmeval-batch-size) lmeval_batch="$2"; shift 2 ;;
+    --runs) only="$2"; shift 2 ;;
     --device) devices="$2"; shift 2 ;;
     --skip-lmeval) skip_lmeval=1; shift ;;
     --work) work="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run_vs_lmeval.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,9 +61,13 @@ fi
 [[ -d "$d" ]] || "$bin" synth data --task hellaswag,arc_challenge,gsm8k,mmlu_stem --n 60 --out "$d" >/dev/null
 
 # The invocations: name, tasks, extra arguments (lm-eval spelling).
-runs=("mc|hellaswag,arc_challenge|--limit $limit"
+all_runs=("mc|hellaswag,arc_challenge|--limit $limit"
       "gsm8k|gsm8k|--limit $gsm8k_limit"
       "mmlu5|mmlu_stem|--num_fewshot 5 --limit $mmlu_limit")
+runs=()
+for r in "${all_runs[@]}"; do
+  [[ ",$only," == *",${r%%|*},"* ]] && runs+=("$r")
+done
 
 # secs CMD...: runs CMD, prints its wall time in seconds on fd 3.
 secs() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' >&3; }
@@ -80,7 +90,7 @@ run_engine() { # engine-name out-prefix command-builder
 run_lmeval() { # run-name tasks extra out
   secs env HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false \
     "$py" "$root/parity/e2e/lmeval_synth.py" --synth-dir "$d" --model hf \
-    --model_args "pretrained=$m,dtype=float32" --device cpu --batch_size "$batch" \
+    --model_args "pretrained=$m,dtype=float32" --device cpu --batch_size "$lmeval_batch" \
     --tasks "$2" $3 --log_samples --output_path "$4"
 }
 
@@ -90,7 +100,7 @@ run_goeval() { # run-name tasks extra out
     --tasks "$2" ${3//_/-} --log-samples --output-path "$4"
 }
 
-echo "model: $preset${layers:+ with $layers layers}, Qwen3 tokenizer; batch $batch; limit $limit (mmlu_stem $mmlu_limit per subtask, 5-shot); $(nproc) cores; work $work"
+echo "model: $preset${layers:+ with $layers layers}, Qwen3 tokenizer; goeval batch $batch, lm-eval batch $lmeval_batch; runs $only; limit $limit (mmlu_stem $mmlu_limit per subtask, 5-shot); $(nproc) cores; work $work"
 if [[ $skip_lmeval == 0 ]]; then
   run_engine lm-eval lmeval
 fi
@@ -110,7 +120,16 @@ print("    %s: scoring computed %d of %d requested tokens (%.3f); %d prefilled, 
          t["shapes_compiled"], t["compile_seconds"]))
 PY
     if [[ $skip_lmeval == 0 ]]; then
-      "$py" "$root/parity/e2e/compare.py" "$work/lm-eval/$rn" "$work/goeval-$dev/$rn" | tail -3 | sed 's/^/    compare: /'
+      "$py" - "$root/parity/e2e" "$work/lm-eval/$rn" "$work/goeval-$dev/$rn" <<'PY' || true
+import sys
+sys.path.insert(0, sys.argv[1])
+import compare
+compare.RUN_SPECIFIC.add("config.device")  # cpu (torch) against goeval's device
+problems, notes = compare.compare_dirs(sys.argv[2], sys.argv[3], {})
+print("    compare with lm-eval: %d differences, %d near-tie notes" % (len(problems), len(notes)))
+for p in problems[:5]:
+    print("      DIFF:", p[:300])
+PY
     fi
   done
 done

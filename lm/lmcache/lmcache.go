@@ -9,8 +9,11 @@ import (
 )
 
 // DefaultChunk is the number of missed requests sent to the wrapped LM per
-// call and committed per transaction when Options.Chunk is 0.
-const DefaultChunk = 64
+// call and committed per transaction when Options.Chunk is 0: large
+// enough that goeval's engine shares contexts and few-shot prefixes across
+// many documents of a call (128 four-choice questions), small enough that
+// a kill loses minutes at most.
+const DefaultChunk = 512
 
 // Options configure Wrap.
 type Options struct {

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"math"
+	"slices"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 )
@@ -19,6 +20,26 @@ func Linear(x, w, bias *Node) *Node {
 		panicf("Linear: weight %s does not match input %s (want [out, %d])", w.Shape(), x.Shape(), x.Shape().Dim(-1))
 	}
 	y := DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{1}, nil)
+	if bias != nil {
+		y = Add(y, broadcastLast(ConvertDType(bias, y.DType()), y.Rank()))
+	}
+	return y
+}
+
+// LinearT is Linear with the weight stored transposed, [in, out] (how
+// models keeps linear weights on XLA). x's leading axes are flattened for
+// the product: XLA's CPU compiler picks a slower kernel for the rank-3 form
+// at a few rows.
+//
+//	x [..., in], wt [in, out], bias [out] or nil → [..., out]
+func LinearT(x, wt, bias *Node) *Node {
+	if wt.Rank() != 2 || wt.Shape().Dim(0) != x.Shape().Dim(-1) {
+		panicf("LinearT: weight %s does not match input %s (want [%d, out])", wt.Shape(), x.Shape(), x.Shape().Dim(-1))
+	}
+	dims := x.Shape().Dimensions
+	flat := Reshape(x, -1, dims[len(dims)-1])
+	y := DotGeneral(flat, []int{1}, nil, wt, []int{0}, nil)
+	y = Reshape(y, append(slices.Clone(dims[:len(dims)-1]), wt.Shape().Dim(1))...)
 	if bias != nil {
 		y = Add(y, broadcastLast(ConvertDType(bias, y.DType()), y.Rank()))
 	}
