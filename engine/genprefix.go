@@ -33,8 +33,9 @@ type genGroup struct {
 	members []int // item indices, longest prompt first
 }
 
-// genGroups groups items by shared prefix; the groups' members, in group
-// order, are every item once.
+// genGroups groups items by shared prefix (one last group, prefix 0, holds
+// the prompts that share none, so that they still prefill several at a
+// time); the groups' members, in group order, are every item once.
 func genGroups(items []genItem) []genGroup {
 	byIDs := make([]int, len(items))
 	for i := range byIDs {
@@ -42,6 +43,7 @@ func genGroups(items []genItem) []genGroup {
 	}
 	slices.SortStableFunc(byIDs, func(a, b int) int { return slices.Compare(items[a].ctx, items[b].ctx) })
 	var groups []genGroup
+	var alone genGroup // prefix 0
 	for i := 0; i < len(byIDs); {
 		shared, j := len(items[byIDs[i]].ctx), i+1
 		for ; j < len(byIDs); j++ {
@@ -57,10 +59,17 @@ func genGroups(items []genItem) []genGroup {
 		}
 		if len(g.members) > 1 && shared >= minSharedPrefix {
 			g.prefix = shared
+			groups = append(groups, g)
+		} else {
+			alone.members = append(alone.members, g.members...)
 		}
-		slices.SortStableFunc(g.members, func(a, b int) int { return len(items[b].ctx) - len(items[a].ctx) })
-		groups = append(groups, g)
 		i = j
+	}
+	if len(alone.members) > 0 { // prompts that share nothing prefill together
+		groups = append(groups, alone)
+	}
+	for _, g := range groups {
+		slices.SortStableFunc(g.members, func(a, b int) int { return len(items[b].ctx) - len(items[a].ctx) })
 	}
 	slices.SortStableFunc(groups, func(a, b genGroup) int {
 		return len(items[b.members[0]].ctx) - len(items[a.members[0]].ctx)

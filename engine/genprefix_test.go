@@ -143,3 +143,36 @@ func TestGenBatchAuto(t *testing.T) {
 		t.Logf("cache length %d: measured batch %d", s, b)
 	}
 }
+
+// TestGenGroups: prompts after one shared prefix form a group with that
+// prefix; prompts that share nothing (or less than minSharedPrefix) form
+// one group with prefix 0, so they are prefilled together; every item is
+// in exactly one group, longest prompt first within a group.
+func TestGenGroups(t *testing.T) {
+	seq := func(start, n int) []int32 {
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(start + i)
+		}
+		return out
+	}
+	shots := seq(100, 40)
+	items := []genItem{
+		{ctx: append(slices.Clone(shots), 1, 2)},
+		{ctx: seq(500, 10)},
+		{ctx: append(slices.Clone(shots), 3)},
+		{ctx: seq(600, 50)},
+		{ctx: append(seq(100, 20), 7, 8)}, // shares 20 ids only
+	}
+	groups := genGroups(items)
+	if len(groups) != 2 {
+		t.Fatalf("groups %+v; want the shared-prefix group and one group of the rest", groups)
+	}
+	byPrefix := map[int][]int{}
+	for _, g := range groups {
+		byPrefix[g.prefix] = g.members
+	}
+	if !slices.Equal(byPrefix[40], []int{0, 2}) || !slices.Equal(byPrefix[0], []int{3, 4, 1}) {
+		t.Errorf("groups by prefix %v; want 40: [0 2], 0: [3 4 1]", byPrefix)
+	}
+}
