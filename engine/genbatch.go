@@ -15,9 +15,10 @@ import (
 // genCacheBudget of KV cache) and keeps the smallest batch within 3 % of
 // the best tokens per second (a batch half as wide runs the requests in
 // twice the rounds, so only a near-tie favours it); the choice is kept per
-// cache length. The
-// pure-Go backend keeps the scoring batch: its kernels are arithmetic-bound
-// from the first row and a measured step there costs seconds.
+// cache length. The timing steps run on zeroed caches and count as
+// compiles, not as decode steps, in GenStats. The pure-Go backend keeps
+// the scoring batch: its kernels are arithmetic-bound from the first row
+// and a measured step there costs seconds.
 
 // genBatchCandidates are the decode batches tried.
 var genBatchCandidates = []int{8, 16, 32, 64}
