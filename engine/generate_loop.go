@@ -118,41 +118,56 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s, skip i
 // prefix when it has one, else each prompt whole.
 func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []genItem, g int, grp genGroup, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
 	if grp.prefix == 0 || !e.opts.packing() {
-		return e.prefillRows(gs, c, rows, admitted, results)
+		return e.prefillRows(gs, c, rows, admitted, results, 0, nil)
 	}
 	if err := e.loadPrefix(gs, pc, items, g, grp, c.S); err != nil {
 		return err
 	}
-	return e.extendRows(gs, c, pc, grp.prefix, rows, admitted, results)
+	return e.prefillRows(gs, c, rows, admitted, results, grp.prefix, pc)
 }
 
-// prefillRows runs the prompts of the admitted rows, writes their cache
-// rows and picks each one's first token.
-func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
+// prefillRows runs the prompts of the admitted rows — whole (the prefill
+// graph), or after the resident shared prefix pc of skip tokens (the
+// extend graph, genprefix.go) —, writes their cache rows and picks each
+// one's first token.
+func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult, skip int, pc *prefixCache) error {
 	p, n := bucketB(len(admitted), c.B), 0
 	for _, r := range admitted {
-		n = max(n, len(rows[r].it.ctx))
+		n = max(n, len(rows[r].it.ctx)-skip)
 	}
 	t := min(bucketT(n, e.maxLen), c.S)
-	tok := make([]int32, p*t)
-	last := make([]int32, p)
-	src := make([]int32, c.B)
-	sel := make([]bool, c.B)
+	tok, last := make([]int32, p*t), make([]int32, p)
+	src, sel := make([]int32, c.B), make([]bool, c.B)
 	real := 0
 	for i, r := range admitted {
-		ctxIDs := rows[r].it.ctx
-		copy(tok[i*t:], ctxIDs)
-		last[i] = int32(len(ctxIDs) - 1)
+		rest := rows[r].it.ctx[skip:]
+		copy(tok[i*t:], rest)
+		last[i] = int32(len(rest) - 1)
 		src[r], sel[r] = int32(i), true
-		real += len(ctxIDs)
+		real += len(rest)
 	}
-	args := []any{
-		tensors.FromFlatDataAndDimensions(tok, p, t),
-		tensors.FromFlatDataAndDimensions(last, p),
-		tensors.FromFlatDataAndDimensions(src, c.B),
-		tensors.FromFlatDataAndDimensions(sel, c.B),
+	x, kind := gs.prefill, "prefill"
+	args := []any{tensors.FromFlatDataAndDimensions(tok, p, t)}
+	if skip > 0 {
+		pos := make([]int32, p*t)
+		for i := range pos {
+			pos[i] = int32(skip + i%t)
+		}
+		args = append(args, tensors.FromFlatDataAndDimensions(pos, p, t))
+		var err error
+		if x, err = e.extendExec(gs); err != nil {
+			return err
+		}
+		kind = "extend"
 	}
-	logits, d, err := e.runGen(gs.prefill, "prefill", c, args)
+	args = append(args, tensors.FromFlatDataAndDimensions(last, p),
+		tensors.FromFlatDataAndDimensions(src, c.B), tensors.FromFlatDataAndDimensions(sel, c.B))
+	if skip > 0 {
+		for _, x := range pc.row.t {
+			args = append(args, x)
+		}
+	}
+	logits, d, err := e.runGen(x, kind, c, args)
 	if err != nil {
 		return err
 	}

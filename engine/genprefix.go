@@ -9,7 +9,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
-	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 )
 
@@ -118,59 +117,6 @@ func (e *Engine) loadPrefix(gs *genState, pc *prefixCache, items []genItem, g in
 	return nil
 }
 
-// extendRows runs the rest of the admitted rows' prompts after the
-// resident prefix of prefix tokens, writes their cache rows and picks each
-// one's first token.
-func (e *Engine) extendRows(gs *genState, c *kvCache, pc *prefixCache, prefix int, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
-	p, n := bucketB(len(admitted), c.B), 0
-	for _, r := range admitted {
-		n = max(n, len(rows[r].it.ctx)-prefix)
-	}
-	t := bucketT(n, e.maxLen)
-	tok, pos := make([]int32, p*t), make([]int32, p*t)
-	last := make([]int32, p)
-	src, sel := make([]int32, c.B), make([]bool, c.B)
-	real := 0
-	for i := range p {
-		for j := range t {
-			pos[i*t+j] = int32(prefix + j)
-		}
-	}
-	for i, r := range admitted {
-		rest := rows[r].it.ctx[prefix:]
-		copy(tok[i*t:], rest)
-		last[i] = int32(len(rest) - 1)
-		src[r], sel[r] = int32(i), true
-		real += len(rest)
-	}
-	args := []any{
-		tensors.FromFlatDataAndDimensions(tok, p, t),
-		tensors.FromFlatDataAndDimensions(pos, p, t),
-		tensors.FromFlatDataAndDimensions(last, p),
-		tensors.FromFlatDataAndDimensions(src, c.B),
-		tensors.FromFlatDataAndDimensions(sel, c.B),
-	}
-	for _, x := range pc.row.t {
-		args = append(args, x)
-	}
-	x, err := e.extendExec(gs)
-	if err != nil {
-		return err
-	}
-	logits, d, err := e.runGen(x, "extend", c, args)
-	if err != nil {
-		return err
-	}
-	gs.stats.Prefills++
-	gs.stats.PrefillTokens += real
-	gs.stats.PrefillTime += d
-	v := len(logits) / p
-	for i, r := range admitted {
-		e.push(rows, r, logits[i*v:(i+1)*v], results)
-	}
-	return nil
-}
-
 // extendExec returns the extend Exec, creating it once.
 func (e *Engine) extendExec(gs *genState) (*mlctx.Exec, error) {
 	if gs.extend != nil {
@@ -200,7 +146,7 @@ func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		g := tokens.Graph()
 		p := tokens.Shape().Dim(0)
 		dims := cache[0].Shape().Dimensions // [B, S, K, D]
-		b, s := dims[0], dims[1]
+		s := dims[1]
 		start := make([]models.KV, half/2)
 		for i := range start {
 			row := func(x *Node) *Node { return BroadcastToDims(x, p, s, dims[2], dims[3]) }
@@ -209,14 +155,7 @@ func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		hidden, kv := m.Extend(ctx, tokens, positions, start) // [P, T, H]
 		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
-		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}
-		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)
-		for i, l := range kv {
-			for j, x := range []*Node{l.K, l.V} {
-				rows := Gather(x, Reshape(src, b, 1)) // [B, S, K, D]
-				out = append(out, Where(selAll, rows, cache[2*i+j]))
-			}
-		}
-		return out
+		logits := ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)
+		return append([]*Node{logits}, intoCache(kv, src, sel, cache)...)
 	}
 }

@@ -135,22 +135,38 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		// differently sized re-blocked copy per prefill (545 MB each at
 		// Qwen2.5-0.5B). Same dot products, same bits.
 		// logits [P, V]
-		out := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}
+		logits := ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)
+		// Pad each layer's [P, T, K, D] to [P, S, K, D] with zeros.
 		dims := cache[0].Shape().Dimensions // [B, S, K, D]
-		b, s := dims[0], dims[1]
-		selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)
-		for i, l := range kv {
-			for j, x := range []*Node{l.K, l.V} {
-				if t < s { // pad [P, T, K, D] to [P, S, K, D] with zeros
-					pad := Zeros(g, shapes.Make(x.DType(), p, s-t, dims[2], dims[3]))
-					x = Concatenate([]*Node{x, pad}, 1)
-				}
-				rows := Gather(x, Reshape(src, b, 1)) // [B, S, K, D]
-				out = append(out, Where(selAll, rows, cache[2*i+j]))
+		if s := dims[1]; t < s {
+			pad := func(x *Node) *Node {
+				return Concatenate([]*Node{x, Zeros(g, shapes.Make(x.DType(), p, s-t, dims[2], dims[3]))}, 1)
+			}
+			for i := range kv {
+				kv[i] = models.KV{K: pad(kv[i].K), V: pad(kv[i].V)}
 			}
 		}
-		return out
+		return append([]*Node{logits}, intoCache(kv, src, sel, cache)...)
 	}
+}
+
+// intoCache writes prefilled rows into the decode cache: cache row b takes
+// row src[b] of every layer's keys and values where sel[b], and keeps its
+// own elsewhere.
+//
+//	kv L × [P, S, K, D], src [B] int32, sel [B] bool, cache 2L × [B, S, K, D] → 2L × [B, S, K, D]
+func intoCache(kv []models.KV, src, sel *Node, cache []*Node) []*Node {
+	dims := cache[0].Shape().Dimensions
+	b := dims[0]
+	selAll := BroadcastToDims(Reshape(sel, b, 1, 1, 1), dims...)
+	var out []*Node
+	for i, l := range kv {
+		for j, x := range []*Node{l.K, l.V} {
+			rows := Gather(x, Reshape(src, b, 1)) // [B, S, K, D]
+			out = append(out, Where(selAll, rows, cache[2*i+j]))
+		}
+	}
+	return out
 }
 
 // decodeGraph builds the one-token decode graph.
