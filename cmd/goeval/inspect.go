@@ -30,6 +30,9 @@ func runInspect(args []string) error {
 	if *dir == "" || fs.NArg() > 0 {
 		return errs.BadInputf("inspect needs --model DIR and no other arguments")
 	}
+	if err := checkModelDir(*dir); err != nil {
+		return err
+	}
 	r, err := models.Inspect(*dir, *all)
 	if err != nil {
 		return err
