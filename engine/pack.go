@@ -71,7 +71,6 @@ type packBatch struct {
 type packPlan struct {
 	trie    *packTrie
 	batches []packBatch
-	rowLen  int // the chosen row capacity
 }
 
 // compareItems orders items by input, then targets.
@@ -99,25 +98,25 @@ func planPacked(items []item, cand []int, batchSize, attnKeys, align int) (plan 
 	}
 	tr := buildTrie(items, members, align)
 	var rows []packRow
-	best := -1.0
-	lengths := packRowLengths
-	for _, c := range lengths {
+	best, capacity := -1.0, 0
+	largest := packRowLengths[len(packRowLengths)-1]
+	for _, c := range packRowLengths {
 		r, unpacked := tr.packRows(c)
-		cost := float64(0)
+		// Items left unpacked at the largest length are unpacked at every
+		// length; a shorter one is a candidate only if it packs everything.
+		if len(unpacked) > 0 && c != largest {
+			continue
+		}
+		cost := 0.0
 		for _, row := range r {
 			cost += rowCost(bucketT(row.used, c), attnKeys)
 		}
-		// Items left unpacked at the largest length are unpacked at every
-		// length; a shorter one is a candidate only if it packs everything.
-		if len(unpacked) > 0 && c != lengths[len(lengths)-1] {
-			continue
-		}
 		if best < 0 || cost < best {
-			best, rows, rest, plan.rowLen = cost, r, unpacked, c
+			best, rows, rest, capacity = cost, r, unpacked, c
 		}
 	}
 	plan.trie = tr
-	plan.batches = cutBatches(tr, items, rows, plan.rowLen, batchSize)
+	plan.batches = cutBatches(tr, items, rows, capacity, batchSize)
 	return plan, rest
 }
 
