@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"sync"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // lmevalConfigs holds lm-eval 0.4.13's "configs" entry of every built-in
@@ -35,6 +37,12 @@ func lmevalConfig(name string) (json.RawMessage, bool) {
 // lm-eval's key order, "num_fewshot" at the task default. Tasks missing from
 // lm-eval's table get the fields goeval knows.
 func (s *spec) Config() json.RawMessage {
+	if s.config != nil {
+		b, err := py.JSON(s.config(), false)
+		if err == nil {
+			return b
+		}
+	}
 	if c, ok := lmevalConfig(s.name); ok {
 		return append(json.RawMessage{}, c...)
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -31,8 +32,14 @@ import (
 //
 // Several parquet shards are read in file-name order.
 
-// dataset names an lm-eval dataset: dataset_path and dataset_name.
-type dataset struct{ Path, Name string }
+// dataset names an lm-eval dataset: dataset_path and dataset_name, and for
+// task YAML files with dataset_kwargs.data_files the files per split
+// (datafiles.go) and the task file's folder.
+type dataset struct {
+	Path, Name string
+	Files      map[string][]string
+	dir        string
+}
 
 func (d dataset) config() string {
 	if d.Name == "" {
@@ -110,6 +117,9 @@ type table struct {
 
 // loadSplit finds and reads one split of d.
 func loadSplit(dataDir string, d dataset, split string) (*table, error) {
+	if d.Files != nil {
+		return loadDataFiles(dataDir, d, split)
+	}
 	roots := d.roots(dataDir)
 	for _, root := range roots {
 		for _, pat := range d.patterns(root, split) {
@@ -173,8 +183,13 @@ func readJSONL(path string) (*table, error) {
 		return nil, errs.BadInputf("open %s: %w", path, err)
 	}
 	defer f.Close()
+	return readJSONLines(f, path)
+}
+
+// readJSONLines reads JSON lines from r (path names it in errors).
+func readJSONLines(r io.Reader, path string) (*table, error) {
 	t := &table{Keys: map[string][]string{}}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	for line := 1; sc.Scan(); line++ {
 		b := bytes.TrimSpace(sc.Bytes())

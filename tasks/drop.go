@@ -17,7 +17,7 @@ var dropAnswerKeys = []string{"number", "date", "spans", "worker_id", "hit_id"}
 
 func init() {
 	register(&spec{
-		name: "drop", version: 3.0, ds: dataset{"EleutherAI/drop", ""},
+		name: "drop", version: 3.0, ds: dataset{Path: "EleutherAI/drop", Name: ""},
 		trainSplit: "train", valSplit: "validation", output: GenerateUntil,
 		process: dropProcess, added: []string{"id", "answers"},
 		text: func(d Doc) (string, error) {

@@ -17,7 +17,7 @@ var gsm8kEM = metrics.ExactMatchOptions{
 const flexibleExtract = "(-?[$0-9.,]{2,})|(-?[0-9]+)"
 
 func init() {
-	gsmDS := dataset{"openai/gsm8k", "main"}
+	gsmDS := dataset{Path: "openai/gsm8k", Name: "main"}
 	register(&spec{
 		name: "gsm8k", tags: []string{"math_word_problems"}, version: 3.0, ds: gsmDS,
 		trainSplit: "train", fewshotSplit: "train", testSplit: "test", output: GenerateUntil,

@@ -60,7 +60,7 @@ func hellaswagProcess(d Doc) (Doc, error) {
 
 func init() {
 	register(&spec{
-		name: "hellaswag", tags: []string{"multiple_choice"}, version: 1.0, ds: dataset{"Rowan/hellaswag", ""},
+		name: "hellaswag", tags: []string{"multiple_choice"}, version: 1.0, ds: dataset{Path: "Rowan/hellaswag", Name: ""},
 		trainSplit: "train", valSplit: "validation", output: MultipleChoice,
 		process: hellaswagProcess, added: []string{"query", "choices", "gold"},
 		text: func(d Doc) (string, error) { return str(d, "query") },

@@ -1,13 +1,19 @@
 package tasks
 
-import "maps"
+import (
+	"fmt"
+	"maps"
+)
 
 // fewshotMessages renders the system prompt and k few-shot turns for doc.
 func (s *spec) fewshotMessages(opts Options, fs *sampler, k int, doc Doc) ([]message, error) {
 	var msgs []message
 	desc := ""
 	if s.description != nil {
-		desc = s.description(doc)
+		var err error
+		if desc, err = s.description(doc); err != nil {
+			return nil, err
+		}
 	}
 	if sys := maybeDelimit(opts.SystemInstruction, desc, s.fewDelim); sys != "" {
 		msgs = append(msgs, message{"system", sys, ""})
@@ -20,12 +26,20 @@ func (s *spec) fewshotMessages(opts Options, fs *sampler, k int, doc Doc) ([]mes
 	if err != nil {
 		return nil, err
 	}
+	tgtDelim, fewDelim, prefix := s.targetDelim, s.fewDelim, s.genPrefix
+	if s.fewshot != nil {
+		tgtDelim, fewDelim, prefix = s.fewshot.targetDelim, s.fewshot.fewDelim, s.fewshot.genPrefix
+	}
 	for _, d := range shots {
 		q, c, a, err := s.qca(d)
 		if err != nil {
 			return nil, err
 		}
-		turn, err := qaTurn(q, c, a, s.targetDelim, s.fewDelim)
+		gp, err := resolveField(prefix, d)
+		if err != nil {
+			return nil, fmt.Errorf("gen_prefix: %w", err)
+		}
+		turn, err := qaTurn(q, c, a, gp, tgtDelim, fewDelim)
 		if err != nil {
 			return nil, err
 		}
@@ -37,25 +51,32 @@ func (s *spec) fewshotMessages(opts Options, fs *sampler, k int, doc Doc) ([]mes
 // qca resolves a few-shot doc's question, choices and answer; for
 // multiple-input tasks the question is the gold context and no choices.
 func (s *spec) qca(d Doc) (string, []string, any, error) {
+	f := fewshotFmt{text: s.text, goldIdx: s.goldIdx, target: s.target, choices: s.choices}
+	if s.fewshot != nil {
+		f = *s.fewshot
+	}
 	var c []string
 	var err error
-	if s.choices != nil {
-		if c, err = s.choices(d); err != nil {
+	if f.choices != nil {
+		if c, err = f.choices(d); err != nil {
 			return "", nil, nil, err
 		}
 	}
-	a, err := s.target(d)
+	a, err := f.target(d)
 	if err != nil {
 		return "", nil, nil, err
 	}
 	if s.multiInput {
-		g, err := s.goldIdx(d)
+		g, err := f.goldIdx(d)
 		if err != nil {
 			return "", nil, nil, err
 		}
+		if g < 0 || g >= len(c) {
+			return "", nil, nil, fmt.Errorf("few-shot context index %d out of range for %d choices", g, len(c))
+		}
 		return c[g], nil, a, nil
 	}
-	q, err := s.text(d)
+	q, err := f.text(d)
 	return q, c, a, err
 }
 
@@ -77,9 +98,16 @@ func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance
 			return inst, err
 		}
 	}
+	gp, err := resolveField(s.genPrefix, doc)
+	if err != nil {
+		return inst, fmt.Errorf("gen_prefix: %w", err)
+	}
 	delim := s.targetDelim
 	if opts.ApplyChatTemplate {
-		delim = "" // no built-in task has a gen_prefix
+		if s.genPrefix != "" {
+			return inst, fmt.Errorf("gen_prefix with --apply-chat-template is not supported yet (it needs the chat template to continue the final assistant message)")
+		}
+		delim = ""
 	}
 	if s.multiInput {
 		g, err := s.goldIdx(doc)
@@ -88,11 +116,16 @@ func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance
 		}
 		_ = g // validated here; the gold index is doc_to_text, scored in Process
 		for _, c := range choices {
-			ctx, err := render(opts, append(append([]message{}, msgs...), message{"user", c, ""}))
+			turn, _ := qaTurn(c, nil, nil, gp, "", "")
+			ctx, err := render(opts, append(append([]message{}, msgs...), turn...))
 			if err != nil {
 				return inst, err
 			}
-			inst.Requests = append(inst.Requests, Request{Kind: ReqLoglikelihood, Context: ctx, Continuation: delim + tgt.(string)})
+			cont, err := targetString(tgt)
+			if err != nil {
+				return inst, err
+			}
+			inst.Requests = append(inst.Requests, Request{Kind: ReqLoglikelihood, Context: ctx, Continuation: delim + cont})
 		}
 		return inst, nil
 	}
@@ -100,7 +133,8 @@ func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance
 	if err != nil {
 		return inst, err
 	}
-	ctx, err := render(opts, append(msgs, message{"user", q, ""}))
+	turn, _ := qaTurn(q, nil, nil, gp, delim, "")
+	ctx, err := render(opts, append(msgs, turn...))
 	if err != nil {
 		return inst, err
 	}
@@ -110,9 +144,17 @@ func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance
 			inst.Requests = append(inst.Requests, Request{Kind: ReqLoglikelihood, Context: ctx, Continuation: delim + c})
 		}
 	case Loglikelihood:
-		inst.Requests = []Request{{Kind: ReqLoglikelihood, Context: ctx, Continuation: tgt.(string)}}
+		cont, err := targetString(tgt)
+		if err != nil {
+			return inst, err
+		}
+		inst.Requests = []Request{{Kind: ReqLoglikelihood, Context: ctx, Continuation: cont}}
 	case LoglikelihoodRolling:
-		inst.Requests = []Request{{Kind: ReqRolling, Text: tgt.(string)}}
+		text, err := targetString(tgt)
+		if err != nil {
+			return inst, err
+		}
+		inst.Requests = []Request{{Kind: ReqRolling, Text: text}}
 	case GenerateUntil:
 		inst.Requests = []Request{s.genRequest(opts, ctx)}
 	}
@@ -162,4 +204,13 @@ func toInt(v any) (int, bool) {
 		return int(x), true
 	}
 	return 0, false
+}
+
+// targetString is a target used as text (a continuation, a rolling text).
+func targetString(tgt any) (string, error) {
+	s, ok := tgt.(string)
+	if !ok {
+		return "", fmt.Errorf("doc_to_target gave %v (%T), want a string here", tgt, tgt)
+	}
+	return s, nil
 }

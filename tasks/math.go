@@ -46,7 +46,7 @@ func mathProcess(norm func(string) string) func(Doc) (Doc, error) {
 func init() {
 	var hNames, mNames []string
 	for _, sub := range mathSubsets {
-		ds := dataset{"EleutherAI/hendrycks_math", sub.config}
+		ds := dataset{Path: "EleutherAI/hendrycks_math", Name: sub.config}
 		register(&spec{
 			name: "hendrycks_math_" + sub.task, tags: []string{"math_word_problems"}, version: 1.0, ds: ds,
 			trainSplit: "train", testSplit: "test", output: GenerateUntil,

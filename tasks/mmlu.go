@@ -53,9 +53,9 @@ func init() {
 			desc := "The following are multiple choice questions (with answers) about " + strings.ReplaceAll(subj, "_", " ") + ".\n\n"
 			register(&spec{
 				name: "mmlu_" + subj, alias: subj, tags: []string{g.group + "_tasks"}, version: 1.0,
-				ds: dataset{"cais/mmlu", subj}, testSplit: "test", fewshotSplit: "dev", firstN: true,
+				ds: dataset{Path: "cais/mmlu", Name: subj}, testSplit: "test", fewshotSplit: "dev", firstN: true,
 				output:      MultipleChoice,
-				description: func(Doc) string { return desc },
+				description: func(Doc) (string, error) { return desc, nil },
 				text:        mmluText,
 				target:      func(d Doc) (any, error) { return intAny(integer(d, "answer")) },
 				choices:     func(Doc) ([]string, error) { return []string{"A", "B", "C", "D"}, nil },

@@ -15,7 +15,7 @@ var accMetrics = []MetricSpec{{"acc", "mean", true}, {"acc_norm", "mean", true}}
 func init() {
 	for _, c := range []struct{ name, config string }{{"arc_easy", "ARC-Easy"}, {"arc_challenge", "ARC-Challenge"}} {
 		register(&spec{
-			name: c.name, tags: []string{"ai2_arc"}, version: 1.0, ds: dataset{"allenai/ai2_arc", c.config},
+			name: c.name, tags: []string{"ai2_arc"}, version: 1.0, ds: dataset{Path: "allenai/ai2_arc", Name: c.config},
 			trainSplit: "train", valSplit: "validation", testSplit: "test", output: MultipleChoice,
 			text:    prefixed("Question: ", "question", "\nAnswer:"),
 			target:  labelIndex("answerKey", false),
@@ -24,7 +24,7 @@ func init() {
 		})
 	}
 	register(&spec{
-		name: "openbookqa", version: 1.0, ds: dataset{"allenai/openbookqa", "main"},
+		name: "openbookqa", version: 1.0, ds: dataset{Path: "allenai/openbookqa", Name: "main"},
 		trainSplit: "train", valSplit: "validation", testSplit: "test", output: MultipleChoice,
 		text:    func(d Doc) (string, error) { return str(d, "question_stem") },
 		target:  labelIndex("answerKey", true),
@@ -32,7 +32,7 @@ func init() {
 		metrics: accMetrics, score: scoreMC,
 	})
 	register(&spec{
-		name: "piqa", version: 1.0, ds: dataset{"baber/piqa", ""},
+		name: "piqa", version: 1.0, ds: dataset{Path: "baber/piqa", Name: ""},
 		trainSplit: "train", valSplit: "validation", output: MultipleChoice,
 		text:   prefixed("Question: ", "goal", "\nAnswer:"),
 		target: func(d Doc) (any, error) { return intAny(integer(d, "label")) },
@@ -47,7 +47,7 @@ func init() {
 		metrics: accMetrics, score: scoreMC,
 	})
 	register(&spec{
-		name: "boolq", tags: []string{"super-glue-lm-eval-v1"}, version: 2.0, ds: dataset{"aps/super_glue", "boolq"},
+		name: "boolq", tags: []string{"super-glue-lm-eval-v1"}, version: 2.0, ds: dataset{Path: "aps/super_glue", Name: "boolq"},
 		trainSplit: "train", valSplit: "validation", output: MultipleChoice,
 		text: func(d Doc) (string, error) {
 			p, err := str(d, "passage")

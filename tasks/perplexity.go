@@ -51,7 +51,7 @@ func wikitextDetokenize(s string) string {
 
 func init() {
 	register(&spec{
-		name: "wikitext", version: 2.0, ds: dataset{"EleutherAI/wikitext_document_level", "wikitext-2-raw-v1"},
+		name: "wikitext", version: 2.0, ds: dataset{Path: "EleutherAI/wikitext_document_level", Name: "wikitext-2-raw-v1"},
 		trainSplit: "train", valSplit: "validation", testSplit: "test", output: LoglikelihoodRolling,
 		text: func(Doc) (string, error) { return "", nil },
 		target: func(d Doc) (any, error) {
@@ -63,7 +63,7 @@ func init() {
 		score: scoreWikitext,
 	})
 	register(&spec{
-		name: "lambada_openai", tags: []string{"lambada"}, version: 1.0, ds: dataset{"EleutherAI/lambada_openai", "default"},
+		name: "lambada_openai", tags: []string{"lambada"}, version: 1.0, ds: dataset{Path: "EleutherAI/lambada_openai", Name: "default"},
 		testSplit: "test", output: Loglikelihood,
 		text: func(d Doc) (string, error) {
 			t, err := str(d, "text")

@@ -131,6 +131,8 @@ func answerText(a any, c []string) (string, bool, error) {
 		return "", false, nil
 	case string:
 		return x, x != "", nil
+	case bool: // a Python int
+		return answerText(map[bool]int{false: 0, true: 1}[x], c)
 	case int:
 		if c == nil {
 			return "", false, fmt.Errorf("target index %d without choices", x)
@@ -144,20 +146,48 @@ func answerText(a any, c []string) (string, bool, error) {
 			return "", false, fmt.Errorf("empty target list")
 		}
 		return x[0], true, nil
+	case []any:
+		if len(x) == 0 {
+			return "", false, fmt.Errorf("empty target list")
+		}
+		s, ok := x[0].(string)
+		if !ok {
+			return "", false, fmt.Errorf("few-shot answer %v is not a string", x[0])
+		}
+		return s, true, nil
 	}
 	return "", false, fmt.Errorf("unsupported target %T", a)
 }
 
-// qaTurn is build_qa_turn without gen_prefix (no built-in task sets one).
-func qaTurn(q string, c []string, a any, tgtDelim, fewDelim string) ([]message, error) {
+// qaTurn is build_qa_turn: the question as a user turn and, when there is
+// an answer, the answer (after gen_prefix, if any) as an assistant turn;
+// with no answer, gen_prefix alone starts the assistant turn.
+func qaTurn(q string, c []string, a any, genPrefix, tgtDelim, fewDelim string) ([]message, error) {
 	ans, has, err := answerText(a, c)
 	if err != nil {
 		return nil, err
 	}
-	if !has {
-		return []message{{"user", q, ""}}, nil
+	userDelim := ""
+	if (has && genPrefix == "") || (genPrefix != "" && requiresDelimiter(q, genPrefix)) {
+		userDelim = tgtDelim
 	}
-	return []message{{"user", q, tgtDelim}, {"assistant", ans, fewDelim}}, nil
+	msgs := []message{{"user", q, userDelim}}
+	switch {
+	case has:
+		msgs = append(msgs, message{"assistant", maybeDelimit(genPrefix, ans, " "), fewDelim})
+	case genPrefix != "":
+		msgs = append(msgs, message{"assistant", genPrefix, ""})
+	}
+	return msgs, nil
+}
+
+// requiresDelimiter is lm-eval's requires_delimiter: neither side has
+// whitespace at the join.
+func requiresDelimiter(prefix, suffix string) bool {
+	if prefix == "" {
+		return false
+	}
+	return !py.IsSpace(lastRune(prefix)) && !py.IsSpace(firstRune(suffix))
 }
 
 // render joins messages as plain text or through the chat template.

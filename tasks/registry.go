@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"os"
 	"sort"
 	"strings"
 
@@ -37,18 +38,32 @@ func registerGroup(g Group) {
 	gorder = append(gorder, g.Name)
 }
 
-// List returns every built-in task name, sorted.
+// List returns every task name, built-in and from indexed YAML files,
+// sorted.
 func List() []string {
 	out := append([]string{}, order...)
+	for _, n := range yamlNames(entryTask) {
+		if _, dup := registry[n]; !dup {
+			out = append(out, n)
+		}
+	}
 	sort.Strings(out)
 	return out
 }
 
-// Groups returns every group, in definition order.
+// Groups returns every group: the built-ins in definition order, then
+// those of indexed YAML files (sorted) that parse.
 func Groups() []Group {
 	out := make([]Group, 0, len(gorder))
 	for _, n := range gorder {
-		out = append(out, groups[n])
+		if _, over, _ := yamlGroup(n); !over {
+			out = append(out, groups[n])
+		}
+	}
+	for _, n := range yamlNames(entryGroup) {
+		if g, ok, err := yamlGroup(n); ok && err == nil {
+			out = append(out, g)
+		}
 	}
 	return out
 }
@@ -56,31 +71,40 @@ func Groups() []Group {
 // GroupsOf returns the groups that list name directly.
 func GroupsOf(name string) []string {
 	var out []string
-	for _, g := range gorder {
-		if contains(groups[g].Subtasks, name) {
-			out = append(out, g)
+	for _, g := range Groups() {
+		if contains(g.Subtasks, name) {
+			out = append(out, g.Name)
 		}
 	}
 	return out
 }
 
-// Get returns a built-in task; an unknown name is a bad-input error that
-// suggests the closest name.
+// Get returns a task: one defined by an indexed YAML file (IncludePath,
+// LoadTaskFile), else a built-in. An unknown name is a bad-input error
+// that suggests the closest name; a YAML task that cannot be built names
+// its file and key.
 func Get(name string) (Task, error) {
+	if s, ok, err := yamlTask(name); ok {
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
 	if s, ok := registry[name]; ok {
 		return s, nil
 	}
 	return nil, unknown(name)
 }
 
-// Dataset returns the Hugging Face dataset a built-in task reads: its repo
+// Dataset returns the Hugging Face dataset a task reads: its repo
 // ("openai/gsm8k") and config ("main"; "default" when unnamed). Unknown
 // names give Get's error.
 func Dataset(task string) (path, config string, err error) {
-	s, ok := registry[task]
-	if !ok {
-		return "", "", unknown(task)
+	t, err := Get(task)
+	if err != nil {
+		return "", "", err
 	}
+	s := t.(*spec)
 	return s.ds.Path, s.ds.config(), nil
 }
 
@@ -90,10 +114,10 @@ func unknown(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return errs.BadInputf("empty task name ('goeval tasks' lists them)")
 	}
-	if g, ok := groups[name]; ok {
+	if g, ok := lookupGroup(name); ok {
 		return errs.BadInputf("%q is a group of %d tasks, not a task ('goeval tasks' lists its subtasks)", name, len(g.Subtasks))
 	}
-	all := append(append([]string{}, order...), gorder...)
+	all := append(append(List(), gorder...), yamlNames(entryGroup)...)
 	return errs.BadInputf("unknown task %q%s ('goeval tasks' lists them)", name, didYouMean(closest(name, all)))
 }
 
@@ -105,8 +129,22 @@ func Expand(names []string) ([]Task, []Group, error) {
 	seenT, seenG := map[string]bool{}, map[string]bool{}
 	var walk func(n string) error
 	walk = func(n string) error {
-		if g, ok := groups[n]; ok {
-			if !seenG[n] {
+		if isTaskFile(n) {
+			name, err := LoadTaskFile(n)
+			if err != nil {
+				return err
+			}
+			n = name
+		}
+		g, ok, err := yamlGroup(n)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			g, ok = groups[n]
+		}
+		if ok {
+			if !seenG[n] && !g.tag {
 				seenG[n] = true
 				gs = append(gs, g)
 			}
@@ -136,4 +174,22 @@ func Expand(names []string) ([]Task, []Group, error) {
 		}
 	}
 	return ts, gs, nil
+}
+
+// lookupGroup finds a group or tag by name (YAML definitions first).
+func lookupGroup(name string) (Group, bool) {
+	if g, ok, _ := yamlGroup(name); ok {
+		return g, true
+	}
+	g, ok := groups[name]
+	return g, ok
+}
+
+// isTaskFile reports whether a --tasks entry names a YAML file.
+func isTaskFile(n string) bool {
+	if !strings.HasSuffix(n, ".yaml") && !strings.HasSuffix(n, ".yml") {
+		return false
+	}
+	st, err := os.Stat(n)
+	return err == nil && !st.IsDir()
 }

@@ -20,14 +20,16 @@ type spec struct {
 	// keys it appends after the dataset's columns.
 	process func(Doc) (Doc, error)
 	added   []string
-	text    func(Doc) (string, error) // doc_to_text
-	target  func(Doc) (any, error)    // doc_to_target: int index or string
+	// processAll is a process_docs hook of a task YAML: the whole split.
+	processAll DocsHook
+	text       func(Doc) (string, error) // doc_to_text
+	target     func(Doc) (any, error)    // doc_to_target: int index or string
 	// choices is doc_to_choice (nil = none). For multiple-input tasks
 	// (winogrande) it returns the contexts and goldIdx the doc_to_text int.
 	choices          func(Doc) ([]string, error)
 	multiInput       bool
 	goldIdx          func(Doc) (int, error)
-	description      func(Doc) string
+	description      func(Doc) (string, error)
 	targetDelim      string
 	emptyTargetDelim bool // target_delimiter: "" (drop)
 	fewDelim         string
@@ -40,12 +42,38 @@ type spec struct {
 	filters          []string
 	metrics          []MetricSpec
 	score            func(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error)
+
+	// Set by task YAML files (yamlspec.go); zero for the built-ins.
+	versionAny any         // metadata.version as written (int, float or string)
+	genPrefix  string      // gen_prefix: a field name or template ("" = none)
+	fewshot    *fewshotFmt // fewshot_config's formatting overrides
+	config     func() any  // the results file's configs entry
+	// prepare decides what lm-eval decides from the first evaluation
+	// document (a multiple-input task: doc_to_text gives an int).
+	prepare func(s *spec, first Doc) error
+}
+
+// fewshotFmt is how few-shot documents are formatted when fewshot_config
+// overrides the task's doc_to_* or delimiters.
+type fewshotFmt struct {
+	text        func(Doc) (string, error)
+	goldIdx     func(Doc) (int, error)
+	target      func(Doc) (any, error)
+	choices     func(Doc) ([]string, error) // nil: no choices
+	targetDelim string
+	fewDelim    string
+	genPrefix   string
 }
 
 func (s *spec) Name() string           { return s.name }
 func (s *spec) OutputType() OutputType { return s.output }
-func (s *spec) Version() any           { return s.version }
-func (s *spec) Metrics() []MetricSpec  { return s.metrics }
+func (s *spec) Version() any {
+	if s.versionAny != nil {
+		return s.versionAny
+	}
+	return s.version
+}
+func (s *spec) Metrics() []MetricSpec { return s.metrics }
 func (s *spec) Filters() []string {
 	if len(s.filters) == 0 {
 		return []string{"none"}
@@ -92,6 +120,20 @@ func (s *spec) docs(dataDir, split string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.processAll != nil {
+		rows, err := s.processAll(t.Rows)
+		if err != nil {
+			return nil, errs.BadInputf("%s: process_docs of split %s: %w", s.name, split, err)
+		}
+		if len(rows) != len(t.Rows) {
+			t.Src = make([]string, len(rows))
+			for i := range rows {
+				t.Src[i] = fmt.Sprintf("split %s doc %d (after process_docs)", split, i)
+			}
+		}
+		t.Rows = rows
+		s.addKeys(t)
+	}
 	if s.process == nil {
 		return t, nil
 	}
@@ -102,12 +144,17 @@ func (s *spec) docs(dataDir, split string) (*table, error) {
 		}
 		t.Rows[i] = p
 	}
+	s.addKeys(t)
+	return t, nil
+}
+
+// addKeys appends the fields process_docs adds to the column order.
+func (s *spec) addKeys(t *table) {
 	for _, k := range s.added {
 		if !contains(t.Keys[""], k) {
 			t.Keys[""] = append(t.Keys[""], k)
 		}
 	}
-	return t, nil
 }
 
 // limitDocs is lm-eval's limit: a fraction below 1 → ceil(n*limit), else
@@ -171,6 +218,11 @@ func (s *spec) Build(opts Options) ([]Instance, error) {
 	docs, err := s.selectDocs(len(evalT.Rows), opts)
 	if err != nil {
 		return nil, err
+	}
+	if s.prepare != nil && len(evalT.Rows) > 0 {
+		if err := s.prepare(s, evalT.Rows[0]); err != nil {
+			return nil, errs.BadInputf("%s: %s: %w", s.name, evalT.Src[0], err)
+		}
 	}
 	k := s.NumFewshot(opts)
 	fs, err := s.newSampler(opts, k)

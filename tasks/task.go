@@ -145,6 +145,7 @@ type Group struct {
 	WeightBySize bool
 	Metrics      []string // aggregated metric names (e.g. "acc")
 	Version      string   // group metadata version (a string in results "versions")
+	tag          bool     // a YAML tag: its tasks run, with no group result
 }
 
 // Task is one evaluable task.

@@ -26,7 +26,7 @@ func winoBlank(d Doc) (string, int, error) {
 
 func init() {
 	register(&spec{
-		name: "winogrande", version: 1.0, ds: dataset{"allenai/winogrande", "winogrande_xl"},
+		name: "winogrande", version: 1.0, ds: dataset{Path: "allenai/winogrande", Name: "winogrande_xl"},
 		trainSplit: "train", valSplit: "validation", output: MultipleChoice, multiInput: true,
 		goldIdx: func(d Doc) (int, error) {
 			a, err := str(d, "answer")

@@ -39,6 +39,7 @@ type runFlags struct {
 	logSamples, chat, skipBase                                                  bool
 	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
+	includePath                                                                 string
 	overwrite                                                                   bool
 	given                                                                       []string       // the flags given on the command line
 	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
@@ -54,7 +55,8 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.Var(&f.adapters, "adapter", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) or Hub repository ORG/NAME[@REVISION] for --model (without --model, the first adapter's base_model_name_or_path is the base); repeatable. The run evaluates the base model and then each adapter, each into its own results folder (see above)")
 	fs.StringVar(&f.adapterMode, "adapter-mode", "auto", "how --adapter is applied: separate (base weights loaded once, each adapter computed as x·Aᵀ·Bᵀ·scale in the graph), merged (scale·B·A added into the weights: one load per evaluated model, one after another), or auto: separate when the run evaluates more than one model, merged for one adapter with --skip-base")
 	fs.BoolVar(&f.skipBase, "skip-base", false, "with --adapter: evaluate only the adapters, not the base model")
-	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required)")
+	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required), or paths of lm-eval task YAML files (path/to/task.yaml)")
+	fs.StringVar(&f.includePath, "include-path", "", "folder(s) of lm-eval task YAML files (comma-separated), indexed before --tasks is resolved: their tasks, groups and tags can be named in --tasks (lm-eval's --include_path; README \"Custom tasks\")")
 	fs.Float64Var(&f.limit, "limit", 0, "documents per task: < 1 is a fraction (ceil(N*limit)), >= 1 a count (int(limit)); 0 = all. The first documents are used, as in lm-eval")
 	fs.IntVar(&f.fewshot, "num-fewshot", -1, "few-shot examples per prompt; -1 = each task's default (tasks fixed at 0 ignore it)")
 	fs.StringVar(&f.batch, "batch-size", "auto", "rows per forward pass: a positive number, or \"auto\": scoring passes of up to 4096 packed tokens, and on XLA a generation batch measured once per run (8–64 rows)")
@@ -179,6 +181,9 @@ func runRun(args []string) error {
 	}
 	for _, w := range tasks.GenKwargsWarnings(gk) {
 		fmt.Fprintf(os.Stderr, "goeval run: warning: %s\n", w)
+	}
+	if err := loadIncludePaths(f.includePath); err != nil {
+		return err
 	}
 	opts := goevalpkg.Options{Tasks: strings.Split(f.tasks, ","), Task: tasks.DefaultOptions(),
 		BootstrapIters: f.bootstrap, LogSamples: f.logSamples}

@@ -27,7 +27,6 @@ var lmevalShort = map[string]string{"t": "tasks", "M": "model", "a": "model-args
 var lmevalRefused = map[string]string{
 	"predict-only":            "goeval always computes the metrics; use --log-samples to keep the model outputs",
 	"check-integrity":         "goeval's tasks are built in and checked by goeval's own tests; there is no task test suite to run",
-	"include-path":            "goeval has no YAML tasks yet; see 'goeval tasks' for the built-in ones",
 	"cache-requests":          "goeval rebuilds prompts in milliseconds and caches nothing but model responses (--use-cache)",
 	"wandb-args":              "goeval does not log to Weights & Biases",
 	"wandb-config-args":       "goeval does not log to Weights & Biases",

@@ -3,20 +3,43 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/goeval/goeval/tasks"
 )
 
 func init() {
-	register("tasks", "list the built-in tasks with their groups, output type and default few-shot", runTasks)
+	register("tasks", "list the tasks (built-in and --include-path YAML) with their groups, output type and default few-shot", runTasks)
+}
+
+// loadIncludePaths indexes the task YAML folders of --include-path
+// (comma-separated), printing a note for each name a file redefines.
+func loadIncludePaths(list string) error {
+	for _, dir := range strings.Split(list, ",") {
+		if dir = strings.TrimSpace(dir); dir == "" {
+			continue
+		}
+		_, notes, err := tasks.IncludePath(dir)
+		if err != nil {
+			return err
+		}
+		for _, n := range notes {
+			fmt.Fprintf(os.Stderr, "note: %s\n", n)
+		}
+	}
+	return nil
 }
 
 // runTasks prints one line per task and then the groups.
 func runTasks(args []string) error {
 	fs := flag.NewFlagSet("tasks", flag.ContinueOnError)
-	setUsage(fs, "Usage: goeval tasks\nLists every built-in task (name, output type, default num_fewshot, groups) and every group.")
+	include := fs.String("include-path", "", "also list the tasks of the lm-eval task YAML files in these folders (comma-separated)")
+	setUsage(fs, "Usage: goeval tasks [--include-path DIR]\nLists every task (name, output type, default num_fewshot, groups) and every group: the built-in ones and those of --include-path's YAML files.")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
+		return err
+	}
+	if err := loadIncludePaths(*include); err != nil {
 		return err
 	}
 	def := tasks.DefaultOptions()

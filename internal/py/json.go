@@ -249,6 +249,11 @@ func Str(v any) string {
 		}
 		return string(x)
 	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+		if r, err := ReprValue(v); err == nil { // str(list) is its repr
+			return r
+		}
+	}
 	return fmt.Sprint(v)
 }
 

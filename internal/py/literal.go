@@ -100,7 +100,7 @@ func (p *litParser) value() (any, error) {
 	}
 	switch c := p.s[p.i]; {
 	case c == '\'' || c == '"':
-		return p.str(c)
+		return p.strs(c)
 	case c == '[' || c == '(':
 		return p.list(map[byte]byte{'[': ']', '(': ')'}[c])
 	case c == '{':
@@ -182,14 +182,36 @@ func (p *litParser) dict() (*Map[any], error) {
 	}
 }
 
-// str reads a quoted string with Python's escapes.
+// strs reads one string literal or several adjacent ones, which Python
+// concatenates ('a' "b" is 'ab').
+func (p *litParser) strs(q byte) (string, error) {
+	out, err := p.str(q)
+	for err == nil {
+		p.skip()
+		if p.i >= len(p.s) || (p.s[p.i] != '\'' && p.s[p.i] != '"') {
+			break
+		}
+		var more string
+		more, err = p.str(p.s[p.i])
+		out += more
+	}
+	return out, err
+}
+
+// str reads a quoted string, single- or triple-quoted, with Python's
+// escapes.
 func (p *litParser) str(q byte) (string, error) {
 	var b strings.Builder
+	end := string(q)
+	if strings.HasPrefix(p.s[p.i:], strings.Repeat(end, 3)) {
+		end = strings.Repeat(end, 3)
+		p.i += 2
+	}
 	for p.i++; p.i < len(p.s); {
 		c := p.s[p.i]
 		switch {
-		case c == q:
-			p.i++
+		case strings.HasPrefix(p.s[p.i:], end):
+			p.i += len(end)
 			return b.String(), nil
 		case c == '\\' && p.i+1 < len(p.s):
 			if err := p.escape(&b); err != nil {

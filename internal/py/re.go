@@ -89,8 +89,14 @@ func (p *Regexp) MatchString(s string) bool {
 
 // Sub is Python's re.sub(pattern, repl, s) with a template repl: `\1`,
 // `\g<1>`, `\g<name>` insert groups and `\n`, `\t`, `\\` are escapes.
-func (p *Regexp) Sub(s, repl string) string {
-	out, err := p.re.Replace(s, translateRepl(repl, p.names), -1, -1)
+func (p *Regexp) Sub(s, repl string) string { return p.SubN(s, repl, 0) }
+
+// SubN is re.sub with count: at most count replacements (0 = all).
+func (p *Regexp) SubN(s, repl string, count int) string {
+	if count <= 0 {
+		count = -1
+	}
+	out, err := p.re.Replace(s, translateRepl(repl, p.names), -1, count)
 	if err != nil {
 		return s
 	}

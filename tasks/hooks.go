@@ -1,0 +1,148 @@
+package tasks
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/goeval/goeval/metrics"
+)
+
+// Go functions standing in for the Python functions task YAML files name
+// with `!function module.name`. lm-eval imports module.py from the YAML's
+// folder; goeval cannot run Python, so a hook is a Go function registered
+// under "<folder>.module.name" — the folder path inside lm-eval's tasks
+// directory, dots for slashes (e.g. "hellaswag.utils.process_docs",
+// "super_glue.copa.utils.doc_to_text"). A YAML file resolves
+// `!function utils.process_docs` against the trailing folders of its own
+// path (…/hellaswag/hellaswag.yaml → "hellaswag.utils.process_docs"), so
+// lm-eval's task files and copies of them in a user's folder both find the
+// hook. A name no Go function answers is an error when the file loads.
+
+// DocsHook is a process_docs hook: the processed split (it may drop,
+// reorder or rewrite documents).
+type DocsHook func(docs []Doc) ([]Doc, error)
+
+// DocHook is a doc_to_text / doc_to_target / doc_to_choice hook.
+type DocHook func(doc Doc) (any, error)
+
+// ResultsHook is a process_results hook: per-sample metrics from the
+// document and its responses (one per request, in order).
+type ResultsHook func(doc Doc, resps []Response) (map[string]metrics.Value, error)
+
+type hookKind int
+
+const (
+	hookDocs hookKind = iota
+	hookDoc
+	hookResults
+)
+
+func (k hookKind) String() string {
+	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook"}[k]
+}
+
+// builtinResults is a process_results hook answered by a built-in task's
+// own scoring (all its filters), named by the task.
+type builtinResults string
+
+// registered is a hook with, for a DocsHook, the fields it appends to every
+// document, in order (so samples files log documents in lm-eval's order).
+type registered struct {
+	fn    any
+	added []string
+}
+
+var (
+	hooksMu sync.RWMutex
+	hooks   = map[string]registered{}
+)
+
+// RegisterHook makes fn answer `!function` references to name
+// ("<folder>.module.function"). fn is a DocsHook, DocHook or ResultsHook
+// (or a func with the same signature); for a DocsHook, added names the
+// fields it appends to each document, in the order Python adds them.
+func RegisterHook(name string, fn any, added ...string) {
+	switch f := fn.(type) {
+	case func([]Doc) ([]Doc, error):
+		fn = DocsHook(f)
+	case func(Doc) (any, error):
+		fn = DocHook(f)
+	case func(Doc, []Response) (map[string]metrics.Value, error):
+		fn = ResultsHook(f)
+	case DocsHook, DocHook, ResultsHook, builtinResults:
+	default:
+		panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
+	}
+	hooksMu.Lock()
+	defer hooksMu.Unlock()
+	hooks[name] = registered{fn, added}
+}
+
+// Hooks lists the registered hook names, sorted.
+func Hooks() []string {
+	hooksMu.RLock()
+	defer hooksMu.RUnlock()
+	out := make([]string, 0, len(hooks))
+	for n := range hooks {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// hookCandidates are the registry names a reference from a YAML in dir may
+// mean, most specific first.
+func hookCandidates(ref hookRef) []string {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(ref.Dir)), "/")
+	var out []string
+	for i := 0; i < len(parts); i++ {
+		if parts[i] == "" {
+			continue
+		}
+		out = append(out, strings.Join(parts[i:], ".")+"."+ref.Name)
+	}
+	return append(out, ref.Name)
+}
+
+// hook resolves the !function value at key to a Go function of the kind
+// the key needs; an unknown name or a wrong kind fails the file.
+func (r *cfgReader) hook(key string, kind hookKind) any {
+	return r.hookReg(key, kind).fn
+}
+
+func (r *cfgReader) hookReg(key string, kind hookKind) registered {
+	v, _ := r.c.get(key)
+	ref, ok := v.(hookRef)
+	if !ok {
+		r.failf(key, "want a !function hook, got %s", yamlKind(v))
+		return registered{}
+	}
+	hooksMu.RLock()
+	defer hooksMu.RUnlock()
+	cands := hookCandidates(ref)
+	for _, c := range cands {
+		reg, ok := hooks[c]
+		if !ok {
+			continue
+		}
+		var right bool
+		switch reg.fn.(type) {
+		case DocsHook:
+			right = kind == hookDocs
+		case DocHook:
+			right = kind == hookDoc
+		case ResultsHook, builtinResults:
+			right = kind == hookResults
+		}
+		if !right {
+			r.failf(key, "!function %s: goeval's %s is not %s", ref.Name, c, kind)
+			return registered{}
+		}
+		return reg
+	}
+	r.failf(key, "!function %s: goeval cannot run Python, and no Go function is registered as %s (write the field as a Jinja template, or register a Go hook with tasks.RegisterHook)", ref.Name, cands[max(0, len(cands)-2)])
+	return registered{}
+}

@@ -1,0 +1,53 @@
+package tasks
+
+import "fmt"
+
+// The Python functions of lm-eval's own task files that goeval's built-in
+// tasks already implement, registered under their lm-eval names, so that
+// lm-eval's hellaswag.yaml, winogrande/default.yaml, wikitext.yaml,
+// drop/default.yaml and hendrycks_math_*.yaml (or a user's copies of them)
+// run as YAML tasks with the built-ins' exact behaviour.
+
+func init() {
+	RegisterHook("hellaswag.utils.process_docs", mapDocs(hellaswagProcess), "query", "choices", "gold")
+	RegisterHook("drop.utils.process_docs", mapDocs(dropProcess), "id", "answers")
+	RegisterHook("drop.utils.process_results", builtinResults("drop"))
+	RegisterHook("hendrycks_math.utils.process_docs", mapDocs(mathProcess(nil)), "answer")
+	RegisterHook("hendrycks_math.utils.process_results", builtinResults("hendrycks_math_algebra"))
+	RegisterHook("wikitext.preprocess_wikitext.wikitext_detokenizer", func(d Doc) (any, error) {
+		p, err := str(d, "page")
+		return wikitextDetokenize(p), err
+	})
+	RegisterHook("wikitext.preprocess_wikitext.process_results", builtinResults("wikitext"))
+	RegisterHook("winogrande.preprocess_winogrande.doc_to_text", func(d Doc) (any, error) {
+		return intAny(builtin("winogrande").goldIdx(d))
+	})
+	RegisterHook("winogrande.preprocess_winogrande.doc_to_target", func(d Doc) (any, error) {
+		return builtin("winogrande").target(d)
+	})
+	RegisterHook("winogrande.preprocess_winogrande.doc_to_choice", func(d Doc) (any, error) {
+		c, err := builtin("winogrande").choices(d)
+		out := make([]any, len(c))
+		for i, x := range c {
+			out[i] = x
+		}
+		return out, err
+	})
+}
+
+// mapDocs makes a per-document process function a process_docs hook.
+func mapDocs(fn func(Doc) (Doc, error)) DocsHook {
+	return func(docs []Doc) ([]Doc, error) {
+		out := make([]Doc, len(docs))
+		for i, d := range docs {
+			p, err := fn(d)
+			if err != nil {
+				return nil, fmt.Errorf("document %d: %w", i, err)
+			}
+			out[i] = p
+		}
+		return out, nil
+	}
+}
+
+func builtin(name string) *spec { return registry[name] }

@@ -1,0 +1,114 @@
+package tasks_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/goeval/goeval/tasks"
+)
+
+// TestBuiltinHooksYAML loads lm-eval's own YAML files of tasks goeval builds
+// in (hellaswag, winogrande, wikitext, drop, hendrycks_math_algebra), whose
+// !function hooks resolve to goeval's Go functions, and requires the tasks
+// they define to build exactly the built-ins' lm-eval goldens and to score
+// like the built-ins.
+func TestBuiltinHooksYAML(t *testing.T) {
+	dir := synthData(t)
+	builtins := map[string]tasks.Task{}
+	for _, n := range []string{"hellaswag", "winogrande", "wikitext", "drop", "hendrycks_math_algebra"} {
+		b, err := tasks.Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		builtins[n] = b
+	}
+	names, _, err := tasks.IncludePath("testdata/lmeval_builtin_yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tasks.ResetYAML()
+	if len(names) != 6 { // five tasks and the hendrycks_math group
+		t.Fatalf("indexed %v", names)
+	}
+	for name, b := range builtins {
+		t.Run(name, func(t *testing.T) {
+			y, err := tasks.Get(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if y == b {
+				t.Fatal("Get returned the built-in, not the YAML task")
+			}
+			_, want := readGolden(t, filepath.Join("testdata", "lmeval", name+".jsonl"))
+			opts := tasks.DefaultOptions()
+			opts.DataDir = dir
+			insts, err := y.Build(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(insts) != len(want) {
+				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
+			}
+			for i, inst := range insts {
+				got := renderInstance(t, inst)
+				if name == "drop" {
+					// Known difference: drop.yaml's doc_to_target joins the keys
+					// of the answer mapping; gonja iterates a mapping in sorted
+					// order, Python in the dataset's field order. Its scoring
+					// (process_results, below) does not use the target.
+					got, want[i] = stripTarget(t, got), stripTarget(t, want[i])
+					if inst.Target != "date,hit_id,number,spans,worker_id" {
+						t.Errorf("drop target %q: the known key-order difference changed; update this test", inst.Target)
+					}
+				}
+				if got != want[i] {
+					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
+				}
+			}
+			bi, err := b.Build(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range insts {
+				resps := fakeResponses(insts[i], i)
+				gy, err := y.Process(&insts[i], resps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gb, err := b.Process(&bi[i], resps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(gy, gb) {
+					t.Fatalf("doc %d scores differ:\nYAML     %v\nbuilt-in %v", i, gy, gb)
+				}
+			}
+		})
+	}
+}
+
+// fakeResponses are deterministic responses of the right kind for inst.
+func fakeResponses(inst tasks.Instance, seed int) []tasks.Response {
+	out := make([]tasks.Response, len(inst.Requests))
+	for j, r := range inst.Requests {
+		out[j] = tasks.Response{LogProb: -float64((seed*7+j*3)%11) - 0.5, IsGreedy: (seed+j)%3 == 0}
+		if r.Kind == tasks.ReqGenerate {
+			out[j].Text = fmt.Sprintf(" %d. The answer is %d", seed%4, seed%3)
+		}
+	}
+	return out
+}
+
+// stripTarget blanks a golden line's target.
+func stripTarget(t *testing.T, line string) string {
+	t.Helper()
+	i := strings.Index(line, `"target": "`)
+	j := strings.Index(line, `", "arguments"`)
+	if i < 0 || j < i {
+		t.Fatalf("no target in %s", line)
+	}
+	return line[:i] + line[j:]
+}

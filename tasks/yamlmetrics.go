@@ -1,0 +1,206 @@
+package tasks
+
+import (
+	"fmt"
+
+	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/metrics"
+)
+
+// metric_list of a task YAML and the per-sample scoring of
+// ConfigurableTask.process_results, for the metrics goeval computes.
+
+// metricDefaults are lm-eval's registered aggregation and higher_is_better
+// of each metric goeval computes, and the output types that compute it.
+var metricDefaults = map[string]struct {
+	agg     string
+	higher  bool
+	outputs []OutputType
+}{
+	"acc":             {"mean", true, []OutputType{MultipleChoice, Loglikelihood}},
+	"acc_norm":        {"mean", true, []OutputType{MultipleChoice}},
+	"acc_bytes":       {"mean", true, []OutputType{MultipleChoice}},
+	"f1":              {"f1", true, []OutputType{MultipleChoice}},
+	"mcc":             {"matthews_corrcoef", true, []OutputType{MultipleChoice}},
+	"exact_match":     {"mean", true, []OutputType{MultipleChoice, GenerateUntil}},
+	"perplexity":      {"perplexity", false, []OutputType{Loglikelihood}},
+	"word_perplexity": {"weighted_perplexity", false, []OutputType{LoglikelihoodRolling}},
+	"byte_perplexity": {"weighted_perplexity", false, []OutputType{LoglikelihoodRolling}},
+	"bits_per_byte":   {"bits_per_byte", false, []OutputType{LoglikelihoodRolling}},
+}
+
+// defaultMetrics is lm-eval's DEFAULT_METRIC_REGISTRY.
+var defaultMetrics = map[OutputType][]string{
+	Loglikelihood:        {"perplexity", "acc"},
+	LoglikelihoodRolling: {"word_perplexity", "byte_perplexity", "bits_per_byte"},
+	MultipleChoice:       {"acc", "acc_norm"},
+	GenerateUntil:        {"exact_match"},
+}
+
+// aggregations goeval's metrics.Aggregate knows.
+var aggregations = map[string]bool{"mean": true, "median": true, "perplexity": true, "weighted_perplexity": true,
+	"bits_per_byte": true, "f1": true, "matthews_corrcoef": true, "nanmean": true, "bypass": true}
+
+// exactMatchKwargs are exact_match's keyword arguments.
+var exactMatchKwargs = map[string]bool{"regexes_to_ignore": true, "ignore_case": true, "ignore_punctuation": true, "ignore_numbers": true}
+
+// yamlScorer is what process_results needs besides the spec.
+type yamlScorer struct {
+	em      *metrics.ExactMatcher
+	results ResultsHook
+	builtin string // process_results is this built-in task's scoring
+	filters []filterPipe
+}
+
+// metrics reads metric_list (or the output type's defaults) and
+// process_results.
+func (r *cfgReader) metrics(s *spec) {
+	sc := &yamlScorer{}
+	hooked := r.has("process_results")
+	if hooked {
+		switch h := r.hook("process_results", hookResults).(type) {
+		case ResultsHook:
+			sc.results = h
+		case builtinResults:
+			sc.builtin = string(h)
+		}
+	}
+	v, _ := r.c.get("metric_list")
+	if v == nil {
+		for _, name := range defaultMetrics[s.output] {
+			d := metricDefaults[name]
+			s.metrics = append(s.metrics, MetricSpec{name, d.agg, d.higher})
+		}
+		sc.em, _ = metrics.NewExactMatcher(metrics.ExactMatchOptions{})
+		s.score = sc.score
+		r.scorer = sc
+		return
+	}
+	list, ok := v.([]any)
+	if !ok {
+		r.failf("metric_list", "want a list of {metric: …} entries, got %s", yamlKind(v))
+		return
+	}
+	for i, e := range list {
+		key := fmt.Sprintf("metric_list[%d]", i)
+		m, ok := e.(*py.Map[any])
+		if !ok {
+			r.failf(key, "want a mapping with a metric key, got %s", yamlKind(e))
+			return
+		}
+		ms, em := r.metricEntry(key, s.output, m, hooked)
+		s.metrics = append(s.metrics, ms)
+		if em != nil {
+			sc.em = em
+		}
+	}
+	if sc.em == nil {
+		sc.em, _ = metrics.NewExactMatcher(metrics.ExactMatchOptions{})
+	}
+	s.score = sc.score
+	r.scorer = sc
+}
+
+// metricEntry reads one metric_list entry.
+func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hooked bool) (MetricSpec, *metrics.ExactMatcher) {
+	name, ok := m.Value("metric").(string)
+	if !ok {
+		r.failf(key+".metric", "want a metric name, got %s", yamlKind(m.Value("metric")))
+		return MetricSpec{}, nil
+	}
+	d, known := metricDefaults[name]
+	if !hooked && (!known || !hasOutput(d.outputs, out)) {
+		r.failf(key+".metric", "goeval does not compute %q for %s tasks (it computes %s)", name, out, knownMetrics(out))
+		return MetricSpec{}, nil
+	}
+	ms := MetricSpec{Name: name, Aggregation: d.agg, HigherIsBetter: d.higher}
+	if hooked && !known {
+		ms.Aggregation, ms.HigherIsBetter = "mean", true
+	}
+	if a, ok := m.Get("aggregation"); ok {
+		agg, isStr := a.(string)
+		if !isStr || !aggregations[agg] {
+			r.failf(key+".aggregation", "%v is not an aggregation goeval has (mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bypass)", a)
+		}
+		ms.Aggregation = agg
+	}
+	if h, ok := m.Get("higher_is_better"); ok {
+		b, isBool := h.(bool)
+		if !isBool {
+			r.failf(key+".higher_is_better", "want true or false, got %s", yamlKind(h))
+		}
+		ms.HigherIsBetter = b
+	}
+	var opts metrics.ExactMatchOptions
+	for _, k := range m.Keys() {
+		switch {
+		case k == "metric" || k == "aggregation" || k == "higher_is_better":
+		case k == "hf_evaluate":
+			r.failf(key+".hf_evaluate", "Hugging Face evaluate metrics are not supported")
+		case name == "exact_match" && out == GenerateUntil && exactMatchKwargs[k]:
+			r.exactMatchKwarg(key+"."+k, k, m.Value(k), &opts)
+		case name == "exact_match" && out == GenerateUntil:
+			r.failf(key+"."+k, "unknown exact_match argument (it takes regexes_to_ignore, ignore_case, ignore_punctuation, ignore_numbers)")
+		}
+	}
+	if name != "exact_match" || out != GenerateUntil {
+		return ms, nil // lm-eval passes no arguments to the other metrics either
+	}
+	em, err := metrics.NewExactMatcher(opts)
+	if err != nil {
+		r.failf(key+".regexes_to_ignore", "%v", err)
+	}
+	return ms, em
+}
+
+func (r *cfgReader) exactMatchKwarg(key, k string, v any, o *metrics.ExactMatchOptions) {
+	if k == "regexes_to_ignore" {
+		l, ok := v.([]any)
+		if !ok {
+			r.failf(key, "want a list of regular expressions, got %s", yamlKind(v))
+			return
+		}
+		for _, e := range l {
+			s, ok := e.(string)
+			if !ok {
+				r.failf(key, "want regular expressions, got %s", yamlKind(e))
+				return
+			}
+			o.RegexesToIgnore = append(o.RegexesToIgnore, s)
+		}
+		return
+	}
+	b, ok := v.(bool)
+	if !ok {
+		r.failf(key, "want true or false, got %s", yamlKind(v))
+		return
+	}
+	switch k {
+	case "ignore_case":
+		o.IgnoreCase = b
+	case "ignore_punctuation":
+		o.IgnorePunctuation = b
+	case "ignore_numbers":
+		o.IgnoreNumbers = b
+	}
+}
+
+func hasOutput(l []OutputType, o OutputType) bool {
+	for _, x := range l {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
+
+func knownMetrics(o OutputType) string {
+	var out []string
+	for _, n := range sortedKeys(map[string]bool{"acc": true, "acc_norm": true, "acc_bytes": true, "f1": true, "mcc": true,
+		"exact_match": true, "perplexity": true, "word_perplexity": true, "byte_perplexity": true, "bits_per_byte": true}) {
+		if hasOutput(metricDefaults[n].outputs, o) {
+			out = append(out, n)
+		}
+	}
+	return fmt.Sprint(out)
+}

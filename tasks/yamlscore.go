@@ -1,0 +1,188 @@
+package tasks
+
+import (
+	"fmt"
+
+	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/metrics"
+)
+
+// score is ConfigurableTask.process_results for a task YAML: per filter,
+// the metrics of metric_list (or process_results' hook).
+func (sc *yamlScorer) score(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
+	if sc.builtin != "" {
+		b := registry[sc.builtin]
+		return b.score(b, inst, resps)
+	}
+	if sc.results != nil {
+		m, err := sc.results(inst.Doc, resps)
+		if err != nil {
+			return nil, fmt.Errorf("process_results: %w", err)
+		}
+		return map[string]SampleResult{s.Filters()[0]: {Metrics: m, FilteredResps: filteredLL(resps, s.output)}}, nil
+	}
+	switch s.output {
+	case MultipleChoice:
+		return sc.scoreMC(s, inst, resps)
+	case Loglikelihood:
+		r := resps[0]
+		m := map[string]metrics.Value{}
+		for _, ms := range s.metrics {
+			switch ms.Name {
+			case "perplexity":
+				m["perplexity"] = metrics.Float(r.LogProb)
+			case "acc":
+				m["acc"] = metrics.Bool(r.IsGreedy)
+			}
+		}
+		return map[string]SampleResult{"none": {Metrics: m, FilteredResps: [2]any{r.LogProb, r.IsGreedy}}}, nil
+	case LoglikelihoodRolling:
+		text, _ := inst.Target.(string)
+		ll := resps[0].LogProb
+		words, bytes := float64(len(wsSplitRe.Split(text))), float64(len(text))
+		m := map[string]metrics.Value{}
+		for _, ms := range s.metrics {
+			switch ms.Name {
+			case "word_perplexity":
+				m[ms.Name] = metrics.Pair(ll, words)
+			case "byte_perplexity", "bits_per_byte":
+				m[ms.Name] = metrics.Pair(ll, bytes)
+			}
+		}
+		return map[string]SampleResult{"none": {Metrics: m, FilteredResps: ll}}, nil
+	}
+	return sc.scoreGenerate(s, inst, resps)
+}
+
+func filteredLL(resps []Response, o OutputType) any {
+	switch o {
+	case GenerateUntil:
+		return resps[0].Text
+	case LoglikelihoodRolling:
+		return resps[0].LogProb
+	}
+	out := make([][2]any, len(resps))
+	for i, r := range resps {
+		out[i] = [2]any{r.LogProb, r.IsGreedy}
+	}
+	if o == Loglikelihood {
+		return out[0]
+	}
+	return out
+}
+
+// scoreMC scores a multiple-choice document: acc, acc_norm, acc_bytes,
+// exact_match, and (gold, pred) pairs for f1 and mcc.
+func (sc *yamlScorer) scoreMC(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
+	lls := make([]float64, len(resps))
+	greedy := make([]bool, len(resps))
+	for i, r := range resps {
+		lls[i], greedy[i] = r.LogProb, r.IsGreedy
+	}
+	choices, err := s.choices(inst.Doc)
+	if err != nil {
+		return nil, err
+	}
+	gold := inst.Target
+	if s.multiInput {
+		if gold, err = s.goldIdx(inst.Doc); err != nil {
+			return nil, err
+		}
+	}
+	var res metrics.MCScores
+	goldIdx := metrics.GoldOutOfRange
+	if l, ok := gold.([]any); ok {
+		golds := make([]int, len(l))
+		for i, g := range l {
+			golds[i] = metrics.GoldIndex(g, choices)
+		}
+		res = metrics.ScoreMultipleTarget(lls, greedy, choices, golds)
+	} else {
+		if b, ok := gold.(bool); ok { // a Python int
+			gold = map[bool]int{false: 0, true: 1}[b]
+		}
+		goldIdx = metrics.GoldIndex(gold, choices)
+		res = metrics.ScoreMultipleChoice(lls, greedy, choices, goldIdx)
+	}
+	m := map[string]metrics.Value{}
+	for _, ms := range s.metrics {
+		switch ms.Name {
+		case "acc":
+			m[ms.Name] = metrics.Float(res.Acc)
+		case "acc_norm":
+			m[ms.Name] = metrics.Float(res.AccNorm)
+		case "acc_bytes":
+			m[ms.Name] = metrics.Float(res.AccBytes)
+		case "exact_match":
+			m[ms.Name] = metrics.Int(int(res.ExactMatch))
+		case "f1", "mcc":
+			if _, multi := gold.([]any); multi {
+				return nil, fmt.Errorf("%s needs one gold answer per document, and doc_to_target gave a list", ms.Name)
+			}
+			m[ms.Name] = metrics.Pair(float64(goldIdx), float64(res.Pred))
+		}
+	}
+	return map[string]SampleResult{"none": {Metrics: m, FilteredResps: filteredLL(resps, MultipleChoice)}}, nil
+}
+
+// scoreGenerate runs each filter pipeline over the generation and scores
+// exact_match against the gold: choices[target] when the task has
+// choices, any of a list of targets, else str(target).
+func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
+	gold := inst.Target
+	if s.choices != nil {
+		choices, err := s.choices(inst.Doc)
+		if err != nil {
+			return nil, err
+		}
+		i, ok := gold.(int)
+		if !ok || i < -len(choices) || i >= len(choices) {
+			return nil, fmt.Errorf("doc_to_target %v is not an index into the %d choices", gold, len(choices))
+		}
+		gold = choices[(i+len(choices))%len(choices)]
+	}
+	var golds []string
+	if l, ok := gold.([]any); ok {
+		for _, g := range l {
+			gs, err := py.StrValue(g)
+			if err != nil {
+				return nil, err
+			}
+			golds = append(golds, gs)
+		}
+	} else {
+		gs, err := py.StrValue(gold)
+		if err != nil {
+			return nil, err
+		}
+		golds = []string{gs}
+	}
+	out := map[string]SampleResult{}
+	for _, f := range sc.pipes() {
+		pred, err := f.apply(resps[0].Text)
+		if err != nil {
+			return nil, fmt.Errorf("filter %s: %w", f.name, err)
+		}
+		m := map[string]metrics.Value{}
+		for _, ms := range s.metrics {
+			if ms.Name != "exact_match" {
+				continue
+			}
+			em := 0.0
+			for _, g := range golds {
+				em = max(em, sc.em.Score(pred, g))
+			}
+			m[ms.Name] = metrics.Float(em)
+		}
+		out[f.name] = SampleResult{Metrics: m, FilteredResps: pred}
+	}
+	return out, nil
+}
+
+// pipes are the filter pipelines, or lm-eval's default "none" (take_first).
+func (sc *yamlScorer) pipes() []filterPipe {
+	if len(sc.filters) == 0 {
+		return []filterPipe{{name: "none"}}
+	}
+	return sc.filters
+}

@@ -1,0 +1,340 @@
+package tasks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
+)
+
+// Building a task from an lm-eval task YAML (TaskConfig's fields). Every key
+// is either used, accepted with no effect on goeval (listed in ignoredKeys),
+// or an error naming the file and the key: nothing is silently dropped.
+
+// taskKeys are the TaskConfig keys goeval reads.
+var taskKeys = map[string]bool{
+	"task": true, "task_alias": true, "tag": true, "dataset_path": true, "dataset_name": true,
+	"dataset_kwargs": true, "training_split": true, "validation_split": true, "test_split": true,
+	"fewshot_split": true, "process_docs": true, "doc_to_text": true, "doc_to_target": true,
+	"doc_to_choice": true, "process_results": true, "description": true, "target_delimiter": true,
+	"fewshot_delimiter": true, "fewshot_config": true, "num_fewshot": true, "metric_list": true,
+	"output_type": true, "generation_kwargs": true, "repeats": true, "filter_list": true,
+	"metadata": true, "unsafe_code": true, "gen_prefix": true, "doc_to_image": true, "doc_to_audio": true,
+}
+
+// ignoredKeys change nothing goeval computes: decontamination runs only
+// with lm-eval's --decontamination_ngrams_path, which goeval does not have.
+var ignoredKeys = map[string]bool{"should_decontaminate": true, "doc_to_decontamination_query": true}
+
+// cfgReader reads typed keys of one configuration, remembering the first
+// error (which names the file and key).
+type cfgReader struct {
+	c      yamlConfig
+	err    error
+	scorer *yamlScorer // set by metrics, completed by filterList
+}
+
+func (r *cfgReader) failf(key, format string, args ...any) {
+	if r.err == nil {
+		r.err = errs.BadInputf("%s: %s: %s", r.c.path, key, fmt.Sprintf(format, args...))
+	}
+}
+
+// str reads an optional string ("" when absent or null).
+func (r *cfgReader) str(key string) string {
+	v, _ := r.c.get(key)
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	r.failf(key, "want a string, got %s", yamlKind(v))
+	return ""
+}
+
+// strDefault reads a string that defaults to def when absent (null is "").
+func (r *cfgReader) strDefault(key, def string) string {
+	if _, ok := r.c.get(key); !ok {
+		return def
+	}
+	return r.str(key)
+}
+
+func (r *cfgReader) has(key string) bool {
+	v, ok := r.c.get(key)
+	return ok && v != nil
+}
+
+// newYAMLSpec builds a task from c, whose "task" key names it.
+func newYAMLSpec(c yamlConfig) (*spec, error) {
+	r := &cfgReader{c: c}
+	for _, k := range c.m.Keys() {
+		if !taskKeys[k] && !ignoredKeys[k] {
+			r.failf(k, "unknown task key%s (see lm-eval's TaskConfig for the keys a task file may have)", didYouMean(closest(k, sortedKeys(taskKeys))))
+		}
+	}
+	s := &spec{name: r.str("task"), alias: r.str("task_alias")}
+	if s.name == "" {
+		r.failf("task", "a task needs a name")
+	}
+	s.tags = r.strList("tag")
+	r.unsupported()
+	r.dataset(s)
+	r.output(s)
+	r.formatting(s)
+	r.fewshotCfg(s)
+	r.version(s)
+	r.metrics(s)
+	r.generation(s)
+	r.filterList(s)
+	if r.err != nil {
+		return nil, r.err
+	}
+	s.config = func() any { return yamlConfigEntry(s, c) }
+	return s, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// strList reads a string or a list of strings.
+func (r *cfgReader) strList(key string) []string {
+	v, _ := r.c.get(key)
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case string:
+		return []string{x}
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				r.failf(key, "want names, got %s in the list", yamlKind(e))
+				return nil
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	r.failf(key, "want a name or a list of names, got %s", yamlKind(v))
+	return nil
+}
+
+// unsupported refuses the keys goeval cannot honour.
+func (r *cfgReader) unsupported() {
+	for key, why := range map[string]string{
+		"doc_to_image": "multimodal tasks are not supported",
+		"doc_to_audio": "multimodal tasks are not supported",
+	} {
+		if r.has(key) {
+			r.failf(key, "%s", why)
+		}
+	}
+	if v, ok := r.c.get("unsafe_code"); ok && v != false && v != nil {
+		r.failf("unsafe_code", "tasks that execute generated code are not supported")
+	}
+	if v, ok := r.c.get("repeats"); ok && v != nil && v != 1 {
+		r.failf("repeats", "goeval scores one response per request: repeats must be 1, not %v", v)
+	}
+}
+
+// dataset reads dataset_path, dataset_name, dataset_kwargs and the splits.
+func (r *cfgReader) dataset(s *spec) {
+	s.ds = dataset{Path: r.str("dataset_path"), Name: r.str("dataset_name"), dir: r.c.dirOf()}
+	if s.ds.Path == "" {
+		r.failf("dataset_path", "a task needs a dataset (a Hugging Face dataset name, or json/csv/parquet with dataset_kwargs.data_files)")
+	}
+	if kw, ok := r.c.get("dataset_kwargs"); ok && kw != nil {
+		m, ok := kw.(*py.Map[any])
+		if !ok {
+			r.failf("dataset_kwargs", "want a mapping, got %s", yamlKind(kw))
+			return
+		}
+		for _, k := range m.Keys() {
+			switch k {
+			case "data_files":
+				files, err := dataFiles(m.Value(k))
+				if err != nil {
+					r.failf("dataset_kwargs.data_files", "%v", err)
+				}
+				s.ds.Files = files
+			case "trust_remote_code": // no remote code runs here either way
+			default:
+				r.failf("dataset_kwargs."+k, "not supported (goeval reads data_files; other load_dataset arguments have no equivalent)")
+			}
+		}
+	}
+	if s.ds.Files == nil && isFileFormat(s.ds.Path) {
+		r.failf("dataset_path", "%q needs dataset_kwargs.data_files naming the files", s.ds.Path)
+	}
+	s.trainSplit, s.valSplit, s.testSplit = r.str("training_split"), r.str("validation_split"), r.str("test_split")
+	s.fewshotSplit = r.str("fewshot_split")
+	if s.testSplit == "" && s.valSplit == "" {
+		r.failf("test_split", "a task needs a test_split or a validation_split to evaluate")
+	}
+	if r.has("process_docs") {
+		h := r.hookReg("process_docs", hookDocs)
+		if fn, ok := h.fn.(DocsHook); ok {
+			s.processAll, s.added = fn, h.added
+		}
+	}
+}
+
+func (c yamlConfig) dirOf() string {
+	if i := strings.LastIndexAny(c.path, `/\`); i >= 0 {
+		return c.path[:i]
+	}
+	return "."
+}
+
+// dataFiles reads data_files: a file or list of files (split "train") or a
+// mapping from split to file(s).
+func dataFiles(v any) (map[string][]string, error) {
+	list := func(x any) ([]string, error) {
+		switch y := x.(type) {
+		case string:
+			return []string{y}, nil
+		case []any:
+			var out []string
+			for _, e := range y {
+				s, ok := e.(string)
+				if !ok {
+					return nil, fmt.Errorf("want file names, got %s", yamlKind(e))
+				}
+				out = append(out, s)
+			}
+			return out, nil
+		}
+		return nil, fmt.Errorf("want a file name or a list of them, got %s", yamlKind(x))
+	}
+	if m, ok := v.(*py.Map[any]); ok {
+		out := map[string][]string{}
+		for _, split := range m.Keys() {
+			f, err := list(m.Value(split))
+			if err != nil {
+				return nil, fmt.Errorf("split %s: %v", split, err)
+			}
+			out[split] = f
+		}
+		return out, nil
+	}
+	f, err := list(v)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]string{"train": f}, nil
+}
+
+// output reads output_type (lm-eval's default: generate_until).
+func (r *cfgReader) output(s *spec) {
+	switch o := r.strDefault("output_type", "generate_until"); o {
+	case "multiple_choice":
+		s.output = MultipleChoice
+	case "loglikelihood":
+		s.output = Loglikelihood
+	case "loglikelihood_rolling":
+		s.output = LoglikelihoodRolling
+	case "generate_until":
+		s.output = GenerateUntil
+	default:
+		r.failf("output_type", "%q is not one of multiple_choice, loglikelihood, loglikelihood_rolling, generate_until", o)
+	}
+}
+
+// version reads metadata.version (lm-eval's VERSION; "Yaml" when unset).
+func (r *cfgReader) version(s *spec) {
+	s.versionAny = "Yaml"
+	md, ok := r.c.get("metadata")
+	if !ok || md == nil {
+		return
+	}
+	m, ok := md.(*py.Map[any])
+	if !ok {
+		r.failf("metadata", "want a mapping, got %s", yamlKind(md))
+		return
+	}
+	if v, ok := m.Get("version"); ok {
+		s.versionAny = v
+		if f, ok := v.(float64); ok {
+			s.version = f
+		}
+		if n, ok := v.(int); ok {
+			s.version = float64(n)
+		}
+	}
+}
+
+// configOrder is TaskConfig's field order, in which lm-eval writes a
+// task's "configs" entry (None fields left out).
+var configOrder = []string{"task", "task_alias", "tag", "dataset_path", "dataset_name", "dataset_kwargs",
+	"training_split", "validation_split", "test_split", "fewshot_split", "process_docs", "doc_to_text",
+	"doc_to_target", "unsafe_code", "doc_to_choice", "process_results", "description", "target_delimiter",
+	"fewshot_delimiter", "fewshot_config", "num_fewshot", "metric_list", "output_type", "generation_kwargs",
+	"repeats", "filter_list", "should_decontaminate", "doc_to_decontamination_query", "gen_prefix", "metadata"}
+
+// yamlConfigEntry is the results file's configs entry of a YAML task: the
+// file's values in TaskConfig order, with lm-eval's defaults filled in and
+// hooks written as "!function name" (lm-eval writes their Python source).
+func yamlConfigEntry(s *spec, c yamlConfig) any {
+	out := py.NewMap[any]()
+	defaults := map[string]any{"unsafe_code": false, "description": "", "target_delimiter": s.targetDelim,
+		"fewshot_delimiter": s.fewDelim, "num_fewshot": s.numFewshot, "output_type": s.output.String(),
+		"repeats": 1, "should_decontaminate": false}
+	if s.genKwargs != nil {
+		g := py.NewMap[any]()
+		for _, k := range s.genKeys {
+			g.Set(k, s.genKwargs[k])
+		}
+		defaults["generation_kwargs"] = g
+	}
+	var ml []any
+	for _, m := range s.metrics {
+		e := py.NewMap[any]()
+		e.Set("metric", m.Name)
+		e.Set("aggregation", m.Aggregation)
+		e.Set("higher_is_better", m.HigherIsBetter)
+		ml = append(ml, e)
+	}
+	defaults["metric_list"] = ml
+	for _, k := range configOrder {
+		v, ok := c.get(k)
+		if k == "metric_list" || k == "generation_kwargs" || !ok || v == nil {
+			v, ok = defaults[k]
+		}
+		if ok && v != nil {
+			out.Set(k, configValue(v))
+		}
+	}
+	return out
+}
+
+// configValue writes hooks as "!function name".
+func configValue(v any) any {
+	switch x := v.(type) {
+	case hookRef:
+		return "!function " + x.Name
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = configValue(e)
+		}
+		return out
+	case *py.Map[any]:
+		m := py.NewMap[any]()
+		for _, k := range x.Keys() {
+			m.Set(k, configValue(x.Value(k)))
+		}
+		return m
+	}
+	return v
+}
