@@ -38,7 +38,10 @@ func nanValues(vals map[string]metrics.Value, specs []tasks.MetricSpec) map[stri
 	nan := math.NaN()
 	for name, v := range vals {
 		p, isPair := v.Pair()
+		_, isText := v.Texts()
 		switch {
+		case isText: // a (reference, prediction) text has no number to spoil
+			out[name] = v
 		case !isPair:
 			out[name] = metrics.Float(nan)
 		case goldPredAgg(name, specs):

@@ -93,6 +93,10 @@ func aggregateMetric(ms tasks.MetricSpec, filter string, vals []metrics.Value, i
 	if err != nil {
 		return Metric{}, fmt.Errorf("metric %s,%s: %w", ms.Name, filter, err)
 	}
+	switch ms.Name {
+	case "bleu", "chrf", "chrf++", "ter": // lm-eval caps these bootstraps at 100 resamples
+		iters = min(iters, 100)
+	}
 	se, ok, err := metrics.Stderr(agg, vals, iters)
 	if err != nil {
 		return Metric{}, fmt.Errorf("metric %s,%s stderr: %w", ms.Name, filter, err)

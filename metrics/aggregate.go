@@ -17,6 +17,8 @@ const (
 	AggMCC                = "matthews_corrcoef"
 	AggNanMean            = "nanmean"
 	AggBypass             = "bypass"
+	AggBLEU               = "bleu"
+	AggChrF               = "chrf"
 )
 
 // Aggregate applies lm-eval's aggregation `name` to per-sample values.
@@ -52,10 +54,19 @@ func Aggregate(name string, values []Value) (float64, error) {
 			return F1Score(ps)
 		}
 		return MatthewsCorrcoef(ps), nil
+	case AggBLEU, AggChrF:
+		ts, err := TextPairs(values)
+		if err != nil {
+			return 0, fmt.Errorf("aggregate %s: %w", name, err)
+		}
+		if name == AggBLEU {
+			return CorpusBLEU(ts), nil
+		}
+		return CorpusChrF(ts), nil
 	case AggBypass:
 		return 999, nil
 	}
-	return 0, fmt.Errorf("aggregate: unknown aggregation %q (known: mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bypass)", name)
+	return 0, fmt.Errorf("aggregate: unknown aggregation %q (known: mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bleu, chrf, bypass)", name)
 }
 
 // aggregateScalars is the scalar aggregations over float64s.
@@ -149,4 +160,17 @@ func Pairs(values []Value) ([][2]float64, error) {
 		ps[i] = p
 	}
 	return ps, nil
+}
+
+// TextPairs returns text (reference, prediction) values.
+func TextPairs(values []Value) ([][2]string, error) {
+	out := make([][2]string, len(values))
+	for i, v := range values {
+		t, ok := v.Texts()
+		if !ok {
+			return nil, fmt.Errorf("value %d is not a (reference, prediction) pair", i)
+		}
+		out[i] = t
+	}
+	return out, nil
 }

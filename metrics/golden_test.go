@@ -51,6 +51,13 @@ type golden struct {
 		Pairs   [][2]float64
 		Wpairs  [][2]float64
 	}
+	SacreBLEU []struct {
+		Pairs       [][2]string
+		BLEU        float64  `json:"bleu"`
+		ChrF        float64  `json:"chrf"`
+		BootChrF100 *float64 `json:"boot_chrf_100"`
+		BootBLEU100 *float64 `json:"boot_bleu_100"`
+	} `json:"sacrebleu"`
 	PyStr []struct {
 		S, Strip, Lower, Upper, Capitalize string
 		Split                              []string
@@ -227,6 +234,41 @@ func TestGoldenStderr(t *testing.T) {
 		}
 		if !close12(se, g.Agg[c.key]) {
 			t.Errorf("%s = %.17g, lm-eval %.17g", c.key, se, g.Agg[c.key])
+		}
+	}
+}
+
+// TestGoldenSacreBLEU compares corpus BLEU and chrF, and their bootstrap
+// stderrs at lm-eval's 100 resamples, with lm-eval's bleu and chrf
+// aggregations (sacrebleu).
+func TestGoldenSacreBLEU(t *testing.T) {
+	g := loadGolden(t)
+	if len(g.SacreBLEU) == 0 {
+		t.Fatal("no sacrebleu cases in the golden")
+	}
+	for i, c := range g.SacreBLEU {
+		vals := make([]Value, len(c.Pairs))
+		for j, p := range c.Pairs {
+			vals[j] = Text(p[0], p[1])
+		}
+		for _, m := range []struct {
+			agg      string
+			want     float64
+			wantBoot *float64
+		}{{AggBLEU, c.BLEU, c.BootBLEU100}, {AggChrF, c.ChrF, c.BootChrF100}} {
+			got, err := Aggregate(m.agg, vals)
+			if err != nil || !close12(got, m.want) {
+				t.Errorf("case %d %s = %.17g (err %v), lm-eval %.17g", i, m.agg, got, err, m.want)
+			}
+			se, ok, err := Stderr(m.agg, vals, 100)
+			switch {
+			case err != nil:
+				t.Errorf("case %d %s stderr: %v", i, m.agg, err)
+			case m.wantBoot == nil && ok:
+				t.Errorf("case %d %s stderr %v, lm-eval N/A", i, m.agg, se)
+			case m.wantBoot != nil && (!ok || !close12(se, *m.wantBoot)):
+				t.Errorf("case %d %s stderr = %.17g (ok %v), lm-eval %.17g", i, m.agg, se, ok, *m.wantBoot)
+			}
 		}
 	}
 }

@@ -50,6 +50,24 @@ func Stderr(agg string, values []Value, iters int) (se float64, ok bool, err err
 				return aggregateScalars(agg, buf)
 			}
 		}), true, nil
+	case AggBLEU, AggChrF:
+		ts, err := TextPairs(values)
+		if err != nil {
+			return 0, false, fmt.Errorf("stderr %s: %w", agg, err)
+		}
+		score := CorpusChrF
+		if agg == AggBLEU {
+			score = CorpusBLEU
+		}
+		return Bootstrap(len(ts), iters, func() func([]int) float64 {
+			buf := make([][2]string, len(ts))
+			return func(idx []int) float64 {
+				for i, j := range idx {
+					buf[i] = ts[j]
+				}
+				return score(buf)
+			}
+		}), true, nil
 	case AggF1, AggMCC:
 		ps, err := Pairs(values)
 		if err != nil {
@@ -82,7 +100,7 @@ func HasStderr(agg string, n, iters int) bool {
 		return false
 	}
 	switch agg {
-	case AggMean, AggMedian, AggPerplexity, AggNanMean, AggF1, AggMCC:
+	case AggMean, AggMedian, AggPerplexity, AggNanMean, AggF1, AggMCC, AggBLEU, AggChrF:
 		return true
 	}
 	return false

@@ -15,6 +15,7 @@ import (
 type Value struct {
 	a, b float64
 	kind valueKind
+	text *[2]string // kindText: (reference, prediction)
 }
 
 type valueKind uint8
@@ -23,6 +24,7 @@ const (
 	kindFloat valueKind = iota
 	kindInt
 	kindPair
+	kindText
 )
 
 // Float is a float metric value (Python float).
@@ -43,11 +45,24 @@ func Bool(b bool) Value {
 // Pair is a corpus-level pair value: (loglikelihood, weight) or (gold, pred).
 func Pair(a, b float64) Value { return Value{a: a, b: b, kind: kindPair} }
 
+// Text is a (reference, prediction) pair of strings, the per-document value
+// of the corpus-level bleu and chrf aggregations.
+func Text(ref, pred string) Value { return Value{kind: kindText, text: &[2]string{ref, pred}} }
+
 // IsPair reports whether v is a pair.
 func (v Value) IsPair() bool { return v.kind == kindPair }
 
+// Texts returns a text pair's reference and prediction; ok is false for
+// numbers and number pairs.
+func (v Value) Texts() (t [2]string, ok bool) {
+	if v.kind != kindText {
+		return t, false
+	}
+	return *v.text, true
+}
+
 // Float returns a number value as a float64; ok is false for a pair.
-func (v Value) Float() (x float64, ok bool) { return v.a, v.kind != kindPair }
+func (v Value) Float() (x float64, ok bool) { return v.a, v.kind != kindPair && v.kind != kindText }
 
 // Pair returns a pair value's two elements; ok is false for a number.
 func (v Value) Pair() (p [2]float64, ok bool) { return [2]float64{v.a, v.b}, v.kind == kindPair }
@@ -57,6 +72,8 @@ func (v Value) Pair() (p [2]float64, ok bool) { return [2]float64{v.a, v.b}, v.k
 // is integral (Python's (ll, len(words)) tuple).
 func (v Value) Py() any {
 	switch v.kind {
+	case kindText:
+		return []any{v.text[0], v.text[1]}
 	case kindInt:
 		return int(v.a)
 	case kindPair:
@@ -76,6 +93,10 @@ func ParseValue(x any) (Value, bool) {
 		return Float(f), true
 	}
 	if list, ok := x.([]any); ok && len(list) == 2 {
+		if r, isStr := list[0].(string); isStr {
+			p, isStr := list[1].(string)
+			return Text(r, p), isStr
+		}
 		a, okA := py.ToFloat(list[0])
 		b, okB := py.ToFloat(list[1])
 		return Pair(a, b), okA && okB

@@ -88,6 +88,9 @@ func pairValues(sa, sb []Sample, metric, filter string) (a, b []metrics.Value, m
 
 // finiteValue reports whether a per-doc value (number or pair) is finite.
 func finiteValue(v metrics.Value) bool {
+	if _, ok := v.Texts(); ok {
+		return true
+	}
 	if p, ok := v.Pair(); ok {
 		return finite(p[0]) && finite(p[1])
 	}

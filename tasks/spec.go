@@ -44,10 +44,13 @@ type spec struct {
 	score            func(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error)
 
 	// Set by task YAML files (yamlspec.go); zero for the built-ins.
-	versionAny any         // metadata.version as written (int, float or string)
-	genPrefix  string      // gen_prefix: a field name or template ("" = none)
-	fewshot    *fewshotFmt // fewshot_config's formatting overrides
-	config     func() any  // the results file's configs entry
+	versionAny any    // metadata.version as written (int, float or string)
+	genPrefix  string // gen_prefix: a field name or template ("" = none)
+	// multiTarget: the first evaluation document's target is a list, so
+	// every target is read as a list (lm-eval's multiple_target).
+	multiTarget bool
+	fewshot     *fewshotFmt // fewshot_config's formatting overrides
+	config      func() any  // the results file's configs entry
 	// prepare decides what lm-eval decides from the first evaluation
 	// document (a multiple-input task: doc_to_text gives an int).
 	prepare func(s *spec, first Doc) error

@@ -1,6 +1,8 @@
 package tasks_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,4 +113,188 @@ func joinAny(v any) string {
 		out = append(out, e.(string))
 	}
 	return strings.Join(out, ",")
+}
+
+// TestLMEvalYAMLGroups compares the groups and tags the custom files define
+// (golden/groups, from lm-eval's TaskManager) with goeval's expansion:
+// members in order, group alias, version and aggregation, and each member
+// task's alias, few-shot count and metrics.
+func TestLMEvalYAMLGroups(t *testing.T) {
+	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "groups", "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no group goldens")
+	}
+	for _, f := range files {
+		var g struct {
+			Name, Kind string
+			GroupAlias string `json:"group_alias"`
+			Version    string
+			Aggregate  []struct {
+				Metric       string
+				WeightBySize bool `json:"weight_by_size"`
+			} `json:"aggregate_metric_list"`
+			Members []string
+			Tasks   []struct {
+				Task       string
+				TaskAlias  *string `json:"task_alias"`
+				NumFewshot int     `json:"num_fewshot"`
+				Metrics    []string
+			}
+		}
+		readJSONFile(t, f, &g)
+		t.Run(g.Name, func(t *testing.T) {
+			ts, gs, err := tasks.Expand([]string{g.Name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Kind == "tag" && len(gs) != 0 {
+				t.Errorf("a tag expanded into groups %v", gs)
+			}
+			if g.Kind == "group" {
+				if len(gs) != 1 {
+					t.Fatalf("groups %v", gs)
+				}
+				gr := gs[0]
+				if strings.Join(gr.Subtasks, ",") != strings.Join(g.Members, ",") || gr.Alias != g.GroupAlias || gr.Version != g.Version {
+					t.Errorf("group %+v, lm-eval members %v alias %q version %q", gr, g.Members, g.GroupAlias, g.Version)
+				}
+				var ms []string
+				for _, a := range g.Aggregate {
+					ms = append(ms, a.Metric)
+					if a.WeightBySize != gr.WeightBySize {
+						t.Errorf("weight_by_size %v, lm-eval %v", gr.WeightBySize, a.WeightBySize)
+					}
+				}
+				if !gr.Aggregate || strings.Join(gr.Metrics, ",") != strings.Join(ms, ",") {
+					t.Errorf("aggregate %v %v, lm-eval %v", gr.Aggregate, gr.Metrics, ms)
+				}
+			}
+			if len(ts) != len(g.Tasks) {
+				t.Fatalf("%d tasks, lm-eval %d", len(ts), len(g.Tasks))
+			}
+			for i, want := range g.Tasks {
+				tk := ts[i]
+				alias := want.Task
+				if want.TaskAlias != nil {
+					alias = *want.TaskAlias
+				}
+				var ms []string
+				for _, m := range tk.Metrics() {
+					ms = append(ms, m.Name)
+				}
+				if tk.Name() != want.Task || tk.Alias() != alias || tk.NumFewshot(tasks.DefaultOptions()) != want.NumFewshot ||
+					strings.Join(ms, ",") != strings.Join(want.Metrics, ",") {
+					t.Errorf("task %d: %s alias %q %d-shot %v; lm-eval %s %q %d-shot %v", i, tk.Name(), tk.Alias(),
+						tk.NumFewshot(tasks.DefaultOptions()), ms, want.Task, alias, want.NumFewshot, want.Metrics)
+				}
+			}
+		})
+	}
+}
+
+// TestLMEvalYAMLScoring feeds canned responses to a multiple-target
+// generation task with five filters and compares every filtered response
+// and exact_match score with lm-eval's (golden/scoring).
+func TestLMEvalYAMLScoring(t *testing.T) {
+	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "scoring", "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no scoring goldens")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		tk, err := tasks.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := tasks.DefaultOptions()
+		opts.DataDir = filepath.Join(yamlTestdata, "data")
+		insts, err := tk.Build(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range readLines(t, f) {
+			var g struct {
+				DocID    int `json:"doc_id"`
+				Response string
+				Filtered map[string]string
+				Scores   map[string]map[string]float64
+			}
+			if err := json.Unmarshal([]byte(line), &g); err != nil {
+				t.Fatal(err)
+			}
+			inst := insts[g.DocID]
+			got, err := tk.Process(&inst, []tasks.Response{{Text: g.Response}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(g.Filtered) {
+				t.Errorf("%s doc %d: filters %v, lm-eval %v", name, i, got, g.Filtered)
+			}
+			for filter, want := range g.Filtered {
+				r := got[filter]
+				if r.FilteredResps != want {
+					t.Errorf("%s doc %d filter %s: %q, lm-eval %q", name, i, filter, r.FilteredResps, want)
+				}
+				for m, w := range g.Scores[filter] {
+					if v, _ := r.Metrics[m].Float(); v != w {
+						t.Errorf("%s doc %d filter %s %s: %v, lm-eval %v", name, i, filter, m, v, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestLMEvalYAMLExample checks the README's example task
+// (examples/tasks/capitals) against lm-eval's rendering of it.
+func TestLMEvalYAMLExample(t *testing.T) {
+	f := filepath.Join(yamlTestdata, "golden_examples", "capitals.jsonl")
+	head, want := readGolden(t, f)
+	name, err := tasks.LoadTaskFile(filepath.Join(yamlTestdata, "golden_examples", head["yaml"].(string)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := tasks.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkYAMLHead(t, tk, head)
+	insts, err := tk.Build(tasks.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(insts) != len(want) {
+		t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
+	}
+	for i, inst := range insts {
+		if got := renderInstance(t, inst); got != want[i] {
+			t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
+		}
+	}
+}
+
+func readJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }

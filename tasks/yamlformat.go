@@ -105,6 +105,9 @@ func (r *cfgReader) formatting(s *spec) {
 		v, err := text.text(first, choice.set())
 		_, isInt := v.(int)
 		s.multiInput = err == nil && isInt && choice.set()
+		tgt, err := target.target(first, choice.set())
+		_, isList := tgt.([]any)
+		s.multiTarget = err == nil && isList
 		return nil
 	}
 	if desc := r.str("description"); desc != "" {

@@ -32,7 +32,7 @@ const (
 type yamlEntry struct {
 	kind entryKind
 	cfg  yamlConfig
-	tags []string // entryTag: its tasks, in index order
+	tags []string // entryTag: its tasks, sorted
 	spec *spec    // entryTask, once built
 }
 
@@ -136,6 +136,7 @@ func indexConfig(c yamlConfig) (name, note string) {
 			}
 			if !contains(e.tags, name) {
 				e.tags = append(e.tags, name)
+				sort.Strings(e.tags) // lm-eval keeps a tag's tasks in a set and expands it sorted
 			}
 		}
 	}

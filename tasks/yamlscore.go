@@ -142,7 +142,14 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 		gold = choices[(i+len(choices))%len(choices)]
 	}
 	var golds []string
-	if l, ok := gold.([]any); ok {
+	multi := s.multiTarget && s.choices == nil
+	if str, ok := gold.(string); ok && multi {
+		gold = nil // lm-eval's list(gold): a string target of a multiple-target task is its characters
+		for _, r := range str {
+			golds = append(golds, string(r))
+		}
+	}
+	if l, ok := gold.([]any); ok && multi {
 		for _, g := range l {
 			gs, err := py.StrValue(g)
 			if err != nil {
@@ -150,12 +157,8 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 			}
 			golds = append(golds, gs)
 		}
-	} else {
-		gs, err := py.StrValue(gold)
-		if err != nil {
-			return nil, err
-		}
-		golds = []string{gs}
+	} else if gold != nil {
+		golds = []string{py.Str(gold)}
 	}
 	out := map[string]SampleResult{}
 	for _, f := range sc.pipes() {
@@ -165,14 +168,19 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 		}
 		m := map[string]metrics.Value{}
 		for _, ms := range s.metrics {
-			if ms.Name != "exact_match" {
-				continue
+			switch ms.Name {
+			case "exact_match":
+				em := 0.0
+				for _, g := range golds {
+					em = max(em, sc.em.Score(pred, g))
+				}
+				m[ms.Name] = metrics.Float(em)
+			case "bleu", "chrf": // corpus-level: the (reference, prediction) pair
+				if len(golds) != 1 {
+					return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
+				}
+				m[ms.Name] = metrics.Text(golds[0], pred)
 			}
-			em := 0.0
-			for _, g := range golds {
-				em = max(em, sc.em.Score(pred, g))
-			}
-			m[ms.Name] = metrics.Float(em)
 		}
 		out[f.name] = SampleResult{Metrics: m, FilteredResps: pred}
 	}

@@ -88,7 +88,7 @@ func TestLMEvalFlagSpellings(t *testing.T) {
 		{"predict_only", "--model m --predict_only", nil, nil, "--predict_only (lm-eval) is not supported"},
 		{"short -x", "--model m -x", nil, nil, "--predict_only (lm-eval) is not supported"},
 		{"check_integrity", "--model m --check_integrity", nil, nil, "--check_integrity (lm-eval) is not supported"},
-		{"include_path", "--model m --include_path tasks/", nil, nil, "goeval has no YAML tasks yet"},
+		{"include_path", "--model m --include_path tasks/", func(f *runFlags) any { return f.includePath }, "tasks/", ""},
 		{"wandb_args", "--model m --wandb_args project=x", nil, nil, "Weights & Biases"},
 	}
 	for _, c := range cases {

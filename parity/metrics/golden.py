@@ -59,6 +59,28 @@ FLOATS = ["5", " 5 ", "1_000", "1__0", "_1", "1_", "0x10", "inf", "-Infinity", "
 REPRS = [5.0, 0.1, 1e16, 1e15, 123456789012345678.0, 1e-4, 1e-5, 1.5e-7, -0.0, 2.5, 1e100, 3.14159e20, 1/3]
 
 
+# (reference, prediction) corpora for lm-eval's bleu and chrf aggregations
+# (sacrebleu corpus_bleu / corpus_chrf with their defaults).
+SACRE = [
+    [("The cat sat on the mat.", "The cat sat on the mat."), ("It is raining today.", "Today it rains.")],
+    [("Paris", "Paris"), ("Tokyo", "tokyo"), ("New Delhi", "Delhi"), ("Ottawa", "")],
+    [("Der schnelle braune Fuchs springt über den faulen Hund.", "Der braune Fuchs springt schnell über den Hund!"),
+     ("Preise: 3,50 € bzw. 4.20 $ (inkl. MwSt.)", "Preis 3,50€ bzw 4.20$ inkl. MwSt"),
+     ("e-mail: a&amp;b <x@y.z> 1990-2000", "email a&b <x@y.z> 1990 - 2000"),
+     ("日本語のテキスト です。", "日本語 テキスト です"),
+     ("  leading and trailing  \n", "leading and trailing")],
+    [("a b c d e f g", "a b c"), ("x", "y")],
+    [("only one", "")],
+]
+
+
+def sacre_case(pairs):
+    items = [list(p) for p in pairs]
+    return dict(pairs=items, bleu=M.bleu(items), chrf=M.chrf(items),
+                boot_chrf_100=M.bootstrap_stderr(M.chrf, items, iters=100) if len(items) > 1 else None,
+                boot_bleu_100=M.bootstrap_stderr(M.bleu, items, iters=100) if len(items) > 1 else None)
+
+
 def em_case(c):
     return float(M.exact_match_hf_evaluate(predictions=[c["pred"]], references=[c["ref"]],
                                            regexes_to_ignore=c["regexes"] or None, ignore_case=c["ic"],
@@ -105,6 +127,7 @@ def main():
             "subtask_macro": M.aggregate_subtask_metrics([0.3, 0.6, 0.45], [100, 400, 19], False),
         },
         "inputs": {"xs": xs, "lls": lls, "pairs": pairs, "wpairs": wpairs},
+        "sacrebleu": [sacre_case(c) for c in SACRE],
         "pystr": [dict(s=s, strip=s.strip(), split=s.split(), lower=s.lower(), upper=s.upper(), capitalize=s.capitalize())
                   for s in ["hELLO wORLD", "ßa", "ΑΣ. ΣΑΣ Σ", "İx", "ﬁne", "\x1c x \u3000", "ǆa", "a\x1fb\u2028c", "Ὀδυσσεύς"]],
     }
