@@ -44,6 +44,14 @@ type e2eRun struct {
 	SystemInstruction  string           `json:"system_instruction"`
 	Samples            map[string][]int `json:"samples"`
 	Metadata           json.RawMessage  `json:"metadata"`
+	// IncludePath, a folder of lm-eval task YAML files indexed before the
+	// tasks are resolved (--include-path), and DataDir, the folder their
+	// documents are read from instead of the synthetic data (--data-dir),
+	// both relative to the repository root.
+	IncludePath string `json:"include_path"`
+	DataDir     string `json:"data_dir"`
+	// BootstrapIters is --bootstrap-iters (0: lm-eval's default 100000).
+	BootstrapIters int `json:"bootstrap_iters"`
 }
 
 // e2eModels are parity/e2e/e2e.py's MODELS: M, a Qwen base-style
@@ -95,8 +103,15 @@ func TestEndToEndLMEval(t *testing.T) {
 // runE2E evaluates run with m (synthesized in modelDir) as `goeval run`
 // does, writes the files to out and compares them with the run's goldens.
 func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e2eRun) {
+	if run.IncludePath != "" {
+		if _, _, err := tasks.IncludePath(run.IncludePath); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dataDir = stdcmp.Or(run.DataDir, dataDir)
 	gk := parseKV(t, run.GenKwargs)
-	opts := goeval.Options{Tasks: run.Tasks, Task: tasks.DefaultOptions(), LogSamples: true}
+	iters := stdcmp.Or(run.BootstrapIters, 100000)
+	opts := goeval.Options{Tasks: run.Tasks, Task: tasks.DefaultOptions(), LogSamples: true, BootstrapIters: iters}
 	opts.Task.DataDir, opts.Task.Limit, opts.Task.GenKwargs, opts.Task.Samples = dataDir, run.Limit, gk, run.Samples
 	if run.NumFewshot != nil {
 		opts.Task.NumFewshot = *run.NumFewshot
@@ -119,7 +134,7 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 	info := report.RunInfo{ModelName: modelDir, Extra: extra, Metadata: e2eMetadata(t, run.Metadata), Config: report.RunConfig(report.RunSettings{
 		Model: modelDir, DType: "float32", BatchSize: "4", Device: "cpu", Limit: run.Limit,
 		Checkpoint: true, NumParameters: int64(m.NumParameters()),
-		BootstrapIters: 100000, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
+		BootstrapIters: iters, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
 	rep, samples, err := report.FromResults(res, info)
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ all="./models/safetensors: FuzzHeader FuzzIndex
 ./models: FuzzConfig FuzzAdapterConfig
 ./models/tokenizer: FuzzFromJSON FuzzChatTemplate FuzzEncodeDecode
 ./engine: FuzzGenerationConfig
-./tasks: FuzzJSONL FuzzParquet FuzzGenKwargs
+./tasks: FuzzJSONL FuzzParquet FuzzGenKwargs FuzzTaskYAML FuzzJinja
 ./report: FuzzResults FuzzSamples
 ./cmd/goeval: FuzzJSONLines"
 

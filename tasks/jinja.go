@@ -17,6 +17,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/nodes"
 	"github.com/nikolalohinski/gonja/v2/tokens"
 
+	"github.com/goeval/goeval/internal/jinja"
 	"github.com/goeval/goeval/internal/py"
 )
 
@@ -49,10 +50,11 @@ func jinjaEnvironment() (*exec.Environment, *jcfg.Config) {
 			pyStrFilter:     filterPyStr,
 		})
 		jinjaEnv = &exec.Environment{
-			Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
+			Context: exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables).
+				Update(exec.NewContext(map[string]any{"range": jinja.Range})),
 			Filters:           builtins.Filters.Update(filters),
 			Tests:             builtins.Tests,
-			ControlStructures: builtins.ControlStructures,
+			ControlStructures: jinja.ControlStructures,
 			Methods:           pyMethods(),
 		}
 		jinjaCfg = cfg
@@ -98,7 +100,12 @@ func renderJinja(src string, doc Doc) (out string, err error) {
 	if err != nil {
 		return "", err
 	}
-	out, err = tpl.ExecuteToString(exec.NewContext(doc))
+	data := make(map[string]any, len(doc)+1)
+	for k, v := range doc {
+		data[k] = v
+	}
+	data[jinja.GuardKey] = jinja.NewGuard()
+	out, err = tpl.ExecuteToString(exec.NewContext(data))
 	if err != nil {
 		return "", fmt.Errorf("template %q: %s", src, jinjaError(err, doc))
 	}

@@ -20,7 +20,7 @@ const module = "github.com/goeval/goeval"
 // here, which is the moment to decide where it belongs.
 var layers = map[string]int{
 	// 0: leaves everyone may use.
-	"internal/errs": 0, "internal/py": 0, "internal/buildinfo": 0,
+	"internal/errs": 0, "internal/py": 0, "internal/jinja": 0, "internal/buildinfo": 0,
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator

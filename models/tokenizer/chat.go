@@ -11,6 +11,8 @@ import (
 	jcfg "github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/loaders"
+
+	"github.com/goeval/goeval/internal/jinja"
 )
 
 // Message is one turn of a conversation.
@@ -62,7 +64,7 @@ func RenderChatTemplate(src string, msgs []Message, addGenerationPrompt bool, va
 	for i, m := range msgs {
 		list[i] = map[string]any{"role": m.Role, "content": m.Content}
 	}
-	data := map[string]any{"messages": list, "add_generation_prompt": addGenerationPrompt, guardKey: &renderGuard{}}
+	data := map[string]any{"messages": list, "add_generation_prompt": addGenerationPrompt, jinja.GuardKey: jinja.NewGuard()}
 	for k, v := range vars {
 		data[k] = v
 	}
@@ -90,10 +92,10 @@ func compileTemplate(src string) (*exec.Template, error) {
 	cfg.TrimBlocks, cfg.LeftStripBlocks = true, true
 	env := &exec.Environment{
 		Context: exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables).
-			Update(exec.NewContext(map[string]any{"range": sandboxRange})),
+			Update(exec.NewContext(map[string]any{"range": jinja.Range})),
 		Filters:           builtins.Filters,
 		Tests:             builtins.Tests,
-		ControlStructures: chatControlStructures,
+		ControlStructures: jinja.ControlStructures,
 		Methods:           builtins.Methods,
 	}
 	id := fmt.Sprintf("chat-%x", key[:8])

@@ -56,6 +56,21 @@ RUNS = [
     # --samples (documents by index, keeping their doc_id) and --metadata.
     {"name": "samples", "model": "C", "tasks": ["arc_easy", "wikitext"], "num_fewshot": 1,
      "samples": {"arc_easy": [1, 4], "wikitext": [2]}, "metadata": {"experiment": "e2e"}},
+    # lm-eval task YAML files (--include-path; lm-eval's own copies under
+    # tasks/testdata/lmeval_yaml/tasks) over their jsonl documents
+    # (tasks/testdata/lmeval_yaml/data, read by lmeval_synth.py's
+    # --yaml-data-dir and goeval's --data-dir): all four output types, f1 and
+    # mcc, few-shot samples, generate_until filters and exact_match kwargs.
+    # bootstrap_iters 2000 (two chunks of lm-eval's bootstrap, seeds 0 and 1;
+    # lmeval_synth.py passes it to simple_evaluate, lm_eval's CLI has no flag):
+    # at the default 100000, lm-eval's sklearn f1 and mcc resamples take
+    # about 8 minutes on 2 cores (the tiny model answers "no" to every doc,
+    # so both stderrs are 0 anyway).
+    {"name": "yaml", "limit": 3, "include_path": "tasks/testdata/lmeval_yaml/tasks",
+     "data_dir": "tasks/testdata/lmeval_yaml/data", "bootstrap_iters": 2000,
+     "tasks": ["sciq", "rte", "mc_taco", "cola", "swag", "xstorycloze_en", "asdiv", "lambada_standard", "pile_10k",
+               "triviaqa", "nq_open", "bbh_fewshot_boolean_expressions"],
+     "gen_kwargs": "max_gen_toks=16"},
 ]
 MODEL_ARGS = ["--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2",
               "--intermediate", "128", "--seed", "1"]
@@ -135,13 +150,21 @@ def prompt_args(run, dash):
 
 
 def run_lmeval(work, m, d, run):
+    """lm_eval on the run, from the repo root (a run's include_path and
+    data_dir are relative to it: the results record the YAML paths)."""
     out = os.path.join(work, "lmeval_" + run["name"])
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
-    sh([sys.executable, os.path.join(HERE, "lmeval_synth.py"), "--synth-dir", d, "--model", "hf",
+    data = ["--synth-dir", d]
+    if run.get("data_dir"):
+        data = ["--yaml-data-dir", run["data_dir"]]
+    if "bootstrap_iters" in run:  # lm_eval's CLI has no such flag: lmeval_synth.py passes it on
+        data += ["--bootstrap-iters", str(run["bootstrap_iters"])]
+    sh([sys.executable, os.path.join(HERE, "lmeval_synth.py"), *data, "--model", "hf",
         "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
         "--tasks", ",".join(run["tasks"]), "--log_samples", "--output_path", out,
+        *(["--include_path", run["include_path"]] if run.get("include_path") else []),
         *(["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []), *prompt_args(run, "_")],
-       log=out + ".log", env=env)
+       log=out + ".log", env=env, cwd=ROOT)
     return out
 
 
@@ -151,6 +174,9 @@ def run_goeval(work, exe, m, d, run):
     which goeval accepts as aliases."""
     out = os.path.join(work, "goeval_" + run["name"])
     gen = ["--gen_kwargs", run["gen_kwargs"]] if run.get("gen_kwargs") else []
+    d = run.get("data_dir", d)
+    if run.get("include_path"):
+        gen += ["--include_path", run["include_path"]]
     if run.get("model") == "C":
         args = ["--model", "hf", "--model_args", f"pretrained={m},dtype=float32", "--device", "cpu",
                 "--tasks", ",".join(run["tasks"]), "--log_samples",
@@ -159,8 +185,9 @@ def run_goeval(work, exe, m, d, run):
         # --device cpu as lm-eval is given: the results files record it.
         args = ["--model", m, "--data-dir", d, "--tasks", ",".join(run["tasks"]), "--device", "cpu",
                 "--log-samples", "--output-path", out, "--batch-size", "4",
+                *(["--bootstrap-iters", str(run["bootstrap_iters"])] if "bootstrap_iters" in run else []),
                 *[a.replace("_", "-") if a.startswith("--") else a for a in gen], *prompt_args(run, "-")]
-    sh([exe, "run", *args], log=out + ".log")
+    sh([exe, "run", *args], log=out + ".log", cwd=ROOT)
     return out
 
 
@@ -196,7 +223,7 @@ def main():
     ap.add_argument("--limit", type=float, default=3)
     ap.add_argument("--skip", default="", help="comma-separated run names to leave out (ll, gen)")
     a = ap.parse_args()
-    work = a.work or tempfile.mkdtemp(prefix="goeval-e2e-")
+    work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="goeval-e2e-"))
     os.makedirs(work, exist_ok=True)
     runs = [r for r in RUNS if r["name"] not in a.skip.split(",")]
     if a.tasks:

@@ -1,4 +1,8 @@
-package tokenizer
+// Package jinja holds the limits goeval puts on Jinja templates it renders
+// with gonja — chat templates (a model's file) and lm-eval task templates
+// (a task file), both input: no template may load other files, recurse
+// without bound or build huge ranges.
+package jinja
 
 import (
 	"errors"
@@ -12,8 +16,8 @@ import (
 	"github.com/nikolalohinski/gonja/v2/parser"
 )
 
-// Limits on what a chat template (a model's own file, so input) may do,
-// where gonja alone would crash the process or hang.
+// Limits on what a template may do, where gonja alone would crash the
+// process or hang.
 const (
 	// maxRange is the longest range() a template may make, as in the
 	// Jinja sandbox transformers renders with (jinja2.sandbox.MAX_RANGE).
@@ -23,27 +27,31 @@ const (
 	maxMacroDepth = 200
 )
 
-// chatControlStructures are gonja's statements without the ones that load
-// other templates (include, import, from, extends: transformers renders
-// with no loader, and here they would read any file on disk or include
-// themselves forever), and with macro calls bounded in depth.
-var chatControlStructures = func() *exec.ControlStructureSet {
+// ControlStructures are gonja's statements without the ones that load
+// other templates (include, import, from, extends: transformers and lm-eval
+// render with no loader, and here they would read any file on disk or
+// include themselves forever), and with macro calls bounded in depth.
+var ControlStructures = func() *exec.ControlStructureSet {
 	m := map[string]parser.ControlStructureParser{"macro": boundedMacroParser}
 	for _, name := range []string{"autoescape", "block", "filter", "for", "if", "raw", "set", "with", "do", "break", "continue", "trans", "call"} {
 		p, ok := builtins.ControlStructures.Get(name)
 		if !ok {
-			panic("tokenizer: gonja has no " + name + " statement")
+			panic("jinja: gonja has no " + name + " statement")
 		}
 		m[name] = p
 	}
 	return exec.NewControlStructureSet(m)
 }()
 
-// guardKey names the per-render *renderGuard in the template data.
-const guardKey = "__goeval_render_guard"
+// GuardKey names the per-render guard in the template data: every render
+// must set it to a new NewGuard().
+const GuardKey = "__goeval_render_guard"
 
 // renderGuard is the state of one render that the limits need.
 type renderGuard struct{ depth int }
+
+// NewGuard is the state of one render (its data's GuardKey).
+func NewGuard() any { return &renderGuard{} }
 
 // boundedMacro is gonja's macro statement whose macro counts its calls in
 // progress and fails beyond maxMacroDepth.
@@ -71,7 +79,7 @@ func (b *boundedMacro) Execute(r *exec.Renderer, tag *nodes.ControlStructureBloc
 		return err
 	}
 	v, _ := r.Environment.Context.Get(b.Name)
-	g, _ := r.Environment.Context.Get(guardKey)
+	g, _ := r.Environment.Context.Get(GuardKey)
 	fn, ok := v.(exec.Macro)
 	guard, ok2 := g.(*renderGuard)
 	if !ok || !ok2 {
@@ -88,11 +96,11 @@ func (b *boundedMacro) Execute(r *exec.Renderer, tag *nodes.ControlStructureBloc
 	return nil
 }
 
-// sandboxRange is Jinja's sandboxed range([start,] stop[, step]): a list,
+// Range is Jinja's sandboxed range([start,] stop[, step]): a list,
 // refused beyond maxRange items. (gonja's own range feeds a channel from a
 // goroutine that leaks when a loop stops early, and takes seconds for 10^8
 // items.)
-func sandboxRange(_ *exec.Evaluator, params *exec.VarArgs) ([]int, error) {
+func Range(_ *exec.Evaluator, params *exec.VarArgs) ([]int, error) {
 	a := make([]int, len(params.Args))
 	for i, v := range params.Args {
 		if !v.IsInteger() {
