@@ -1,17 +1,26 @@
 package tasks
 
-import "path/filepath"
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
 
 // DataFiles says which files of its Hugging Face dataset repository a
-// built-in task reads: the repository (dataset_path) and glob patterns,
+// task reads: the repository (dataset_path) and glob patterns,
 // relative to the repository root, for its evaluation split and its
 // few-shot split, in every layout loadSplit reads (see data.go). A
 // download step fetches the matching files into the hub cache, where
 // loadSplit then finds them offline. Unknown names give Get's error.
 func DataFiles(task string) (path string, patterns []string, err error) {
-	s, ok := registry[task]
-	if !ok {
-		return "", nil, unknown(task)
+	t, err := Get(task)
+	if err != nil {
+		return "", nil, err
+	}
+	s := t.(*spec)
+	if s.ds.Files != nil {
+		return hubDataFiles(s.ds)
 	}
 	splits := []string{s.evalSplit()}
 	if fs := s.fewshotSource(); fs != "" && fs != splits[0] {
@@ -40,4 +49,31 @@ func (s *spec) fewshotSource() string {
 		return s.valSplit
 	}
 	return s.testSplit
+}
+
+// hubDataFiles are the Hub files of a task YAML's data_files
+// (hf://datasets/ORG/NAME[@REV]/PATH; all in one repository); local files
+// give an error, as there is nothing to fetch.
+func hubDataFiles(d dataset) (path string, patterns []string, err error) {
+	var splits []string
+	for s := range d.Files {
+		splits = append(splits, s)
+	}
+	sort.Strings(splits)
+	for _, split := range splits {
+		for _, f := range d.Files[split] {
+			rest, ok := strings.CutPrefix(f, "hf://datasets/")
+			parts := strings.SplitN(rest, "/", 3)
+			if !ok || len(parts) != 3 {
+				return "", nil, fmt.Errorf("data file %s is not on the Hub", f)
+			}
+			repo := parts[0] + "/" + strings.SplitN(parts[1], "@", 2)[0]
+			if path != "" && repo != path {
+				return "", nil, fmt.Errorf("data files come from two Hub repositories (%s, %s)", path, repo)
+			}
+			path = repo
+			patterns = append(patterns, parts[2])
+		}
+	}
+	return path, patterns, nil
 }

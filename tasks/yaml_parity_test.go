@@ -298,3 +298,22 @@ func readLines(t *testing.T, path string) []string {
 	}
 	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
+
+// TestYAMLHubDataFiles: a task YAML whose data_files are on the Hub names
+// them for the download step; one with local files names none.
+func TestYAMLHubDataFiles(t *testing.T) {
+	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
+		t.Fatal(err)
+	}
+	path, pats, err := tasks.DataFiles("prost")
+	if err != nil || path != "corypaik/prost" || strings.Join(pats, ",") != "data/default.jsonl" {
+		t.Errorf("prost: %q %v %v", path, pats, err)
+	}
+	if _, _, err := tasks.DataFiles("goeval_custom_local_jsonl"); err == nil {
+		t.Error("local data files: want an error (nothing to fetch)")
+	}
+	path, _, err = tasks.DataFiles("sciq")
+	if err != nil || path != "allenai/sciq" {
+		t.Errorf("sciq: %q %v", path, err)
+	}
+}

@@ -46,8 +46,9 @@ func runTasks(args []string) error {
 	fmt.Printf("%-48s %-22s %-8s %s\n", "TASK", "OUTPUT", "FEWSHOT", "GROUPS")
 	for _, name := range tasks.List() {
 		t, err := tasks.Get(name)
-		if err != nil {
-			return err
+		if err != nil { // a task file goeval cannot run: say why, list the others
+			fmt.Printf("%-48s cannot run: %v\n", name, err)
+			continue
 		}
 		groups := ancestors(name)
 		fmt.Printf("%-48s %-22s %-8d %s\n", name, t.OutputType(), t.NumFewshot(def), strings.Join(groups, ","))
