@@ -194,7 +194,7 @@ func (c *cmp) samples(task string, want, got []any) bool {
 
 // metricValue compares a per-sample metric value.
 func (c *cmp) metricValue(p, k string, row *py.Map[any], want, got any) bool {
-	if w, ok := want.([]any); ok { // (ll, weight) pairs
+	if w, ok := want.([]any); ok && len(w) == 2 && isJSONNumber(w[0]) { // (ll, weight) pairs
 		g, _ := got.([]any)
 		wf, _ := f64(w[0])
 		var gf float64
@@ -280,4 +280,11 @@ func (c *cmp) results(want, got *py.Map[any], exact map[string]bool) {
 		}
 	}
 	c.tree("", want, got, num)
+}
+
+// isJSONNumber reports whether a decoded value is a number (a chrf/bleu
+// (reference, prediction) pair holds strings and is compared exactly).
+func isJSONNumber(v any) bool {
+	_, ok := v.(json.Number)
+	return ok
 }

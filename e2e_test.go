@@ -50,6 +50,11 @@ type e2eRun struct {
 	// both relative to the repository root.
 	IncludePath string `json:"include_path"`
 	DataDir     string `json:"data_dir"`
+	// DataFilesDir is where lm-eval read a json task's relative
+	// dataset_kwargs.data_files (lmeval_synth.py's --data-files-dir, as
+	// datasets would from that working directory); goeval needs no flag:
+	// it finds them next to the task's YAML file (examples/tasks/capitals).
+	DataFilesDir string `json:"data_files_dir"`
 	// BootstrapIters is --bootstrap-iters (0: lm-eval's default 100000).
 	BootstrapIters int `json:"bootstrap_iters"`
 }

@@ -169,7 +169,7 @@ def lls_close(x, y):
 
 def metric_value(c, p, k, a, b):
     x, y = a[k], b[k]
-    if isinstance(x, list) and isinstance(y, list) and len(x) == 2 == len(y):  # (ll, weight)
+    if isinstance(x, list) and isinstance(y, list) and len(x) == 2 == len(y) and isnumber(x[0]):  # (ll, weight)
         if abs(x[0] - y[0]) > LL_ABS or x[1] != y[1]:
             c.problems.append(f"{p}.{k}: lm-eval {x} goeval {y}")
         return False

@@ -71,6 +71,19 @@ RUNS = [
      "tasks": ["sciq", "rte", "mc_taco", "cola", "swag", "xstorycloze_en", "asdiv", "lambada_standard", "pile_10k",
                "triviaqa", "nq_open", "bbh_fewshot_boolean_expressions"],
      "gen_kwargs": "max_gen_toks=16"},
+    # The README's example task (examples/tasks/capitals/capitals.yaml): a
+    # generate_until task on local jsonl files named by relative
+    # dataset_kwargs.data_files, first_n 3-shot from the dev split, a regex
+    # and a raw filter, exact_match (ignore_case, ignore_punctuation) and
+    # corpus chrF (its stderr: lm-eval's min(bootstrap_iters, 100)
+    # resamples) over all 12 test documents. datasets resolves the relative
+    # files against its working directory: lm_eval runs from the repo root
+    # (so that both engines record config_source under it) and
+    # lmeval_synth.py's --data-files-dir reads them from data_files_dir;
+    # goeval finds them next to the YAML file (its fallback after the
+    # working directory).
+    {"name": "yaml_example", "include_path": "examples/tasks", "data_files_dir": "examples/tasks/capitals",
+     "tasks": ["capitals"]},
 ]
 MODEL_ARGS = ["--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2",
               "--intermediate", "128", "--seed", "1"]
@@ -157,6 +170,8 @@ def run_lmeval(work, m, d, run):
     data = ["--synth-dir", d]
     if run.get("data_dir"):
         data = ["--yaml-data-dir", run["data_dir"]]
+    if run.get("data_files_dir"):
+        data += ["--data-files-dir", run["data_files_dir"]]
     if "bootstrap_iters" in run:  # lm_eval's CLI has no such flag: lmeval_synth.py passes it on
         data += ["--bootstrap-iters", str(run["bootstrap_iters"])]
     sh([sys.executable, os.path.join(HERE, "lmeval_synth.py"), *data, "--model", "hf",

@@ -1,6 +1,7 @@
 """Run the lm_eval CLI with every dataset read from goeval's synthetic data.
 
-Usage: python parity/e2e/lmeval_synth.py [--synth-dir D] [--yaml-data-dir Y] [lm_eval CLI args...]
+Usage: python parity/e2e/lmeval_synth.py [--synth-dir D] [--yaml-data-dir Y] [--data-files-dir F]
+       [--bootstrap-iters N] [lm_eval CLI args...]
 
 datasets.load_dataset is replaced by a reader of local files, so lm-eval's own
 task YAMLs run unchanged on the synthetic documents:
@@ -11,6 +12,11 @@ task YAMLs run unchanged on the synthetic documents:
   and for `path == "json"` tasks each hf://datasets/ORG/NAME/PATH data file at
   Y/ORG/NAME/PATH.
 With both, a dataset is read from Y when Y has it, else from D.
+--data-files-dir F: a `path == "json"` dataset whose data_files are relative
+local files (a {split: file} mapping) reads them from F, as datasets would
+from its working directory (e.g. examples/tasks/capitals: lm_eval runs from
+the repo root, so that the results record the YAML path under it), through
+the real json loader one split at a time with the same document check.
 --bootstrap-iters N passes bootstrap_iters=N to simple_evaluate (lm_eval's CLI
 has no such flag and always uses 100000).
 """
@@ -29,6 +35,7 @@ import datasets  # noqa: E402
 _real_load_dataset = datasets.load_dataset
 SYNTH_DIR = None
 YAML_DATA_DIR = None
+DATA_FILES_DIR = None
 CACHE_DIR = None
 HF_PREFIX = "hf://datasets/"
 
@@ -73,8 +80,21 @@ def load_yaml_data(files):
     return out
 
 
+def relative_json_files(path, data_files):
+    """{split: file under DATA_FILES_DIR} of a json dataset naming relative
+    local files (empty for any other dataset)."""
+    if not DATA_FILES_DIR or path != "json" or not isinstance(data_files, dict):
+        return {}
+    if any(not isinstance(f, str) or f.startswith(HF_PREFIX) or os.path.isabs(f) for f in data_files.values()):
+        return {}
+    return {split: os.path.join(DATA_FILES_DIR, f) for split, f in data_files.items()}
+
+
 def local_load_dataset(path=None, name=None, data_files=None, **kwargs):
     """datasets.load_dataset replacement reading the local synthetic files."""
+    files = relative_json_files(path, data_files)
+    if files:
+        return load_yaml_data(files)
     if YAML_DATA_DIR:
         files = yaml_files(path, name, data_files)
         if files:
@@ -92,20 +112,23 @@ def local_load_dataset(path=None, name=None, data_files=None, **kwargs):
 
 
 def main():
-    global SYNTH_DIR, YAML_DATA_DIR, CACHE_DIR
+    global SYNTH_DIR, YAML_DATA_DIR, DATA_FILES_DIR, CACHE_DIR
     args = sys.argv[1:]
     bootstrap_iters = None
-    while len(args) >= 2 and args[0] in ("--synth-dir", "--yaml-data-dir", "--bootstrap-iters"):
+    while len(args) >= 2 and args[0] in ("--synth-dir", "--yaml-data-dir", "--data-files-dir",
+                                             "--bootstrap-iters"):
         if args[0] == "--synth-dir":
             SYNTH_DIR = os.path.abspath(args[1])
         elif args[0] == "--yaml-data-dir":
             YAML_DATA_DIR = os.path.abspath(args[1])
+        elif args[0] == "--data-files-dir":
+            DATA_FILES_DIR = os.path.abspath(args[1])
         else:
             bootstrap_iters = int(args[1])
         args = args[2:]
-    if SYNTH_DIR is None and YAML_DATA_DIR is None:
-        sys.exit("usage: lmeval_synth.py [--synth-dir DIR] [--yaml-data-dir DIR] [--bootstrap-iters N] "
-                 "[lm_eval args...]")
+    if SYNTH_DIR is None and YAML_DATA_DIR is None and DATA_FILES_DIR is None:
+        sys.exit("usage: lmeval_synth.py [--synth-dir DIR] [--yaml-data-dir DIR] [--data-files-dir DIR] "
+                 "[--bootstrap-iters N] [lm_eval args...]")
     datasets.load_dataset = local_load_dataset
     if bootstrap_iters is not None:
         import lm_eval.evaluator
