@@ -25,6 +25,8 @@ check "python random (few-shot)"  $PY parity/lmeval/pyrandom_golden.py --check t
 check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
 check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check
 check "YAML task prompts vs lm-eval" $PY parity/lmeval/dump_yaml_tasks.py --check
+check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
+check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"

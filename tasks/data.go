@@ -39,6 +39,7 @@ type dataset struct {
 	Path, Name string
 	Files      map[string][]string
 	dir        string
+	csv        csvOptions
 }
 
 func (d dataset) config() string {

@@ -57,7 +57,7 @@ func loadDataFiles(dataDir string, d dataset, split string) (*table, error) {
 	}
 	out := &table{Keys: map[string][]string{}}
 	for _, f := range files {
-		t, err := readDataFile(d.Path, f)
+		t, err := readDataFile(d.Path, f, d.csv)
 		if err != nil {
 			return nil, err
 		}
@@ -113,9 +113,25 @@ func (d dataset) findFile(dataDir, name string) (found, tried []string) {
 	return nil, tried
 }
 
+// csvOptions are dataset_kwargs.column_names and header for CSV files.
+type csvOptions struct {
+	names     []string
+	headerSet bool // header given
+	noHeader  bool // header: null
+}
+
+// hasHeader reports whether the file's first row is a header (pandas: yes,
+// unless names are given without header, or header is null).
+func (o csvOptions) hasHeader() bool {
+	if o.headerSet {
+		return !o.noHeader
+	}
+	return o.names == nil
+}
+
 // readDataFile reads one file by the dataset_path builder or, for Hub
 // datasets, by its extension.
-func readDataFile(builder, f string) (*table, error) {
+func readDataFile(builder, f string, csvOpts csvOptions) (*table, error) {
 	kind := builder
 	if !isFileFormat(kind) {
 		switch strings.ToLower(filepath.Ext(f)) {
@@ -133,7 +149,7 @@ func readDataFile(builder, f string) (*table, error) {
 	case "json":
 		return readJSONFile(f)
 	case "csv":
-		return readCSV(f)
+		return readCSV(f, csvOpts)
 	case "text":
 		return readText(f)
 	}
@@ -183,7 +199,7 @@ func readText(path string) (*table, error) {
 // pandas does for plain values: int64 when every cell is an integer,
 // float64 when every cell is a number (empty cells: None), bool for
 // True/False columns, else strings (empty cells: None).
-func readCSV(path string) (*table, error) {
+func readCSV(path string, o csvOptions) (*table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errs.BadInputf("open %s: %w", path, err)
@@ -193,16 +209,27 @@ func readCSV(path string) (*table, error) {
 	if err != nil {
 		return nil, errs.BadInputf("%s: not valid CSV: %v", path, err)
 	}
-	if len(recs) == 0 {
+	if len(recs) == 0 && o.hasHeader() {
 		return nil, errs.BadInputf("%s: empty CSV file (want a header row)", path)
 	}
-	head := recs[0]
+	head, body := o.names, recs
+	if o.hasHeader() {
+		body = recs[1:]
+		if head == nil {
+			head = recs[0]
+		}
+	}
+	for i, rec := range body {
+		if len(rec) != len(head) {
+			return nil, errs.BadInputf("%s row %d: %d fields for %d columns", path, i, len(rec), len(head))
+		}
+	}
 	t := &table{Keys: map[string][]string{"": head}}
 	cols := make([]func(string) any, len(head))
 	for j := range head {
-		cols[j] = csvColumnType(recs[1:], j)
+		cols[j] = csvColumnType(body, j)
 	}
-	for _, rec := range recs[1:] {
+	for _, rec := range body {
 		d := Doc{}
 		for j, h := range head {
 			d[h] = cols[j](rec[j])

@@ -77,7 +77,7 @@ func untilList(v any) (any, error) {
 
 // filterStep is one filter function: it maps the document's responses
 // (one, as goeval generates once per request) to new ones.
-type filterStep func(string) (string, error)
+type filterStep func(resp string, doc Doc) (string, error)
 
 // filterPipe is one filter_list entry; the response is taken first at the
 // end (goeval scores one response, so take_first is where lm-eval's
@@ -87,10 +87,10 @@ type filterPipe struct {
 	steps []filterStep
 }
 
-func (f filterPipe) apply(resp string) (string, error) {
+func (f filterPipe) apply(resp string, doc Doc) (string, error) {
 	for _, st := range f.steps {
 		var err error
-		if resp, err = st(resp); err != nil {
+		if resp, err = st(resp, doc); err != nil {
 			return "", err
 		}
 	}
@@ -172,19 +172,25 @@ func (r *cfgReader) filterStep(key string, m *py.Map[any]) filterStep {
 		return nil
 	case "lowercase":
 		allow()
-		return func(s string) (string, error) { return metrics.Lowercase(s), nil }
+		return func(s string, _ Doc) (string, error) { return metrics.Lowercase(s), nil }
 	case "uppercase":
 		allow()
-		return func(s string) (string, error) { return metrics.Uppercase(s), nil }
+		return func(s string, _ Doc) (string, error) { return metrics.Uppercase(s), nil }
 	case "remove_whitespace":
 		allow()
-		return func(s string) (string, error) { return metrics.RemoveWhitespace(s), nil }
+		return func(s string, _ Doc) (string, error) { return metrics.RemoveWhitespace(s), nil }
 	case "regex":
 		return r.regexStep(key, m, allow)
 	case "map":
 		return r.mapStep(key, m, allow)
+	case "multi_choice_regex":
+		return r.multiChoiceStep(key, m, allow)
 	}
-	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, regex, lowercase, uppercase, remove_whitespace, map)", fn)
+	if ref, ok := m.Value("function").(hookRef); ok {
+		r.failf(key+".function", "!function %s: goeval cannot run Python filters", ref.Name)
+		return nil
+	}
+	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, regex, multi_choice_regex, lowercase, uppercase, remove_whitespace, map)", fn)
 	return nil
 }
 
@@ -213,7 +219,7 @@ func (r *cfgReader) regexStep(key string, m *py.Map[any], allow func(...string) 
 		r.failf(key+".regex_pattern", "%v", err)
 		return nil
 	}
-	return func(s string) (string, error) { return f.Apply(s), nil }
+	return func(s string, _ Doc) (string, error) { return f.Apply(s), nil }
 }
 
 func (r *cfgReader) mapStep(key string, m *py.Map[any], allow func(...string) bool) filterStep {
@@ -236,7 +242,7 @@ func (r *cfgReader) mapStep(key string, m *py.Map[any], allow func(...string) bo
 	if m.Value("default_value") != nil && !isStr {
 		r.failf(key+".default_value", "want a string, got %s", yamlKind(m.Value("default_value")))
 	}
-	return func(s string) (string, error) {
+	return func(s string, _ Doc) (string, error) {
 		if v, ok := mapping[s]; ok {
 			return v, nil
 		}

@@ -121,6 +121,10 @@ func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hook
 		ms.Aggregation, ms.HigherIsBetter = "mean", true
 	}
 	if a, ok := m.Get("aggregation"); ok {
+		if ref, isHook := a.(hookRef); isHook {
+			r.failf(key+".aggregation", "!function %s: goeval cannot run Python aggregations", ref.Name)
+			return ms, nil
+		}
 		agg, isStr := a.(string)
 		if !isStr || !aggregations[agg] {
 			r.failf(key+".aggregation", "%v is not an aggregation goeval has (mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bleu, chrf, bypass)", a)
@@ -173,7 +177,7 @@ func (r *cfgReader) exactMatchKwarg(key, k string, v any, o *metrics.ExactMatchO
 		}
 		return
 	}
-	b, ok := v.(bool)
+	b, ok := pyTruth(v)
 	if !ok {
 		r.failf(key, "want true or false, got %s", yamlKind(v))
 		return
@@ -207,4 +211,22 @@ func knownMetrics(o OutputType) string {
 		}
 	}
 	return fmt.Sprint(out)
+}
+
+// pyTruth is Python's bool(v) for the scalars a YAML flag may hold (lm-eval
+// tests its metric flags with `if flag:`, so the string "false" is true).
+func pyTruth(v any) (b, ok bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case string:
+		return x != "", true
+	case int:
+		return x != 0, true
+	case float64:
+		return x != 0, true
+	case nil:
+		return false, true
+	}
+	return false, false
 }

@@ -162,7 +162,7 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 	}
 	out := map[string]SampleResult{}
 	for _, f := range sc.pipes() {
-		pred, err := f.apply(resps[0].Text)
+		pred, err := f.apply(resps[0].Text, inst.Doc)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}

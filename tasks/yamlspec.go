@@ -169,10 +169,15 @@ func (r *cfgReader) dataset(s *spec) {
 				}
 				s.ds.Files = files
 			case "trust_remote_code": // no remote code runs here either way
+			case "column_names", "header":
+				r.csvOption(&s.ds.csv, "dataset_kwargs."+k, k, m.Value(k))
 			default:
 				r.failf("dataset_kwargs."+k, "not supported (goeval reads data_files; other load_dataset arguments have no equivalent)")
 			}
 		}
+	}
+	if (s.ds.csv.names != nil || s.ds.csv.headerSet) && s.ds.Files == nil {
+		r.failf("dataset_kwargs.column_names", "column_names and header apply to csv data_files")
 	}
 	if s.ds.Files == nil && isFileFormat(s.ds.Path) {
 		r.failf("dataset_path", "%q needs dataset_kwargs.data_files naming the files", s.ds.Path)
@@ -370,4 +375,35 @@ func configValue(v any) any {
 		return m
 	}
 	return v
+}
+
+// csvOption reads dataset_kwargs.column_names (the CSV's column names) and
+// header (null: the file has no header row; 0: its first row is a header,
+// replaced by column_names), as pandas.read_csv takes them.
+func (r *cfgReader) csvOption(o *csvOptions, key, k string, v any) {
+	switch k {
+	case "column_names":
+		l, ok := v.([]any)
+		if !ok {
+			r.failf(key, "want a list of column names, got %s", yamlKind(v))
+			return
+		}
+		for _, e := range l {
+			n, ok := e.(string)
+			if !ok {
+				r.failf(key, "want column names, got %s", yamlKind(e))
+				return
+			}
+			o.names = append(o.names, n)
+		}
+	case "header":
+		o.headerSet = true
+		switch v {
+		case nil:
+			o.noHeader = true
+		case 0:
+		default:
+			r.failf(key, "want null (no header row) or 0 (the first row), got %v", v)
+		}
+	}
 }
