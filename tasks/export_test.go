@@ -6,4 +6,5 @@ func ResetYAML() {
 	yamlMu.Lock()
 	defer yamlMu.Unlock()
 	yamlIndex = map[string]*yamlEntry{}
+	yamlUnread = nil
 }

@@ -118,7 +118,7 @@ func unknown(name string) error {
 		return errs.BadInputf("%q is a group of %d tasks, not a task ('goeval tasks' lists its subtasks)", name, len(g.Subtasks))
 	}
 	all := append(append(List(), gorder...), yamlNames(entryGroup)...)
-	return errs.BadInputf("unknown task %q%s ('goeval tasks' lists them)", name, didYouMean(closest(name, all)))
+	return errs.BadInputf("unknown task %q%s ('goeval tasks' lists them)%s", name, didYouMean(closest(name, all)), unreadHint())
 }
 
 // Expand resolves task and group names into tasks (groups expanded

@@ -39,6 +39,9 @@ type yamlEntry struct {
 var (
 	yamlMu    sync.Mutex
 	yamlIndex = map[string]*yamlEntry{}
+	// yamlUnread are the include-path files that could not be read as YAML
+	// (lm-eval skips them too); an unknown task name mentions them.
+	yamlUnread []string
 )
 
 // IncludePath indexes every task, group and tag defined by the YAML files
@@ -73,8 +76,9 @@ func IncludePath(dir string) (names, notes []string, err error) {
 	seen := map[string]bool{}
 	for _, f := range files {
 		c, err := loadYAMLFile(f)
-		if err != nil {
-			continue // not a configuration lm-eval could index either
+		if err != nil { // not a configuration lm-eval could index either
+			yamlUnread = append(yamlUnread, err.Error())
+			continue
 		}
 		name, note := indexConfig(c)
 		if name != "" && !seen[name] {
@@ -277,4 +281,18 @@ func yamlNames(kind entryKind) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// unreadHint is a note for unknown names when include-path files could not
+// be read ("" when all were).
+func unreadHint() string {
+	yamlMu.Lock()
+	defer yamlMu.Unlock()
+	switch len(yamlUnread) {
+	case 0:
+		return ""
+	case 1:
+		return "; a task file could not be read: " + yamlUnread[0]
+	}
+	return fmt.Sprintf("; %d task files could not be read, the first: %s", len(yamlUnread), yamlUnread[0])
 }
