@@ -55,7 +55,7 @@ func FuzzJinja(f *testing.F) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_, _ = renderJinja(src, doc)
+			_, _ = renderJinja(src, doc, nil)
 		}()
 		select {
 		case <-done:

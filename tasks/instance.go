@@ -35,7 +35,7 @@ func (s *spec) fewshotMessages(opts Options, fs *sampler, k int, doc Doc) ([]mes
 		if err != nil {
 			return nil, err
 		}
-		gp, err := resolveField(prefix, d)
+		gp, err := resolveField(prefix, d, s.keyOrder)
 		if err != nil {
 			return nil, fmt.Errorf("gen_prefix: %w", err)
 		}
@@ -98,7 +98,7 @@ func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance
 			return inst, err
 		}
 	}
-	gp, err := resolveField(s.genPrefix, doc)
+	gp, err := resolveField(s.genPrefix, doc, s.keyOrder)
 	if err != nil {
 		return inst, fmt.Errorf("gen_prefix: %w", err)
 	}

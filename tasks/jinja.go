@@ -88,9 +88,12 @@ func compileJinja(src string) (*exec.Template, error) {
 	return tpl, nil
 }
 
-// renderJinja renders src with doc's fields as variables. gonja panics on
-// some inputs; a panic is returned as an error, since templates are input.
-func renderJinja(src string, doc Doc) (out string, err error) {
+// renderJinja renders src with doc's fields as variables; order is the
+// dataset's field order of its nested mappings (table.Keys: dotted path →
+// fields; nil when unknown, then sorted), which iterating or printing a
+// mapping follows, as Python's dicts do. gonja panics on some inputs; a
+// panic is returned as an error, since templates are input.
+func renderJinja(src string, doc Doc, order map[string][]string) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("template %q: %v", src, r)
@@ -102,7 +105,7 @@ func renderJinja(src string, doc Doc) (out string, err error) {
 	}
 	data := make(map[string]any, len(doc)+1)
 	for k, v := range doc {
-		data[k] = v
+		data[k] = jinjaValue(v, k, order)
 	}
 	data[jinja.GuardKey] = jinja.NewGuard()
 	out, err = tpl.ExecuteToString(exec.NewContext(data))
@@ -201,10 +204,52 @@ func filterPyStr(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value
 	return exec.AsSafeValue(s)
 }
 
-// goValue converts a gonja value back to plain Go values (lists as []any).
+// jinjaValue gives the mappings inside v (at dotted path) gonja's ordered
+// Dict, fields in the dataset's order (the rest sorted), so iterating,
+// joining and printing them follows Python's dict order.
+func jinjaValue(v any, path string, order map[string][]string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for _, k := range order[path] {
+			if _, ok := x[k]; ok {
+				keys = append(keys, k)
+			}
+		}
+		var rest []string
+		for k := range x {
+			if !contains(keys, k) {
+				rest = append(rest, k)
+			}
+		}
+		sort.Strings(rest)
+		d := exec.Dict{}
+		for _, k := range append(keys, rest...) {
+			d.Pairs = append(d.Pairs, &exec.Pair{Key: exec.AsValue(k), Value: exec.AsValue(jinjaValue(x[k], joinPath(path, k), order))})
+		}
+		return d
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jinjaValue(e, path, order)
+		}
+		return out
+	}
+	return v
+}
+
+// goValue converts a gonja value back to plain Go values (lists as []any,
+// ordered Dicts as *py.Map).
 func goValue(v *exec.Value) any {
 	if v == nil || v.IsNil() {
 		return nil
+	}
+	if d, ok := v.Interface().(exec.Dict); ok {
+		m := py.NewMap[any]()
+		for _, p := range d.Pairs {
+			m.Set(p.Key.String(), goValue(p.Value))
+		}
+		return m
 	}
 	if v.IsList() {
 		out := make([]any, 0, v.Len())

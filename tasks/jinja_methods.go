@@ -3,6 +3,7 @@ package tasks
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -94,8 +95,69 @@ func pyMethods() exec.Methods {
 			list[name] = f
 		}
 	}
-	m.Str, m.List = exec.NewMethodSet(str), exec.NewMethodSet(list)
+	m.Str, m.List, m.Dict = exec.NewMethodSet(str), exec.NewMethodSet(list), exec.NewMethodSet(dictMethods(m.Dict))
 	return m
+}
+
+// dictMethods are keys, values, items and get in the mapping's own order
+// (a document's mappings are ordered Dicts: jinjaValue); gonja's others
+// are kept.
+func dictMethods(gonja *exec.MethodSet[map[string]any]) map[string]exec.Method[map[string]any] {
+	out := map[string]exec.Method[map[string]any]{}
+	for _, name := range []string{"pop", "setdefault", "update", "copy", "clear"} {
+		if f, ok := gonja.Get(name); ok {
+			out[name] = f
+		}
+	}
+	pairs := func(self map[string]any, v *exec.Value) [][2]any {
+		var ps [][2]any
+		if d, ok := v.Interface().(exec.Dict); ok {
+			for _, p := range d.Pairs {
+				ps = append(ps, [2]any{p.Key.String(), goValue(p.Value)})
+			}
+			return ps
+		}
+		keys := make([]string, 0, len(self))
+		for k := range self {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ps = append(ps, [2]any{k, self[k]})
+		}
+		return ps
+	}
+	view := func(pick func(p [2]any) any) exec.Method[map[string]any] {
+		return func(self map[string]any, v *exec.Value, va *exec.VarArgs) (any, error) {
+			if len(va.Args)+len(va.KwArgs) > 0 {
+				return nil, fmt.Errorf("takes no arguments")
+			}
+			var out []any
+			for _, p := range pairs(self, v) {
+				out = append(out, pick(p))
+			}
+			return out, nil
+		}
+	}
+	out["keys"] = view(func(p [2]any) any { return p[0] })
+	out["values"] = view(func(p [2]any) any { return p[1] })
+	out["items"] = view(func(p [2]any) any { return []any{p[0], p[1]} })
+	out["get"] = func(self map[string]any, v *exec.Value, va *exec.VarArgs) (any, error) {
+		if len(va.Args) < 1 || len(va.Args) > 2 || len(va.KwArgs) > 0 {
+			return nil, fmt.Errorf("get takes a key and an optional default")
+		}
+		k := goValue(va.Args[0])
+		for _, p := range pairs(self, v) {
+			if pyEqual(p[0], k) {
+				return p[1], nil
+			}
+		}
+		if len(va.Args) == 2 {
+			return goValue(va.Args[1]), nil
+		}
+		return nil, nil
+	}
+	return out
 }
 
 // gonjaStrMethods are the str methods gonja v2.9 implements.

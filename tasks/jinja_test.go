@@ -33,11 +33,19 @@ func TestJinjaGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := normalizeJSON(g.Doc).(map[string]any)
+	var raw struct{ Doc json.RawMessage }
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	order, err := jsonKeyOrder(raw.Doc) // the mappings' field order, as a dataset gives it
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(g.Cases) < 30 {
 		t.Fatalf("%d cases", len(g.Cases))
 	}
 	for _, c := range g.Cases {
-		got, err := renderJinja(c.Template, doc)
+		got, err := renderJinja(c.Template, doc, order)
 		if c.Error != "" {
 			if err == nil {
 				t.Errorf("%q: rendered %q, lm-eval raises %s", c.Template, got, c.Error)
@@ -76,6 +84,18 @@ func jsonish(v any) any {
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = jsonish(e)
+		}
+		return out
+	case *py.Map[any]:
+		out := map[string]any{}
+		for _, k := range x.Keys() {
+			out[k] = jsonish(x.Value(k))
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			out[k] = jsonish(e)
 		}
 		return out
 	}

@@ -49,8 +49,11 @@ type spec struct {
 	// multiTarget: the first evaluation document's target is a list, so
 	// every target is read as a list (lm-eval's multiple_target).
 	multiTarget bool
-	fewshot     *fewshotFmt // fewshot_config's formatting overrides
-	config      func() any  // the results file's configs entry
+	// keyOrder is the field order of the documents' nested mappings
+	// (table.Keys of the last split loaded), for templates.
+	keyOrder map[string][]string
+	fewshot  *fewshotFmt // fewshot_config's formatting overrides
+	config   func() any  // the results file's configs entry
 	// prepare decides what lm-eval decides from the first evaluation
 	// document (a multiple-input task: doc_to_text gives an int).
 	prepare func(s *spec, first Doc) error
@@ -123,6 +126,7 @@ func (s *spec) docs(dataDir, split string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.keyOrder = t.Keys
 	if s.processAll != nil {
 		rows, err := s.processAll(t.Rows)
 		if err != nil {

@@ -15,8 +15,16 @@ import (
 // template, and ints, lists and mappings are literals; a hook is a Go
 // function registered for a !function name.
 type docField struct {
-	raw  any                    // string, int, []any, *py.Map[any]
-	hook func(Doc) (any, error) // set for !function values
+	raw   any                        // string, int, []any, *py.Map[any]
+	hook  func(Doc) (any, error)     // set for !function values
+	order func() map[string][]string // the dataset's field order (renderJinja)
+}
+
+func (f docField) fieldOrder() map[string][]string {
+	if f.order == nil {
+		return nil
+	}
+	return f.order()
 }
 
 func (f docField) set() bool { return f.raw != nil || f.hook != nil }
@@ -32,7 +40,7 @@ func (f docField) fieldOrTemplate(d Doc) (v any, s string, isField bool, err err
 	if fv, ok := d[src]; ok {
 		return fv, "", true, nil
 	}
-	s, err = renderJinja(src, d)
+	s, err = renderJinja(src, d, f.fieldOrder())
 	return nil, s, false, err
 }
 
@@ -120,14 +128,14 @@ func (f docField) choices(d Doc) ([]string, error) {
 
 // resolveField is lm-eval's resolve_field for description and gen_prefix:
 // the document's field of that name, else the rendered template.
-func resolveField(src string, d Doc) (string, error) {
+func resolveField(src string, d Doc, order map[string][]string) (string, error) {
 	if src == "" {
 		return "", nil
 	}
 	if v, ok := d[src]; ok {
 		return py.StrValue(v)
 	}
-	return renderJinja(src, d)
+	return renderJinja(src, d, order)
 }
 
 // docInts turns the int64s documents carry into int, inside lists too;

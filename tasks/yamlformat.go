@@ -90,6 +90,8 @@ func makeDocFuncs(text, target, choice docField) docFuncs {
 // num_fewshot.
 func (r *cfgReader) formatting(s *spec) {
 	text, target, choice := r.docField("doc_to_text", false), r.docField("doc_to_target", true), r.docField("doc_to_choice", true)
+	order := func() map[string][]string { return s.keyOrder }
+	text.order, target.order, choice.order = order, order, order
 	if !text.set() {
 		r.failf("doc_to_text", "missing: a task needs doc_to_text (a field name or a Jinja template)")
 	}
@@ -111,7 +113,7 @@ func (r *cfgReader) formatting(s *spec) {
 		return nil
 	}
 	if desc := r.str("description"); desc != "" {
-		s.description = func(d Doc) (string, error) { return resolveField(desc, d) }
+		s.description = func(d Doc) (string, error) { return resolveField(desc, d, s.keyOrder) }
 	}
 	s.genPrefix = r.str("gen_prefix")
 	s.targetDelim = r.strDefault("target_delimiter", " ")
@@ -186,10 +188,12 @@ func (r *cfgReader) fewshotFormat(s *spec, sub *cfgReader) {
 		return
 	}
 	pick := func(key string, lists bool) docField {
+		f := r.docField(key, lists)
 		if sub.has(key) {
-			return sub.docField(key, lists)
+			f = sub.docField(key, lists)
 		}
-		return r.docField(key, lists)
+		f.order = func() map[string][]string { return s.keyOrder }
+		return f
 	}
 	f := makeDocFuncs(pick("doc_to_text", false), pick("doc_to_target", true), pick("doc_to_choice", true))
 	s.fewshot = &fewshotFmt{text: f.text, goldIdx: f.goldIdx, target: f.target, choices: f.choices,

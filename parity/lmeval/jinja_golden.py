@@ -31,6 +31,7 @@ DOC = {
     "nested": [["a", 1], ["b", 2.5]],
     "words": ["alpha", "beta", "gamma"],
     "zwsp": "a\u200bb\x7f\x01",
+    "meta": {"zeta": 1, "alpha": {"y": 2, "b": [3, "x"]}},
 }
 
 TEMPLATES = [
@@ -70,6 +71,14 @@ TEMPLATES = [
     "{{ question is defined }} {{ missing is defined }}",
     "ends with newline\n",
     "{{ 'don\\'t' }}|{{ \"it's\" }}",
+    "{{ choices|join(',') }}",
+    "{% for k in choices %}{{ k }};{% endfor %}",
+    "{{ choices }}",
+    "{{ choices.keys()|list }}|{{ choices.values()|list|length }}",
+    "{% for k, v in choices.items() %}{{ k }}={{ v|length }};{% endfor %}",
+    "{{ choices.get('label')[0] }}|{{ choices.get('nope', 'dflt') }}",
+    "{{ choices|length }}|{{ 'text' in choices }}",
+    "{{ meta }}|{{ meta.alpha|join('+') }}|{{ meta['alpha'].b }}",
     "{{ missing }}",
     "{{ words.index('delta') }}",
 ]
