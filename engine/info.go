@@ -24,7 +24,10 @@ func (e *Engine) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bo
 	for i, c := range msgs {
 		tm[i] = tokenizer.Message{Role: c.Role, Content: c.Content}
 	}
-	return e.tok.ApplyChatTemplate(tm, addGenerationPrompt)
+	if !addGenerationPrompt {
+		return e.tok.ContinueChatTemplate(tm)
+	}
+	return e.tok.ApplyChatTemplate(tm, true)
 }
 
 // Info implements lm.Describer with the facts lm-eval's HF model reports:

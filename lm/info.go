@@ -8,7 +8,9 @@ type ChatMessage struct{ Role, Content string }
 // --apply-chat-template.
 type ChatTemplater interface {
 	// ApplyChatTemplate renders msgs; addGenerationPrompt appends the
-	// assistant header that starts a model turn.
+	// assistant header that starts a model turn. Without it the final
+	// message is continued (transformers' continue_final_message), as
+	// lm-eval's HF model renders a task's gen_prefix.
 	ApplyChatTemplate(msgs []ChatMessage, addGenerationPrompt bool) (string, error)
 }
 

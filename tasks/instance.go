@@ -3,6 +3,8 @@ package tasks
 import (
 	"fmt"
 	"maps"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // fewshotMessages renders the system prompt and k few-shot turns for doc.
@@ -103,11 +105,8 @@ func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance
 		return inst, fmt.Errorf("gen_prefix: %w", err)
 	}
 	delim := s.targetDelim
-	if opts.ApplyChatTemplate {
-		if s.genPrefix != "" {
-			return inst, fmt.Errorf("gen_prefix with --apply-chat-template is not supported yet (it needs the chat template to continue the final assistant message)")
-		}
-		delim = ""
+	if opts.ApplyChatTemplate && (s.genPrefix == "" || endsWithSpace(s.genPrefix)) {
+		delim = "" // lm-eval keeps the delimiter only after a gen_prefix that does not end in whitespace
 	}
 	if s.multiInput {
 		g, err := s.goldIdx(doc)
@@ -133,7 +132,7 @@ func (s *spec) instance(opts Options, fs *sampler, k, id int, doc Doc) (Instance
 	if err != nil {
 		return inst, err
 	}
-	turn, _ := qaTurn(q, nil, nil, gp, delim, "")
+	turn, _ := qaTurn(q, nil, nil, gp, s.targetDelim, "")
 	ctx, err := render(opts, append(msgs, turn...))
 	if err != nil {
 		return inst, err
@@ -214,3 +213,5 @@ func targetString(tgt any) (string, error) {
 	}
 	return s, nil
 }
+
+func endsWithSpace(s string) bool { return s != "" && py.IsSpace(lastRune(s)) }

@@ -190,7 +190,9 @@ func requiresDelimiter(prefix, suffix string) bool {
 	return !py.IsSpace(lastRune(prefix)) && !py.IsSpace(firstRune(suffix))
 }
 
-// render joins messages as plain text or through the chat template.
+// render joins messages as plain text or through the chat template; a
+// conversation ending with an assistant turn (a gen_prefix) is continued,
+// not closed (lm-eval: add_generation_prompt=not gen_prefix).
 func render(opts Options, msgs []message) (string, error) {
 	if !opts.ApplyChatTemplate || opts.ChatTemplate == nil {
 		var b strings.Builder
@@ -207,9 +209,10 @@ func render(opts Options, msgs []message) (string, error) {
 	} else {
 		chat = singleTurn(msgs)
 	}
-	out, err := opts.ChatTemplate(chat, true)
+	gen := len(msgs) == 0 || msgs[len(msgs)-1].role != "assistant"
+	out, err := opts.ChatTemplate(chat, gen)
 	if err != nil && len(chat) > 0 && chat[0].Role == "system" {
-		out, err = opts.ChatTemplate(chat[1:], true) // HFLM retries without the system turn
+		out, err = opts.ChatTemplate(chat[1:], gen) // HFLM retries without the system turn
 	}
 	if err != nil {
 		return "", fmt.Errorf("chat template: %w", err)

@@ -411,8 +411,11 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (openedModel, fu
 		if f.chat {
 			opts.Task.ChatTemplate = func(msgs []tasks.ChatMessage, gen bool) (string, error) {
 				var b strings.Builder
-				for _, m := range msgs {
-					fmt.Fprintf(&b, "<%s>%s</%s>", m.Role, m.Content, m.Role)
+				for i, m := range msgs {
+					fmt.Fprintf(&b, "<%s>%s", m.Role, m.Content)
+					if gen || i < len(msgs)-1 { // without a generation prompt the final message is continued
+						fmt.Fprintf(&b, "</%s>", m.Role)
+					}
 				}
 				return b.String(), nil
 			}
