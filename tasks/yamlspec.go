@@ -22,6 +22,7 @@ var taskKeys = map[string]bool{
 	"fewshot_delimiter": true, "fewshot_config": true, "num_fewshot": true, "metric_list": true,
 	"output_type": true, "generation_kwargs": true, "repeats": true, "filter_list": true,
 	"metadata": true, "unsafe_code": true, "gen_prefix": true, "doc_to_image": true, "doc_to_audio": true,
+	"class": true, "custom_dataset": true, "use_prompt": true, "task_list": true,
 }
 
 // ignoredKeys change nothing goeval computes: decontamination runs only
@@ -132,12 +133,16 @@ func (r *cfgReader) strList(key string) []string {
 
 // unsupported refuses the keys goeval cannot honour.
 func (r *cfgReader) unsupported() {
-	for key, why := range map[string]string{
-		"doc_to_image": "multimodal tasks are not supported",
-		"doc_to_audio": "multimodal tasks are not supported",
+	for _, u := range []struct{ key, why string }{
+		{"class", "a Python task class cannot run in goeval"},
+		{"custom_dataset", "a Python dataset function cannot run in goeval; give dataset_path (and data_files)"},
+		{"use_prompt", "promptsource prompts are not supported; write doc_to_text and doc_to_target"},
+		{"task_list", "task_list is not supported; give each task its own file"},
+		{"doc_to_image", "multimodal tasks are not supported"},
+		{"doc_to_audio", "multimodal tasks are not supported"},
 	} {
-		if r.has(key) {
-			r.failf(key, "%s", why)
+		if r.has(u.key) {
+			r.failf(u.key, "%s", u.why)
 		}
 	}
 	if v, ok := r.c.get("unsafe_code"); ok && v != false && v != nil {
