@@ -84,6 +84,30 @@ RUNS = [
     # working directory).
     {"name": "yaml_example", "include_path": "examples/tasks", "data_files_dir": "examples/tasks/capitals",
      "tasks": ["capitals"]},
+    # lm-eval task YAML files with gen_prefix under the chat template (model
+    # C): the prompt ends with an assistant turn holding the gen_prefix,
+    # which the template continues (transformers' continue_final_message);
+    # multiple_choice keeps the target delimiter only after a raw
+    # gen_prefix not ending in whitespace. arc_challenge_chat (lm-eval's
+    # own, num_fewshot 0 in its YAML; max_gen_toks 100 of the 128 positions
+    # left-truncate its prompts to 28 tokens), goeval_custom_genprefix_gen
+    # and _mc (their YAML's 2 shots; fewshot_config.gen_prefix, gen_prefix
+    # naming a doc field) and sciq as a plain multiple_choice control.
+    # Limit 5: genprefix_gen's doc 4 draws the shot with an empty answer
+    # (its gen_prefix and no fewshot_delimiter); genprefix_mc's docs 0-2
+    # have gen_prefix values "Answer:", "Réponse: " and "=>".
+    # fewshot_as_multiturn left out: lm-eval >= 0.4.10's default with chat
+    # (true). Every metric is a mean (closed-form stderr), so the default
+    # bootstrap_iters costs nothing.
+    {"name": "yaml_chat", "model": "C", "limit": 5, "include_path": "tasks/testdata/lmeval_yaml/tasks",
+     "data_dir": "tasks/testdata/lmeval_yaml/data", "apply_chat_template": True,
+     "tasks": ["arc_challenge_chat", "goeval_custom_genprefix_gen", "goeval_custom_genprefix_mc", "sciq"]},
+    # The same gen_prefix tasks with the shots inline in the user turn
+    # (fewshot_as_multiturn false) and a system instruction.
+    {"name": "yaml_chat_inline", "model": "C", "limit": 5, "include_path": "tasks/testdata/lmeval_yaml/tasks",
+     "data_dir": "tasks/testdata/lmeval_yaml/data", "apply_chat_template": True, "fewshot_as_multiturn": False,
+     "system_instruction": "You are a careful grader. Answer briefly.",
+     "tasks": ["arc_challenge_chat", "goeval_custom_genprefix_gen", "goeval_custom_genprefix_mc"]},
 ]
 MODEL_ARGS = ["--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2",
               "--intermediate", "128", "--seed", "1"]
