@@ -101,7 +101,8 @@ RUNS = [
     # bootstrap_iters costs nothing.
     {"name": "yaml_chat", "model": "C", "limit": 5, "include_path": "tasks/testdata/lmeval_yaml/tasks",
      "data_dir": "tasks/testdata/lmeval_yaml/data", "apply_chat_template": True,
-     "tasks": ["arc_challenge_chat", "goeval_custom_genprefix_gen", "goeval_custom_genprefix_mc", "sciq"]},
+     "tasks": ["arc_challenge_chat", "goeval_custom_genprefix_gen", "goeval_custom_genprefix_mc",
+               "goeval_custom_genprefix_mc_space", "sciq"]},
     # The same gen_prefix tasks with the shots inline in the user turn
     # (fewshot_as_multiturn false) and a system instruction.
     {"name": "yaml_chat_inline", "model": "C", "limit": 5, "include_path": "tasks/testdata/lmeval_yaml/tasks",

@@ -120,6 +120,7 @@ CUSTOM_DIR = "goeval_custom"
 CUSTOM_TASKS = [
     "goeval_custom_genprefix_gen",  # gen_prefix + 2 random shots; fewshot_config.gen_prefix template; a shot without answer
     "goeval_custom_genprefix_mc",  # gen_prefix a field name (values with/without trailing space, empty); {% for %} loop.index
+    "goeval_custom_genprefix_mc_space",  # a literal gen_prefix ending in a space (chat: no target delimiter)
     "goeval_custom_fewshot_cfg_first",  # fewshot_config doc_to_text/choice/target + delimiters; first_n; fewshot_split validation
     "goeval_custom_fewshot_cfg_default",  # the same with the default sampler; doc_to_choice a mapping
     "goeval_custom_fewshot_samples",  # fewshot_config.samples; no test split -> eval doc removal (n+1 draws)
