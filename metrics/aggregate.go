@@ -19,6 +19,7 @@ const (
 	AggBypass             = "bypass"
 	AggBLEU               = "bleu"
 	AggChrF               = "chrf"
+	AggTER                = "ter"
 )
 
 // Aggregate applies lm-eval's aggregation `name` to per-sample values.
@@ -54,19 +55,16 @@ func Aggregate(name string, values []Value) (float64, error) {
 			return F1Score(ps)
 		}
 		return MatthewsCorrcoef(ps), nil
-	case AggBLEU, AggChrF:
+	case AggBLEU, AggChrF, AggTER:
 		ts, err := TextPairs(values)
 		if err != nil {
 			return 0, fmt.Errorf("aggregate %s: %w", name, err)
 		}
-		if name == AggBLEU {
-			return CorpusBLEU(ts), nil
-		}
-		return CorpusChrF(ts), nil
+		return corpusText[name](ts), nil
 	case AggBypass:
 		return 999, nil
 	}
-	return 0, fmt.Errorf("aggregate: unknown aggregation %q (known: mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bleu, chrf, bypass)", name)
+	return 0, fmt.Errorf("aggregate: unknown aggregation %q (known: mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bleu, chrf, ter, bypass)", name)
 }
 
 // aggregateScalars is the scalar aggregations over float64s.
@@ -174,3 +172,6 @@ func TextPairs(values []Value) ([][2]string, error) {
 	}
 	return out, nil
 }
+
+// corpusText are the corpus metrics over (reference, prediction) texts.
+var corpusText = map[string]func([][2]string) float64{AggBLEU: CorpusBLEU, AggChrF: CorpusChrF, AggTER: CorpusTER}

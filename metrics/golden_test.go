@@ -55,6 +55,8 @@ type golden struct {
 		Pairs       [][2]string
 		BLEU        float64  `json:"bleu"`
 		ChrF        float64  `json:"chrf"`
+		TER         float64  `json:"ter"`
+		BootTER100  *float64 `json:"boot_ter_100"`
 		BootChrF100 *float64 `json:"boot_chrf_100"`
 		BootBLEU100 *float64 `json:"boot_bleu_100"`
 	} `json:"sacrebleu"`
@@ -238,7 +240,7 @@ func TestGoldenStderr(t *testing.T) {
 	}
 }
 
-// TestGoldenSacreBLEU compares corpus BLEU and chrF, and their bootstrap
+// TestGoldenSacreBLEU compares corpus BLEU, chrF and TER, and their bootstrap
 // stderrs at lm-eval's 100 resamples, with lm-eval's bleu and chrf
 // aggregations (sacrebleu).
 func TestGoldenSacreBLEU(t *testing.T) {
@@ -255,7 +257,7 @@ func TestGoldenSacreBLEU(t *testing.T) {
 			agg      string
 			want     float64
 			wantBoot *float64
-		}{{AggBLEU, c.BLEU, c.BootBLEU100}, {AggChrF, c.ChrF, c.BootChrF100}} {
+		}{{AggBLEU, c.BLEU, c.BootBLEU100}, {AggChrF, c.ChrF, c.BootChrF100}, {AggTER, c.TER, c.BootTER100}} {
 			got, err := Aggregate(m.agg, vals)
 			if err != nil || !close12(got, m.want) {
 				t.Errorf("case %d %s = %.17g (err %v), lm-eval %.17g", i, m.agg, got, err, m.want)

@@ -50,15 +50,12 @@ func Stderr(agg string, values []Value, iters int) (se float64, ok bool, err err
 				return aggregateScalars(agg, buf)
 			}
 		}), true, nil
-	case AggBLEU, AggChrF:
+	case AggBLEU, AggChrF, AggTER:
 		ts, err := TextPairs(values)
 		if err != nil {
 			return 0, false, fmt.Errorf("stderr %s: %w", agg, err)
 		}
-		score := CorpusChrF
-		if agg == AggBLEU {
-			score = CorpusBLEU
-		}
+		score := corpusText[agg]
 		return Bootstrap(len(ts), iters, func() func([]int) float64 {
 			buf := make([][2]string, len(ts))
 			return func(idx []int) float64 {
@@ -100,7 +97,7 @@ func HasStderr(agg string, n, iters int) bool {
 		return false
 	}
 	switch agg {
-	case AggMean, AggMedian, AggPerplexity, AggNanMean, AggF1, AggMCC, AggBLEU, AggChrF:
+	case AggMean, AggMedian, AggPerplexity, AggNanMean, AggF1, AggMCC, AggBLEU, AggChrF, AggTER:
 		return true
 	}
 	return false

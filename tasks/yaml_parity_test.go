@@ -24,8 +24,7 @@ const yamlTestdata = "testdata/lmeval_yaml"
 // yamlRefused are golden tasks goeval refuses at load time, with the key the
 // error must name.
 var yamlRefused = map[string]string{
-	"gsm8k_platinum_cot_self_consistency": "repeats",     // 64 samples per question, majority vote
-	"wmt16-en-de":                         "metric_list", // bleu, ter, chrf (sacrebleu)
+	"gsm8k_platinum_cot_self_consistency": "repeats", // 64 samples per question, majority vote
 }
 
 func TestLMEvalYAMLParity(t *testing.T) {

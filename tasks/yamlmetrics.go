@@ -29,6 +29,7 @@ var metricDefaults = map[string]struct {
 	"bits_per_byte":   {"bits_per_byte", false, []OutputType{LoglikelihoodRolling}},
 	"bleu":            {"bleu", true, []OutputType{GenerateUntil}},
 	"chrf":            {"chrf", true, []OutputType{GenerateUntil}},
+	"ter":             {"ter", false, []OutputType{GenerateUntil}},
 }
 
 // defaultMetrics is lm-eval's DEFAULT_METRIC_REGISTRY.
@@ -42,7 +43,7 @@ var defaultMetrics = map[OutputType][]string{
 // aggregations goeval's metrics.Aggregate knows.
 var aggregations = map[string]bool{"mean": true, "median": true, "perplexity": true, "weighted_perplexity": true,
 	"bits_per_byte": true, "f1": true, "matthews_corrcoef": true, "nanmean": true, "bypass": true,
-	"bleu": true, "chrf": true}
+	"bleu": true, "chrf": true, "ter": true}
 
 // exactMatchKwargs are exact_match's keyword arguments.
 var exactMatchKwargs = map[string]bool{"regexes_to_ignore": true, "ignore_case": true, "ignore_punctuation": true, "ignore_numbers": true}
@@ -127,7 +128,7 @@ func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hook
 		}
 		agg, isStr := a.(string)
 		if !isStr || !aggregations[agg] {
-			r.failf(key+".aggregation", "%v is not an aggregation goeval has (mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bleu, chrf, bypass)", a)
+			r.failf(key+".aggregation", "%v is not an aggregation goeval has (mean, median, perplexity, weighted_perplexity, bits_per_byte, f1, matthews_corrcoef, nanmean, bleu, chrf, ter, bypass)", a)
 		}
 		ms.Aggregation = agg
 	}
@@ -205,7 +206,7 @@ func knownMetrics(o OutputType) string {
 	var out []string
 	for _, n := range sortedKeys(map[string]bool{"acc": true, "acc_norm": true, "acc_bytes": true, "f1": true, "mcc": true,
 		"exact_match": true, "perplexity": true, "word_perplexity": true, "byte_perplexity": true, "bits_per_byte": true,
-		"bleu": true, "chrf": true}) {
+		"bleu": true, "chrf": true, "ter": true}) {
 		if hasOutput(metricDefaults[n].outputs, o) {
 			out = append(out, n)
 		}

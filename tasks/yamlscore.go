@@ -175,7 +175,7 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 					em = max(em, sc.em.Score(pred, g))
 				}
 				m[ms.Name] = metrics.Float(em)
-			case "bleu", "chrf": // corpus-level: the (reference, prediction) pair
+			case "bleu", "chrf", "ter": // corpus-level: the (reference, prediction) pair
 				if len(golds) != 1 {
 					return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
 				}

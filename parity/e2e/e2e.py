@@ -69,7 +69,7 @@ RUNS = [
     {"name": "yaml", "limit": 3, "include_path": "tasks/testdata/lmeval_yaml/tasks",
      "data_dir": "tasks/testdata/lmeval_yaml/data", "bootstrap_iters": 2000,
      "tasks": ["sciq", "rte", "mc_taco", "cola", "swag", "xstorycloze_en", "asdiv", "lambada_standard", "pile_10k",
-               "triviaqa", "nq_open", "bbh_fewshot_boolean_expressions"],
+               "triviaqa", "nq_open", "bbh_fewshot_boolean_expressions", "wmt16-en-de"],
      "gen_kwargs": "max_gen_toks=16"},
     # The README's example task (examples/tasks/capitals/capitals.yaml): a
     # generate_until task on local jsonl files named by relative

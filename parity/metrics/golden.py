@@ -71,14 +71,21 @@ SACRE = [
      ("  leading and trailing  \n", "leading and trailing")],
     [("a b c d e f g", "a b c"), ("x", "y")],
     [("only one", "")],
+    # TER's shifts: blocks moved within and across sentences, repeated words, long sentences
+    [("the quick brown fox jumps over the lazy dog", "over the lazy dog the quick brown fox jumps"),
+     ("a b c d e f g h i j k l m n o p", "k l m n o p a b c d e f g h i j"),
+     ("one two one two one two three", "two one two one three one two"),
+     ("we saw the the cat", "the cat we saw"),
+     (" ".join(f"w{i}" for i in range(60)), " ".join(f"w{(i * 7) % 60}" for i in range(60)))],
 ]
 
 
 def sacre_case(pairs):
     items = [list(p) for p in pairs]
-    return dict(pairs=items, bleu=M.bleu(items), chrf=M.chrf(items),
+    return dict(pairs=items, bleu=M.bleu(items), chrf=M.chrf(items), ter=M.ter(items),
                 boot_chrf_100=M.bootstrap_stderr(M.chrf, items, iters=100) if len(items) > 1 else None,
-                boot_bleu_100=M.bootstrap_stderr(M.bleu, items, iters=100) if len(items) > 1 else None)
+                boot_bleu_100=M.bootstrap_stderr(M.bleu, items, iters=100) if len(items) > 1 else None,
+                boot_ter_100=M.bootstrap_stderr(M.ter, items, iters=100) if len(items) > 1 else None)
 
 
 def em_case(c):
