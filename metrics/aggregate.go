@@ -60,7 +60,7 @@ func Aggregate(name string, values []Value) (float64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("aggregate %s: %w", name, err)
 		}
-		return corpusText[name](ts), nil
+		return corpusScore(name, ts), nil
 	case AggBypass:
 		return 999, nil
 	}
@@ -172,6 +172,3 @@ func TextPairs(values []Value) ([][2]string, error) {
 	}
 	return out, nil
 }
-
-// corpusText are the corpus metrics over (reference, prediction) texts.
-var corpusText = map[string]func([][2]string) float64{AggBLEU: CorpusBLEU, AggChrF: CorpusChrF, AggTER: CorpusTER}

@@ -13,19 +13,18 @@ import (
 // reference per prediction. Pairs are (reference, prediction).
 
 // CorpusChrF is sacrebleu.corpus_chrf(preds, [refs]).score.
-func CorpusChrF(pairs [][2]string) float64 {
-	const order = 6
-	stats := make([]int, 3*order)
-	for _, p := range pairs {
-		ref, hyp := charNgrams(p[0], order), charNgrams(p[1], order)
-		for n := 0; n < order; n++ {
-			h, r, m := matchStats(hyp[n], ref[n])
-			stats[3*n] += h
-			stats[3*n+1] += r
-			stats[3*n+2] += m
-		}
+func CorpusChrF(pairs [][2]string) float64 { return corpusScore(AggChrF, pairs) }
+
+const chrfOrder = 6
+
+// chrfStats are one pair's [hyp, ref, match] n-gram counts per order.
+func chrfStats(p [2]string) []int {
+	stats := make([]int, 3*chrfOrder)
+	ref, hyp := charNgrams(p[0], chrfOrder), charNgrams(p[1], chrfOrder)
+	for n := 0; n < chrfOrder; n++ {
+		stats[3*n], stats[3*n+1], stats[3*n+2] = matchStats(hyp[n], ref[n])
 	}
-	return chrfScore(stats, order, 2)
+	return stats
 }
 
 // charNgrams counts the character n-grams (n = 1…order) of s with its
@@ -124,24 +123,24 @@ func wordNgrams(tokens []string) map[string]int {
 }
 
 // CorpusBLEU is sacrebleu.corpus_bleu(preds, [refs]).score.
-func CorpusBLEU(pairs [][2]string) float64 {
-	var sysLen, refLen int
-	correct, total := make([]int, 4), make([]int, 4)
-	for _, p := range pairs {
-		ref := tokenize13a(strings.TrimRightFunc(p[0], py.IsSpace))
-		hyp := tokenize13a(strings.TrimRightFunc(p[1], py.IsSpace))
-		sysLen += len(hyp)
-		refLen += len(ref)
-		rc := wordNgrams(ref)
-		for ng, c := range wordNgrams(hyp) {
-			n := strings.Count(ng, "\x00")
-			total[n] += c
-			if r, ok := rc[ng]; ok {
-				correct[n] += min(c, r)
-			}
+func CorpusBLEU(pairs [][2]string) float64 { return corpusScore(AggBLEU, pairs) }
+
+// bleuStats are one pair's [hyp length, ref length, correct 1…4-grams,
+// total 1…4-grams].
+func bleuStats(p [2]string) []int {
+	ref := tokenize13a(strings.TrimRightFunc(p[0], py.IsSpace))
+	hyp := tokenize13a(strings.TrimRightFunc(p[1], py.IsSpace))
+	stats := make([]int, 10)
+	stats[0], stats[1] = len(hyp), len(ref)
+	rc := wordNgrams(ref)
+	for ng, c := range wordNgrams(hyp) {
+		n := strings.Count(ng, "\x00")
+		stats[6+n] += c
+		if r, ok := rc[ng]; ok {
+			stats[2+n] += min(c, r)
 		}
 	}
-	return bleuScore(correct, total, sysLen, refLen)
+	return stats
 }
 
 // bleuScore is BLEU.compute_bleu with exp smoothing.
@@ -182,4 +181,33 @@ func bleuScore(correct, total []int, sysLen, refLen int) float64 {
 		}
 	}
 	return bp * math.Exp(sum/4)
+}
+
+// corpusStats computes a corpus metric's per-pair sufficient statistics,
+// and corpusFromStats the score of their sum: sacrebleu sums segment
+// statistics, so a bootstrap resample needs no recomputation per pair.
+var corpusStats = map[string]func([2]string) []int{AggBLEU: bleuStats, AggChrF: chrfStats, AggTER: terStats}
+
+var corpusFromStats = map[string]func([]int) float64{
+	AggBLEU: func(s []int) float64 { return bleuScore(s[2:6], s[6:10], s[0], s[1]) },
+	AggChrF: func(s []int) float64 { return chrfScore(s, chrfOrder, 2) },
+	AggTER:  terScore,
+}
+
+// corpusScore is metric agg over pairs.
+func corpusScore(agg string, pairs [][2]string) float64 {
+	var sum []int
+	for _, p := range pairs {
+		st := corpusStats[agg](p)
+		if sum == nil {
+			sum = make([]int, len(st))
+		}
+		for i, x := range st {
+			sum[i] += x
+		}
+	}
+	if sum == nil {
+		sum = make([]int, len(corpusStats[agg]([2]string{})))
+	}
+	return corpusFromStats[agg](sum)
 }

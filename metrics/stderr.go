@@ -55,14 +55,20 @@ func Stderr(agg string, values []Value, iters int) (se float64, ok bool, err err
 		if err != nil {
 			return 0, false, fmt.Errorf("stderr %s: %w", agg, err)
 		}
-		score := corpusText[agg]
+		stats := make([][]int, len(ts)) // per pair once: a resample only sums them
+		for i, p := range ts {
+			stats[i] = corpusStats[agg](p)
+		}
 		return Bootstrap(len(ts), iters, func() func([]int) float64 {
-			buf := make([][2]string, len(ts))
+			sum := make([]int, len(stats[0]))
 			return func(idx []int) float64 {
-				for i, j := range idx {
-					buf[i] = ts[j]
+				clear(sum)
+				for _, j := range idx {
+					for k, x := range stats[j] {
+						sum[k] += x
+					}
 				}
-				return score(buf)
+				return corpusFromStats[agg](sum)
 			}
 		}), true, nil
 	case AggF1, AggMCC:

@@ -31,17 +31,21 @@ const (
 )
 
 // CorpusTER is sacrebleu.corpus_ter(preds, [refs]).score.
-func CorpusTER(pairs [][2]string) float64 {
-	edits, refLen := 0.0, 0.0
-	for _, p := range pairs {
-		e, n := translationEditRate(terTokens(p[1]), terTokens(p[0]))
-		edits += float64(e)
-		refLen += float64(n)
-	}
+func CorpusTER(pairs [][2]string) float64 { return corpusScore(AggTER, pairs) }
+
+// terStats are one pair's [edits, reference words].
+func terStats(p [2]string) []int {
+	e, n := translationEditRate(terTokens(p[1]), terTokens(p[0]))
+	return []int{e, n}
+}
+
+// terScore is 100 × edits / reference words (100 for edits against empty
+// references, 0 for nothing against nothing).
+func terScore(s []int) float64 {
 	switch {
-	case refLen > 0:
-		return 100 * (edits / refLen)
-	case edits > 0:
+	case s[1] > 0:
+		return 100 * (float64(s[0]) / float64(s[1]))
+	case s[0] > 0:
 		return 100
 	}
 	return 0
