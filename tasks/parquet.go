@@ -28,6 +28,9 @@ func readParquet(path string) (t *table, err error) {
 			t, err = nil, errs.BadInputf("%s: malformed parquet: %v", path, r)
 		}
 	}()
+	if err := checkParquetFooter(f, st.Size()); err != nil {
+		return nil, errs.BadInputf("%s: not a readable parquet file: %v", path, err)
+	}
 	pf, err := parquet.OpenFile(f, st.Size())
 	if err != nil {
 		return nil, errs.BadInputf("%s: not a readable parquet file: %v", path, err)
@@ -154,6 +157,29 @@ func checkParquetSizes(pf *parquet.File, size int64) error {
 					m.PathInSchema, m.NumValues, m.TotalUncompressedSize, size)
 			}
 		}
+	}
+	return nil
+}
+
+// checkParquetFooter checks the file's trailer before parquet-go reads it:
+// parquet-go allocates the footer length the last 8 bytes claim before it
+// compares it with the file size, so a corrupt length made a 2 KB file
+// allocate 2 GB (found by FuzzParquet).
+func checkParquetFooter(f io.ReaderAt, size int64) error {
+	const trailer = 8 // footer length (uint32, little endian) + "PAR1"
+	if size < 4+trailer {
+		return fmt.Errorf("%d bytes is too short for a parquet file", size)
+	}
+	var b [trailer]byte
+	if _, err := f.ReadAt(b[:], size-trailer); err != nil {
+		return err
+	}
+	if string(b[4:]) != "PAR1" {
+		return fmt.Errorf("no parquet magic at the end of the file")
+	}
+	n := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
+	if n > size-4-trailer {
+		return fmt.Errorf("the footer claims %d bytes, more than the file's %d", n, size)
 	}
 	return nil
 }
