@@ -31,6 +31,7 @@ func TestLMEvalYAMLParity(t *testing.T) {
 	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
+	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
 	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "*.jsonl"))
 	variants, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "variants", "*.jsonl"))
 	if len(files) < 30 {
@@ -122,6 +123,7 @@ func TestLMEvalYAMLGroups(t *testing.T) {
 	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
+	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
 	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "groups", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no group goldens")
@@ -201,6 +203,7 @@ func TestLMEvalYAMLScoring(t *testing.T) {
 	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
+	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
 	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "scoring", "*.jsonl"))
 	if len(files) == 0 {
 		t.Fatal("no scoring goldens")
@@ -259,6 +262,7 @@ func TestLMEvalYAMLExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tasks.ResetYAML()
 	tk, err := tasks.Get(name)
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +308,7 @@ func TestYAMLHubDataFiles(t *testing.T) {
 	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
+	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
 	path, pats, err := tasks.DataFiles("prost")
 	if err != nil || path != "corypaik/prost" || strings.Join(pats, ",") != "data/default.jsonl" {
 		t.Errorf("prost: %q %v %v", path, pats, err)
