@@ -69,6 +69,25 @@ func renderInstance(t *testing.T, inst tasks.Instance) string {
 	return string(b)
 }
 
+// buildMatches builds task's instances under opts and requires one per
+// golden line, each rendering byte-identical to it.
+func buildMatches(t *testing.T, task tasks.Task, opts tasks.Options, want []string) []tasks.Instance {
+	t.Helper()
+	insts, err := task.Build(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(insts) != len(want) {
+		t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
+	}
+	for i, inst := range insts {
+		if got := renderInstance(t, inst); got != want[i] {
+			t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
+		}
+	}
+	return insts
+}
+
 func readGolden(t *testing.T, path string) (head map[string]any, lines []string) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -109,18 +128,7 @@ func TestLMEvalParity(t *testing.T) {
 			if got := task.NumFewshot(opts); float64(got) != head["num_fewshot"].(float64) {
 				t.Errorf("num_fewshot %d, lm-eval %v", got, head["num_fewshot"])
 			}
-			insts, err := task.Build(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(insts) != len(want) {
-				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
-			}
-			for i, inst := range insts {
-				if got := renderInstance(t, inst); got != want[i] {
-					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
-				}
-			}
+			buildMatches(t, task, opts, want)
 			opts.Limit = 0.2
 			lim, err := task.Build(opts)
 			if err != nil {

@@ -52,18 +52,7 @@ func TestLMEvalParityVariants(t *testing.T) {
 				opts.SystemInstruction = "Be brief."
 				opts.FewshotAsMultiturn = m[4] != ""
 			}
-			insts, err := task.Build(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(insts) != len(want) {
-				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
-			}
-			for i, inst := range insts {
-				if got := renderInstance(t, inst); got != want[i] {
-					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
-				}
-			}
+			buildMatches(t, task, opts, want)
 		})
 	}
 }

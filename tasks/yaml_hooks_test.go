@@ -44,19 +44,7 @@ func TestBuiltinHooksYAML(t *testing.T) {
 			_, want := readGolden(t, filepath.Join("testdata", "lmeval", name+".jsonl"))
 			opts := tasks.DefaultOptions()
 			opts.DataDir = dir
-			insts, err := y.Build(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(insts) != len(want) {
-				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
-			}
-			for i, inst := range insts {
-				got := renderInstance(t, inst)
-				if got != want[i] {
-					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
-				}
-			}
+			insts := buildMatches(t, y, opts, want)
 			bi, err := b.Build(opts)
 			if err != nil {
 				t.Fatal(err)

@@ -62,18 +62,7 @@ func TestLMEvalYAMLParity(t *testing.T) {
 			if got := tk.NumFewshot(opts); float64(got) != head["num_fewshot"].(float64) {
 				t.Errorf("num_fewshot %d, lm-eval %v", got, head["num_fewshot"])
 			}
-			insts, err := tk.Build(opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(insts) != len(want) {
-				t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
-			}
-			for i, inst := range insts {
-				if got := renderInstance(t, inst); got != want[i] {
-					t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
-				}
-			}
+			buildMatches(t, tk, opts, want)
 			opts.Limit = 0.2
 			lim, err := tk.Build(opts)
 			if err != nil {
@@ -268,18 +257,7 @@ func TestLMEvalYAMLExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkYAMLHead(t, tk, head)
-	insts, err := tk.Build(tasks.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(insts) != len(want) {
-		t.Fatalf("%d instances, lm-eval %d", len(insts), len(want))
-	}
-	for i, inst := range insts {
-		if got := renderInstance(t, inst); got != want[i] {
-			t.Fatalf("doc %d differs:\n got %s\nwant %s", i, got, want[i])
-		}
-	}
+	buildMatches(t, tk, tasks.DefaultOptions(), want)
 }
 
 func readJSONFile(t *testing.T, path string, v any) {
