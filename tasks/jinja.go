@@ -210,21 +210,8 @@ func filterPyStr(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value
 func jinjaValue(v any, path string, order map[string][]string) any {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for _, k := range order[path] {
-			if _, ok := x[k]; ok {
-				keys = append(keys, k)
-			}
-		}
-		var rest []string
-		for k := range x {
-			if !contains(keys, k) {
-				rest = append(rest, k)
-			}
-		}
-		sort.Strings(rest)
 		d := exec.Dict{}
-		for _, k := range append(keys, rest...) {
+		for _, k := range keyOrder(x, order[path]) {
 			d.Pairs = append(d.Pairs, &exec.Pair{Key: exec.AsValue(k), Value: exec.AsValue(jinjaValue(x[k], joinPath(path, k), order))})
 		}
 		return d

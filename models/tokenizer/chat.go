@@ -31,6 +31,11 @@ func (t *Tokenizer) ApplyChatTemplate(msgs []Message, addGenerationPrompt bool) 
 	if t.cfg.chatTemplate == "" {
 		return "", errNoTemplate
 	}
+	return RenderChatTemplate(t.cfg.chatTemplate, msgs, addGenerationPrompt, t.templateVars())
+}
+
+// templateVars are the config's special tokens a chat template may read.
+func (t *Tokenizer) templateVars() map[string]any {
 	vars := map[string]any{}
 	if t.cfg.hasBOS {
 		vars["bos_token"] = t.cfg.bos
@@ -38,7 +43,7 @@ func (t *Tokenizer) ApplyChatTemplate(msgs []Message, addGenerationPrompt bool) 
 	if t.cfg.hasEOS {
 		vars["eos_token"] = t.cfg.eos
 	}
-	return RenderChatTemplate(t.cfg.chatTemplate, msgs, addGenerationPrompt, vars)
+	return vars
 }
 
 // templateCache holds compiled templates by source.

@@ -21,14 +21,7 @@ func (t *Tokenizer) ContinueChatTemplate(msgs []Message) (string, error) {
 	if t.cfg.chatTemplate == "" {
 		return "", errNoTemplate
 	}
-	vars := map[string]any{}
-	if t.cfg.hasBOS {
-		vars["bos_token"] = t.cfg.bos
-	}
-	if t.cfg.hasEOS {
-		vars["eos_token"] = t.cfg.eos
-	}
-	return ContinueChatTemplate(t.cfg.chatTemplate, msgs, vars)
+	return ContinueChatTemplate(t.cfg.chatTemplate, msgs, t.templateVars())
 }
 
 // ContinueChatTemplate is RenderChatTemplate continuing the final message.
