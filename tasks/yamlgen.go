@@ -58,21 +58,10 @@ func (r *cfgReader) generation(s *spec) {
 
 // untilList reads until: a stop string or a list of them.
 func untilList(v any) (any, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case []any:
-		out := make([]string, len(x))
-		for i, e := range x {
-			s, ok := e.(string)
-			if !ok {
-				return nil, fmt.Errorf("want stop strings, got %s", yamlKind(e))
-			}
-			out[i] = s
-		}
-		return out, nil
+	if s, ok := v.(string); ok {
+		return s, nil // logged as given
 	}
-	return nil, fmt.Errorf("want a stop string or a list of them, got %s", yamlKind(v))
+	return yamlStrings(v, "a stop string or a list of them", false)
 }
 
 // filterStep is one filter function: it maps the document's responses
@@ -198,7 +187,19 @@ func (r *cfgReader) regexStep(key string, m *py.Map[any], allow func(...string) 
 	if !allow("regex_pattern", "group_select", "fallback") {
 		return nil
 	}
-	pat, group, fallback := `#### (\-?[0-9\.\,]+)`, 0, metrics.DefaultRegexFallback
+	pat, group, fallback := r.regexArgs(key, m)
+	f, err := metrics.NewRegexFilter(pat, group, fallback)
+	if err != nil {
+		r.failf(key+".regex_pattern", "%v", err)
+		return nil
+	}
+	return func(s string, _ Doc) (string, error) { return f.Apply(s), nil }
+}
+
+// regexArgs reads the arguments of lm-eval's RegexFilter (and of
+// multi_choice_regex, its subclass), with its defaults.
+func (r *cfgReader) regexArgs(key string, m *py.Map[any]) (pat string, group int, fallback string) {
+	pat, fallback = `#### (\-?[0-9\.\,]+)`, metrics.DefaultRegexFallback
 	if v, ok := m.Get("regex_pattern"); ok {
 		if pat, ok = v.(string); !ok {
 			r.failf(key+".regex_pattern", "want a regular expression, got %s", yamlKind(v))
@@ -214,12 +215,7 @@ func (r *cfgReader) regexStep(key string, m *py.Map[any], allow func(...string) 
 			r.failf(key+".fallback", "want a string, got %s", yamlKind(v))
 		}
 	}
-	f, err := metrics.NewRegexFilter(pat, group, fallback)
-	if err != nil {
-		r.failf(key+".regex_pattern", "%v", err)
-		return nil
-	}
-	return func(s string, _ Doc) (string, error) { return f.Apply(s), nil }
+	return pat, group, fallback
 }
 
 func (r *cfgReader) mapStep(key string, m *py.Map[any], allow func(...string) bool) filterStep {

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/goeval/goeval/internal/py"
-	"github.com/goeval/goeval/metrics"
 )
 
 // multi_choice_regex: lm-eval's MultiChoiceRegexFilter, which extracts a
@@ -28,28 +27,18 @@ func (r *cfgReader) multiChoiceStep(key string, m *py.Map[any], allow func(...st
 	if !allow("regex_pattern", "group_select", "fallback", "ignore_case", "ignore_punctuation", "regexes_to_ignore") {
 		return nil
 	}
-	f := &mcRegex{fallback: metrics.DefaultRegexFallback}
-	pat := `#### (\-?[0-9\.\,]+)`
-	if v, ok := m.Get("regex_pattern"); ok {
-		if pat, ok = v.(string); !ok {
-			r.failf(key+".regex_pattern", "want a regular expression, got %s", yamlKind(v))
-		}
-	}
-	if v, ok := m.Get("group_select"); ok {
-		if f.group, ok = v.(int); !ok {
-			r.failf(key+".group_select", "want an int, got %s", yamlKind(v))
-		}
-	}
-	if v, ok := m.Get("fallback"); ok {
-		if f.fallback, ok = v.(string); !ok {
-			r.failf(key+".fallback", "want a string, got %s", yamlKind(v))
-		}
-	}
+	f := &mcRegex{}
+	pat, group, fallback := r.regexArgs(key, m)
+	f.group, f.fallback = group, fallback
 	f.ignoreCase, _ = pyTruth(m.Value("ignore_case"))
 	f.ignorePunc, _ = pyTruth(m.Value("ignore_punctuation"))
-	if l, ok := m.Value("regexes_to_ignore").([]any); ok {
-		for _, e := range l {
-			s, _ := e.(string)
+	if v := m.Value("regexes_to_ignore"); v != nil {
+		res, err := yamlStrings(v, "a list of regular expressions", false)
+		if err != nil {
+			r.failf(key+".regexes_to_ignore", "%v", err)
+			return nil
+		}
+		for _, s := range res {
 			re, err := py.Compile(s)
 			if err != nil {
 				r.failf(key+".regexes_to_ignore", "%v", err)

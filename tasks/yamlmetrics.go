@@ -163,19 +163,11 @@ func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hook
 
 func (r *cfgReader) exactMatchKwarg(key, k string, v any, o *metrics.ExactMatchOptions) {
 	if k == "regexes_to_ignore" {
-		l, ok := v.([]any)
-		if !ok {
-			r.failf(key, "want a list of regular expressions, got %s", yamlKind(v))
-			return
+		res, err := yamlStrings(v, "a list of regular expressions", false)
+		if err != nil {
+			r.failf(key, "%v", err)
 		}
-		for _, e := range l {
-			s, ok := e.(string)
-			if !ok {
-				r.failf(key, "want regular expressions, got %s", yamlKind(e))
-				return
-			}
-			o.RegexesToIgnore = append(o.RegexesToIgnore, s)
-		}
+		o.RegexesToIgnore = res
 		return
 	}
 	b, ok := pyTruth(v)

@@ -110,25 +110,36 @@ func sortedKeys(m map[string]bool) []string {
 // strList reads a string or a list of strings.
 func (r *cfgReader) strList(key string) []string {
 	v, _ := r.c.get(key)
-	switch x := v.(type) {
-	case nil:
+	if v == nil {
 		return nil
+	}
+	out, err := yamlStrings(v, "a name or a list of names", true)
+	if err != nil {
+		r.failf(key, "%v", err)
+	}
+	return out
+}
+
+// yamlStrings reads a YAML list of strings (or, with one, a single string);
+// want says what the value should be, for the error.
+func yamlStrings(v any, want string, one bool) ([]string, error) {
+	switch x := v.(type) {
 	case string:
-		return []string{x}
+		if one {
+			return []string{x}, nil
+		}
 	case []any:
 		out := make([]string, 0, len(x))
 		for _, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				r.failf(key, "want names, got %s in the list", yamlKind(e))
-				return nil
+				return nil, fmt.Errorf("want %s, got %s in the list", want, yamlKind(e))
 			}
 			out = append(out, s)
 		}
-		return out
+		return out, nil
 	}
-	r.failf(key, "want a name or a list of names, got %s", yamlKind(v))
-	return nil
+	return nil, fmt.Errorf("want %s, got %s", want, yamlKind(v))
 }
 
 // unsupported refuses the keys goeval cannot honour.
@@ -210,23 +221,7 @@ func (c yamlConfig) dirOf() string {
 // dataFiles reads data_files: a file or list of files (split "train") or a
 // mapping from split to file(s).
 func dataFiles(v any) (map[string][]string, error) {
-	list := func(x any) ([]string, error) {
-		switch y := x.(type) {
-		case string:
-			return []string{y}, nil
-		case []any:
-			var out []string
-			for _, e := range y {
-				s, ok := e.(string)
-				if !ok {
-					return nil, fmt.Errorf("want file names, got %s", yamlKind(e))
-				}
-				out = append(out, s)
-			}
-			return out, nil
-		}
-		return nil, fmt.Errorf("want a file name or a list of them, got %s", yamlKind(x))
-	}
+	list := func(x any) ([]string, error) { return yamlStrings(x, "a file name or a list of them", true) }
 	if m, ok := v.(*py.Map[any]); ok {
 		out := map[string][]string{}
 		for _, split := range m.Keys() {
@@ -290,19 +285,11 @@ func (r *cfgReader) version(s *spec) {
 func (r *cfgReader) csvOption(o *csvOptions, key, k string, v any) {
 	switch k {
 	case "column_names":
-		l, ok := v.([]any)
-		if !ok {
-			r.failf(key, "want a list of column names, got %s", yamlKind(v))
-			return
+		names, err := yamlStrings(v, "a list of column names", false)
+		if err != nil {
+			r.failf(key, "%v", err)
 		}
-		for _, e := range l {
-			n, ok := e.(string)
-			if !ok {
-				r.failf(key, "want column names, got %s", yamlKind(e))
-				return
-			}
-			o.names = append(o.names, n)
-		}
+		o.names = names
 	case "header":
 		o.headerSet = true
 		switch v {
