@@ -1,8 +1,6 @@
 package tasks
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -13,7 +11,6 @@ import (
 	"github.com/nikolalohinski/gonja/v2/builtins"
 	jcfg "github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
-	"github.com/nikolalohinski/gonja/v2/loaders"
 	"github.com/nikolalohinski/gonja/v2/nodes"
 	"github.com/nikolalohinski/gonja/v2/tokens"
 
@@ -36,7 +33,7 @@ var (
 	jinjaOnce sync.Once
 	jinjaEnv  *exec.Environment
 	jinjaCfg  *jcfg.Config
-	jinjaTpls sync.Map // [32]byte -> *exec.Template
+	jinjaTpls = &jinja.Cache{Prefix: "task"}
 )
 
 const pyStrFilter = "goeval_pystr"
@@ -65,26 +62,13 @@ func jinjaEnvironment() (*exec.Environment, *jcfg.Config) {
 // compileJinja parses src once (cached by content) and wraps every output
 // expression in the Python str() filter.
 func compileJinja(src string) (*exec.Template, error) {
-	key := sha256.Sum256([]byte(src))
-	if t, ok := jinjaTpls.Load(key); ok {
-		return t.(*exec.Template), nil
-	}
 	env, cfg := jinjaEnvironment()
-	id := fmt.Sprintf("task-%x", key[:8])
-	base, err := loaders.NewFileSystemLoader("")
-	if err != nil {
-		return nil, err
-	}
-	ld, err := loaders.NewShiftedLoader(id, bytes.NewReader([]byte(src)), base)
-	if err != nil {
-		return nil, err
-	}
-	tpl, err := exec.NewTemplate(id, cfg, ld, env)
+	tpl, err := jinjaTpls.Parse(src, cfg, env, func(t *exec.Template) {
+		wrapOutputs(reflect.ValueOf(t.Root()), map[uintptr]bool{})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("template %q: %w", src, err)
 	}
-	wrapOutputs(reflect.ValueOf(tpl.Root()), map[uintptr]bool{})
-	jinjaTpls.Store(key, tpl)
 	return tpl, nil
 }
 

@@ -1,16 +1,12 @@
 package tokenizer
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/nikolalohinski/gonja/v2/builtins"
 	jcfg "github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
-	"github.com/nikolalohinski/gonja/v2/loaders"
 
 	"github.com/goeval/goeval/internal/jinja"
 )
@@ -47,7 +43,7 @@ func (t *Tokenizer) templateVars() map[string]any {
 }
 
 // templateCache holds compiled templates by source.
-var templateCache sync.Map // [32]byte -> *exec.Template
+var templateCache = &jinja.Cache{Prefix: "chat"}
 
 // RenderChatTemplate renders a Hugging Face Jinja chat template with the
 // environment transformers uses (trim_blocks, lstrip_blocks,
@@ -89,10 +85,6 @@ func RenderChatTemplate(src string, msgs []Message, addGenerationPrompt bool, va
 }
 
 func compileTemplate(src string) (*exec.Template, error) {
-	key := sha256.Sum256([]byte(src))
-	if t, ok := templateCache.Load(key); ok {
-		return t.(*exec.Template), nil
-	}
 	cfg := jcfg.New()
 	cfg.TrimBlocks, cfg.LeftStripBlocks = true, true
 	env := &exec.Environment{
@@ -103,19 +95,9 @@ func compileTemplate(src string) (*exec.Template, error) {
 		ControlStructures: jinja.ControlStructures,
 		Methods:           builtins.Methods,
 	}
-	id := fmt.Sprintf("chat-%x", key[:8])
-	base, err := loaders.NewFileSystemLoader("")
+	tpl, err := templateCache.Parse(src, cfg, env, nil)
 	if err != nil {
 		return nil, fmt.Errorf("chat template: %w", err)
 	}
-	ld, err := loaders.NewShiftedLoader(id, bytes.NewReader([]byte(src)), base)
-	if err != nil {
-		return nil, fmt.Errorf("chat template: %w", err)
-	}
-	tpl, err := exec.NewTemplate(id, cfg, ld, env)
-	if err != nil {
-		return nil, fmt.Errorf("chat template: %w", err)
-	}
-	templateCache.Store(key, tpl)
 	return tpl, nil
 }
