@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -21,14 +22,15 @@ type archGolden struct {
 // (transformers, CPU f32) through the batched engine: log-prob sums within
 // 1e-4 and the same greedy flags; greedy generation's first token equals
 // transformers' argmax, and re-scoring a 4-token generation reports it as
-// greedy (KV-cache decode ≡ full forward).
+// greedy (KV-cache decode ≡ full forward). GOEVAL_TEST_DEVICE (xla-cpu,
+// cuda) runs it on that device.
 func TestArchsThroughEngine(t *testing.T) {
 	dir := testutil.Path(t, "models/testdata/archs")
 	reqs := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, "requests.jsonl"))
 	for _, name := range []string{"phi", "phi3", "gemma2", "gemma3"} {
 		t.Run(name, func(t *testing.T) {
 			want := testutil.ReadJSONL[archGolden](t, filepath.Join(dir, name, "golden.jsonl"))
-			e, err := Open(filepath.Join(dir, name), Options{BatchSize: 4})
+			e, err := Open(filepath.Join(dir, name), Options{BatchSize: 4, Device: os.Getenv("GOEVAL_TEST_DEVICE")})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -53,6 +54,9 @@ func newBackend(spec string) (backends.Backend, error) {
 		if os.Getenv("GOPJRT_CUDA_CHECKS") == "" {
 			// go-xla v0.1.4 would otherwise point XLA_FLAGS at a developer's home.
 			_ = os.Setenv("GOPJRT_CUDA_CHECKS", "0")
+		}
+		if deviceOf(spec) == "cuda" {
+			cudaFullPrecision()
 		}
 		return newXLABackend(config)
 	}
@@ -124,6 +128,7 @@ func jaxCUDAPlugins() []string {
 	if home, err := os.UserHomeDir(); err == nil {
 		roots = append(roots, filepath.Join(home, ".local"))
 	}
+	roots = append(roots, pythonRoots()...)
 	roots = append(roots, "/usr/local", "/usr", "/opt/conda")
 	var out []string
 	for _, r := range roots {
@@ -137,6 +142,21 @@ func jaxCUDAPlugins() []string {
 		}
 	}
 	return out
+}
+
+// pythonRoots returns the install prefix (a virtual environment's folder) of
+// the python3 and python on $PATH, unresolved: a venv's python is a link to
+// the system's, but its packages live beside the link.
+func pythonRoots() []string {
+	var roots []string
+	for _, name := range []string{"python3", "python"} {
+		if p, err := exec.LookPath(name); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				roots = append(roots, filepath.Dir(filepath.Dir(abs)))
+			}
+		}
+	}
+	return roots
 }
 
 // ProbeBackend creates the backend of spec and frees it again, returning

@@ -3,6 +3,9 @@
 package engine
 
 import (
+	"os"
+
+	"github.com/gomlx/go-xla/pkg/pjrt"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/xla"
 )
@@ -11,7 +14,14 @@ import (
 // name) without go-xla's auto-install (no downloads at run time).
 func newXLABackend(plugin string) (backends.Backend, error) {
 	xla.EnableAutoInstall(false)
-	return xla.NewWithOptions(plugin, nil)
+	var options pjrt.NamedValuesMap
+	if deviceOf("xla:"+plugin) == "cuda" && os.Getenv(cudaPreallocateEnv) != "1" {
+		// The CUDA plugin would take 75% of the GPU's memory up front, so a
+		// second engine (a sweep, tests, the user's own GPU programs) could
+		// not start: grow the pool on demand instead.
+		options = pjrt.NamedValuesMap{"preallocate": false}
+	}
+	return xla.NewWithOptions(plugin, options)
 }
 
 // xlaBuilt: this build has the XLA backend (it needs cgo).

@@ -11,9 +11,13 @@
 # Usage: bench/peers/run_vs_lmeval.sh [--preset qwen2.5-0.5b] [--layers N]
 #          [--limit N] [--mmlu-limit N] [--gsm8k-limit N] [--runs mc,gsm8k,mmlu5]
 #          [--batch-size B|auto] [--lmeval-batch-size B] [--device auto[,cpu]]
-#          [--skip-lmeval] [--work DIR]
-# goeval runs with its defaults (--batch-size auto) unless told otherwise;
-# lm-eval with --batch_size 8 (its default is 1).
+#          [--skip-lmeval] [--work DIR] [--lmeval-device cpu|cuda]
+#          [--goeval-bin PATH] [--python PY] [--docs N]
+# --docs: synthetic documents per task (and mmlu subtask) written once per
+# --work folder. --goeval-bin and --python serve machines without Go or .venv (a GPU
+# machine: scripts/gpu_check.sh). goeval runs with its defaults
+# (--batch-size auto) unless told otherwise; lm-eval with --batch_size 8
+# (its default is 1).
 # Three invocations per engine: hellaswag + arc_challenge (--limit each),
 # gsm8k with its own 5 shots (--gsm8k-limit) and mmlu_stem with
 # --num_fewshot 5 (its 19 subtasks, --mmlu-limit each). Needs .venv (make
@@ -24,7 +28,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 py="$root/.venv/bin/python"
 preset=qwen2.5-0.5b layers="" limit=40 mmlu_limit=4 gsm8k_limit=8 batch=auto lmeval_batch=8 devices=auto
 only="mc,gsm8k,mmlu5"
-skip_lmeval=0 work=""
+skip_lmeval=0 work="" lmeval_device=cpu goeval_bin="" docs=60
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --preset) preset="$2"; shift 2 ;;
@@ -38,18 +42,26 @@ while [[ $# -gt 0 ]]; do
     --device) devices="$2"; shift 2 ;;
     --skip-lmeval) skip_lmeval=1; shift ;;
     --work) work="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    --lmeval-device) lmeval_device="$2"; shift 2 ;;
+    --goeval-bin) goeval_bin="$2"; shift 2 ;;
+    --python) py="$2"; shift 2 ;;
+    --docs) docs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run_vs_lmeval.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-[[ -x "$py" ]] || { echo "run_vs_lmeval.sh: $py is missing: run 'make venv' first" >&2; exit 2; }
+command -v "$py" >/dev/null || { echo "run_vs_lmeval.sh: $py is missing: run 'make venv' first (or pass --python)" >&2; exit 2; }
 if [[ -z "$work" ]]; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
 fi
 mkdir -p "$work"
 bin="$work/goeval"
-(cd "$root" && go build -o "$bin" ./cmd/goeval)
+if [[ -n "$goeval_bin" ]]; then
+  cp "$goeval_bin" "$bin"
+else
+  (cd "$root" && go build -o "$bin" ./cmd/goeval)
+fi
 
 m="$work/model" d="$work/data"
 if [[ ! -f "$m/model.safetensors" ]]; then
@@ -58,7 +70,7 @@ if [[ ! -f "$m/model.safetensors" ]]; then
   zcat "$root/models/tokenizer/testdata/qwen3/tokenizer_config.json.gz" >"$m/tokenizer_config.json"
   "$bin" synth model --preset "$preset" ${layers:+--layers "$layers"} --tokenizer "$m" --out "$m" >/dev/null
 fi
-[[ -d "$d" ]] || "$bin" synth data --task hellaswag,arc_challenge,gsm8k,mmlu_stem --n 60 --out "$d" >/dev/null
+[[ -d "$d" ]] || "$bin" synth data --task hellaswag,arc_challenge,gsm8k,mmlu_stem --n "$docs" --out "$d" >/dev/null
 
 # The invocations: name, tasks, extra arguments (lm-eval spelling).
 all_runs=("mc|hellaswag,arc_challenge|--limit $limit"
@@ -90,7 +102,7 @@ run_engine() { # engine-name out-prefix command-builder
 run_lmeval() { # run-name tasks extra out
   secs env HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false \
     "$py" "$root/parity/e2e/lmeval_synth.py" --synth-dir "$d" --model hf \
-    --model_args "pretrained=$m,dtype=float32" --device cpu --batch_size "$lmeval_batch" \
+    --model_args "pretrained=$m,dtype=float32" --device "$lmeval_device" --batch_size "$lmeval_batch" \
     --tasks "$2" $3 --log_samples --output_path "$4"
 }
 

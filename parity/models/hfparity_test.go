@@ -33,9 +33,17 @@ type (
 	reference = testutil.Reference
 )
 
-// buildGoeval compiles ./cmd/goeval into a temporary folder.
+// buildGoeval compiles ./cmd/goeval into a temporary folder, or returns
+// $GOEVAL_BINARY when set (a machine without Go: scripts/gpu_check.sh).
 func buildGoeval(t *testing.T) string {
 	t.Helper()
+	if b := os.Getenv("GOEVAL_BINARY"); b != "" {
+		abs, err := filepath.Abs(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return abs
+	}
 	bin := filepath.Join(t.TempDir(), "goeval")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/goeval")
 	cmd.Dir = "../.."

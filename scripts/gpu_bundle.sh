@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds what scripts/gpu_check.sh runs on a GPU machine that has no Go:
+# the goeval binary and the engine and transformers-parity test binaries,
+# stripped, in DIR/bin.tgz, and lm-eval with the dependencies a PyTorch +
+# JAX image lacks as CPython 3.12 wheels in DIR/whl (pip; sdists are built
+# into wheels here). The versions are the parity venv's (make venv).
+#
+# Usage: scripts/gpu_bundle.sh [DIR]   (default .gpu, which .git/info/exclude
+#        should ignore)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+dir=${1:-.gpu}
+mkdir -p "$dir/bin" "$dir/whl"
+flags=(-trimpath -ldflags=-s\ -w)
+go build "${flags[@]}" -o "$dir/bin/goeval" ./cmd/goeval
+go test -c "${flags[@]}" -o "$dir/bin/engine.test" ./engine
+go test -c "${flags[@]}" -o "$dir/bin/hfparity.test" ./parity/models
+tar czf "$dir/bin.tgz" -C "$dir" bin
+rm -rf "$dir/bin"
+
+py=.venv/bin/python
+[[ -x $py ]] || { echo "gpu_bundle.sh: $py missing: run make venv first (it pins lm-eval's version)" >&2; exit 2; }
+wheels=(lm_eval datasets evaluate dill multiprocess more_itertools pytablewriter DataProperty
+	mbstrdecoder pathvalidate tabledata tcolorpy typepy chardet nltk)
+sdists=(rouge_score sqlitedict word2number)
+pins() { for p in "$@"; do echo "$p==$("$py" -m pip show "$p" | awk '/^Version/ {print $2}')"; done; }
+python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+	--platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform any \
+	-d "$dir/whl" $(pins "${wheels[@]}")
+python3 -m pip wheel -q --no-deps -w "$dir/whl" $(pins "${sdists[@]}")
+du -sh "$dir/bin.tgz" "$dir/whl"

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# goeval on an NVIDIA GPU: XLA through JAX's pip-installed CUDA PJRT plugin,
+# on a machine with PyTorch, transformers and JAX but no Go (the binaries
+# and lm-eval's wheels come from scripts/gpu_bundle.sh). Not part of CI.
+# In order of what matters most, each step bounded by a timeout:
+#   1. device resolution (--device auto must pick cuda) and a first forward;
+#   2. log-probs against the transformers goldens (parity/models: 5 models;
+#      engine TestArchsThroughEngine: Phi, Phi-3, Gemma 2, Gemma 3), ≤ 1e-4;
+#   3. a Qwen2.5-0.5B-shaped model: 'goeval score' against transformers on
+#      the same GPU (same requests), and scoring throughput of both;
+#   4. bench/peers/run_vs_lmeval.sh: goeval run vs lm_eval --model hf, both
+#      on the GPU, same model and documents: wall times and per-sample parity;
+#   5. a tiny model's run on cuda (batch auto and 1) against the pure-Go
+#      backend, per sample;
+#   6. decode throughput; TF32 (GOEVAL_CUDA_TF32=1) against full precision;
+#   7. engine packing/shared-prefix exactness on cuda.
+#
+# Usage: scripts/gpu_check.sh [BUNDLE_DIR] [OUT_DIR]   (defaults .gpu, $OUT)
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bundle="$(cd "${1:-.gpu}" && pwd)"
+out="${2:-${OUT:-/tmp/gpu_check}}"
+mkdir -p "$out"
+exec > >(tee "$out/gpu_check.log") 2>&1
+work="$(mktemp -d)"
+tar xzf "$bundle/bin.tgz" -C "$work"
+B="$work/bin" G="$work/bin/goeval"
+export HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
+step() { echo; echo "== $1 [$(date +%T), ${SECONDS} s]"; }
+
+step "environment"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+python3 -c 'import importlib.metadata as m
+for p in ["jax", "jax-cuda13-plugin", "jax-cuda13-pjrt", "torch", "transformers"]:
+    try: print(p, m.version(p))
+    except Exception: print(p, "missing")'
+if [[ -d "$bundle/whl" ]]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$bundle"/whl/*.whl \
+    && export PYTHONPATH=/tmp/site && python3 -c 'import lm_eval, datasets; print("lm_eval", lm_eval.__version__, "datasets", datasets.__version__)'
+fi
+
+step "1. device auto and a first forward (tiny model)"
+tiny="$work/tiny"
+$G synth tokenizer --out "$tiny" --vocab 512 >/dev/null
+$G synth model --arch qwen2 --hidden 64 --layers 2 --heads 4 --kv-heads 2 --intermediate 128 \
+  --tokenizer "$tiny" --seed 1 --out "$tiny" >/dev/null
+probe() { timeout 180 $G bench score --model "$tiny" --device auto -v 2>&1 | grep -v '^I[0-9]' | tail -12; }
+if ! probe; then
+  sp=$(python3 -c 'import site; print(site.getsitepackages()[0])')
+  export LD_LIBRARY_PATH="$(ls -d "$sp"/nvidia/*/lib "$sp"/nvidia/cu13/lib 2>/dev/null | tr '\n' ':')${LD_LIBRARY_PATH:-}"
+  echo "-- retry with LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+  probe || { echo "-- retry with GOEVAL_CUDA_PREALLOCATE=1"; export GOEVAL_CUDA_PREALLOCATE=1; probe; } || { echo "cuda does not start: stopping"; exit 1; }
+fi
+
+step "2. log-probs on cuda vs transformers goldens"
+(cd parity/models && GOEVAL_BINARY="$G" GOEVAL_HFPARITY_DEVICE=cuda timeout 150 "$B/hfparity.test" -test.v -test.count=1 2>&1 |
+  grep -E '^(=== RUN|--- |PASS|FAIL|ok)|Δ|max' | grep -v '=== RUN')
+(cd engine && GOEVAL_TEST_DEVICE=cuda timeout 150 "$B/engine.test" -test.v -test.count=1 -test.run 'TestArchsThroughEngine' 2>&1 |
+  grep -E '^(--- |PASS|FAIL|ok)|Δ|greedy' )
+
+step "3. 0.5B shape: goeval score vs transformers on the GPU, scoring throughput"
+rvl="$work/rvl" m="$work/rvl/model"
+mkdir -p "$m"
+zcat models/tokenizer/testdata/qwen3/tokenizer.json.gz >"$m/tokenizer.json"
+zcat models/tokenizer/testdata/qwen3/tokenizer_config.json.gz >"$m/tokenizer_config.json"
+$G synth model --preset qwen2.5-0.5b --tokenizer "$m" --out "$m" >/dev/null
+python3 - "$m/config.json" 512 120 8 >"$work/req.jsonl" <<'EOF'
+import json, random, sys
+vocab = json.load(open(sys.argv[1]))["vocab_size"]
+n, c, k = map(int, sys.argv[2:5])
+rng = random.Random(1)
+for _ in range(n):
+    ids = [rng.randrange(vocab) for _ in range(c + k)]
+    print(json.dumps({"context_ids": ids[:c], "continuation_ids": ids[c:]}))
+EOF
+timeout 120 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req.jsonl" --batch-size 64 --device cuda --out "$work/hf.jsonl"
+timeout 120 $G score --model "$m" --device cuda --batch-size 64 <"$work/req.jsonl" >"$work/ge.jsonl"
+python3 - "$work/hf.jsonl" "$work/ge.jsonl" <<'EOF'
+import json, sys
+hf = [json.loads(l) for l in open(sys.argv[1])]
+ge = [json.loads(l) for l in open(sys.argv[2])]
+d = max(abs(a["logprob_sum"] - b["logprob"]) for a, b in zip(hf, ge))
+g = sum(a["is_greedy"] != b["is_greedy"] for a, b in zip(hf, ge))
+print(f"goeval score (cuda) vs transformers (cuda, f32): {len(ge)} requests, max |Δ logprob| = {d:.3g}, is_greedy differs on {g}")
+EOF
+for b in 16 64; do
+  timeout 120 $G bench score --model "$m" --device cuda --requests 512 --batch-size $b 2>&1 | grep -v '^I[0-9]' | tail -1
+  timeout 120 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req.jsonl" --batch-size $b --device cuda 2>&1 | tail -1
+done
+
+step "4. goeval run vs lm_eval --model hf, both on the GPU (0.5B shape)"
+timeout 330 bench/peers/run_vs_lmeval.sh --goeval-bin "$G" --python python3 --lmeval-device cuda --device cuda \
+  --lmeval-batch-size 32 --docs 200 --limit 200 --mmlu-limit 10 --gsm8k-limit 64 --work "$rvl"
+(cd "$rvl" && find . -name 'results_*.json' | tar czf "$out/run_vs_lmeval_results.tgz" -T - 2>/dev/null)
+
+step "5. tiny model: cuda (batch auto, batch 1) vs pure Go, per sample"
+$G synth data --task arc_easy,hellaswag,gsm8k,wikitext --n 20 --out "$work/data" >/dev/null
+for cfg in "cuda auto" "cuda 1" "cpu 8"; do
+  set -- $cfg
+  timeout 120 $G run --model "$tiny" --data-dir "$work/data" --tasks arc_easy,hellaswag,gsm8k,wikitext --limit 20 \
+    --device "$1" --batch-size "$2" --log-samples --output-path "$work/demo-$1-$2" >"$work/demo-$1-$2.log" 2>&1 || tail -3 "$work/demo-$1-$2.log"
+done
+for pair in "cpu-8 cuda-auto" "cuda-1 cuda-auto"; do
+  set -- $pair
+  python3 - parity/e2e "$work/demo-$1" "$work/demo-$2" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import compare
+compare.RUN_SPECIFIC.add("config.device")
+for k in ("config.batch_size", "config.batch_sizes"):
+    compare.RUN_SPECIFIC.add(k)
+problems, notes = compare.compare_dirs(sys.argv[2], sys.argv[3], {})
+problems = [p for p in problems if not p.startswith("goeval_timing.")]  # work done differs by design
+print("%s vs %s: %d differences, %d near-tie notes" % (sys.argv[2].rsplit("/", 1)[-1], sys.argv[3].rsplit("/", 1)[-1], len(problems), len(notes)))
+for p in problems[:5]:
+    print("  DIFF:", p[:300])
+EOF
+done
+
+step "6. decode throughput; TF32 against full float32"
+timeout 120 $G bench generate --model "$m" --device cuda --batches 1,32,128 --prompt-len 128 --steps 32 2>&1 | grep -v '^I[0-9]'
+GOEVAL_CUDA_TF32=1 timeout 120 $G score --model "$m" --device cuda --batch-size 64 <"$work/req.jsonl" >"$work/ge_tf32.jsonl"
+python3 - "$work/hf.jsonl" "$work/ge_tf32.jsonl" <<'EOF'
+import json, sys
+hf = [json.loads(l) for l in open(sys.argv[1])]
+ge = [json.loads(l) for l in open(sys.argv[2])]
+print("with TF32 (GOEVAL_CUDA_TF32=1): max |Δ logprob| vs transformers = %.3g" % max(abs(a["logprob_sum"] - b["logprob"]) for a, b in zip(hf, ge)))
+EOF
+GOEVAL_CUDA_TF32=1 timeout 120 $G bench score --model "$m" --device cuda --requests 512 --batch-size 64 2>&1 | grep -v '^I[0-9]' | tail -1
+
+step "7. packing and shared prefixes on cuda vs unpacked (engine tests)"
+(cd engine && GOEVAL_TEST_DEVICE=cuda timeout 200 "$B/engine.test" -test.v -test.count=1 \
+  -test.run 'TestPackedExact|TestGeneratePrefixShared|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ' | head -60)
+step "done"
