@@ -49,7 +49,7 @@ type ScoreReport struct {
 	PeakRSS              int64         // peak resident set in bytes (0 if unknown)
 	Parameters           int           // model parameters
 	FLOPs                float64       // useful f32 FLOPs of the timed pass (ScoreFLOPs)
-	Peak                 peak.Result   // the machine's measured f32 peak
+	Peak                 peak.Result   // the CPU's measured f32 peak (zero on cuda)
 	Features             []string      // the CPU's vector features
 }
 
@@ -96,6 +96,9 @@ func Score(ctx context.Context, open Opener, o ScoreOptions) (*ScoreReport, erro
 		return nil, err
 	}
 	s := e.Stats()
+	if e.Device().Device == "cuda" {
+		pk = peak.Result{} // the CPU's peak says nothing of a GPU's work
+	}
 	return &ScoreReport{Model: o.Model, Device: e.Device().Device, DType: o.DType, Backend: s.Backend, Batch: e.BatchSize(),
 		LastB: s.LastB, LastT: s.LastT, LastK: s.LastK, Requests: o.Requests, Tokens: s.Tokens - warm.Tokens,
 		Time: wall, CompileTime: s.CompileTime, Graphs: s.Compiles, Load: load, PeakRSS: PeakRSS(),
