@@ -40,6 +40,8 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 		return nil, err
 	}
 	gs.base = gs.stats
+	gs.onToken = lm.TokenFunc(ctx)
+	defer func() { gs.onToken = nil }()
 	need := 0
 	for _, it := range items {
 		need = max(need, len(it.ctx)+it.stop.maxGen)
@@ -176,7 +178,7 @@ func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted 
 	gs.stats.PrefillTime += d
 	v := len(logits) / p
 	for i, r := range admitted {
-		e.push(rows, r, logits[i*v:(i+1)*v], results)
+		e.push(gs, rows, r, logits[i*v:(i+1)*v], results)
 	}
 	return nil
 }
@@ -206,17 +208,22 @@ func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []
 	v := len(logits) / c.B
 	for r, row := range rows {
 		if row != nil {
-			e.push(rows, r, logits[r*v:(r+1)*v], results)
+			e.push(gs, rows, r, logits[r*v:(r+1)*v], results)
 		}
 	}
 	return nil
 }
 
-// push appends row r's next token picked from its logits; a finished row
-// stores its result and becomes free.
-func (e *Engine) push(rows []*genRow, r int, logits []float32, results []lm.GenerateResult) {
+// push appends row r's next token picked from its logits (and reports it
+// to the call's lm.TokenFunc); a finished row stores its result and becomes
+// free.
+func (e *Engine) push(gs *genState, rows []*genRow, r int, logits []float32, results []lm.GenerateResult) {
 	row := rows[r]
-	row.ids = append(row.ids, row.it.samp.pick(logits))
+	id := row.it.samp.pick(logits)
+	row.ids = append(row.ids, id)
+	if gs.onToken != nil {
+		gs.onToken(row.req, id)
+	}
 	reason := row.it.stop.check(row.ids)
 	if reason == "" {
 		return

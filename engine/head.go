@@ -40,7 +40,8 @@ func headRows(v int) int {
 // runHead runs the LM head over the used slots of pass p, Kc = min(K,
 // headRows(V)) at a time, and adds their scores into results.
 //
-//	h [K, H] (compute dtype) → K/Kc × (log-prob [Kc] f64, miss [Kc] bool)
+//	h [K, H] (compute dtype) → K/Kc × (log-prob [Kc] f64, miss [Kc] bool,
+//	                                    top id [Kc] int32, top log-prob [Kc] f64)
 func (e *Engine) runHead(h *tensors.Tensor, p *pass, tokens bool, results []Score) error {
 	kc := min(p.K, headRows(e.cfg.VocabSize))
 	exec, err := e.headExec()
@@ -98,7 +99,11 @@ func (e *Engine) runHeadChunk(exec *mlctx.Exec, kc int, args []any, p *pass, fro
 	e.stats.ExecTime += time.Since(start)
 	e.stats.HeadCalls++
 	e.stats.HeadRows = max(e.stats.HeadRows, kc)
-	collect(tensors.MustCopyFlatData[float64](outs[0]), tensors.MustCopyFlatData[bool](outs[1]), p, from, tokens, results)
+	h := headOut{tensors.MustCopyFlatData[float64](outs[0]), tensors.MustCopyFlatData[bool](outs[1]), nil, nil}
+	if tokens {
+		h.topID, h.topLP = tensors.MustCopyFlatData[int32](outs[2]), tensors.MustCopyFlatData[float64](outs[3])
+	}
+	collect(h, p, from, tokens, results)
 	return nil
 }
 

@@ -41,8 +41,9 @@ type genState struct {
 	prefill, decode *mlctx.Exec
 	extend          *mlctx.Exec // after a shared prefix (genprefix.go), made on first use
 	stats           GenStats
-	base            GenStats    // stats at the start of the current call
-	autoBatch       map[int]int // measured decode batch by cache length (genbatch.go)
+	base            GenStats                // stats at the start of the current call
+	autoBatch       map[int]int             // measured decode batch by cache length (genbatch.go)
+	onToken         func(req int, id int32) // the current call's lm.TokenFunc
 }
 
 // GenStats are generation counters (for benchmarks and logs).

@@ -17,8 +17,12 @@ type Score struct {
 	LogProb   float64
 	IsGreedy  bool
 	NumTokens int
-	// TokenLogProbs is set only by ScoreIDs with tokens=true.
+	// TokenLogProbs (each continuation token's log-prob), TopIDs and
+	// TopLogProbs (the argmax token at each position and its log-prob) are
+	// set only by ScoreIDs with tokens=true.
 	TokenLogProbs []float64
+	TopIDs        []int32
+	TopLogProbs   []float64
 }
 
 // Loglikelihood implements LM (lm-eval loglikelihood, spec §8.1).
@@ -250,16 +254,27 @@ func (e *Engine) compileOnce(exec *mlctx.Exec, kind, shape string, args []any) e
 // collect adds the head outputs for the used slots from, from+1, … of pass
 // p into results: each item's log-probs summed in continuation order (from
 // 0, as before packing), its greedy flag and token count.
-func collect(lp []float64, miss []bool, p *pass, from int, tokens bool, results []Score) {
-	for k := from; k < min(from+len(lp), len(p.slotItem)); k++ {
+func collect(h headOut, p *pass, from int, tokens bool, results []Score) {
+	for k := from; k < min(from+len(h.lp), len(p.slotItem)); k++ {
 		s := &results[p.slotItem[k]]
-		s.LogProb += lp[k-from]
-		s.IsGreedy = s.IsGreedy && !miss[k-from]
+		s.LogProb += h.lp[k-from]
+		s.IsGreedy = s.IsGreedy && !h.miss[k-from]
 		s.NumTokens++
 		if tokens {
-			s.TokenLogProbs = append(s.TokenLogProbs, lp[k-from])
+			s.TokenLogProbs = append(s.TokenLogProbs, h.lp[k-from])
+			s.TopIDs = append(s.TopIDs, h.topID[k-from])
+			s.TopLogProbs = append(s.TopLogProbs, h.topLP[k-from])
 		}
 	}
+}
+
+// headOut is one LM-head chunk's output (topID and topLP only when
+// per-token results were asked for).
+type headOut struct {
+	lp    []float64
+	miss  []bool
+	topID []int32
+	topLP []float64
 }
 
 // exec returns the scoring Exec for packed or unpacked rows (it caches one

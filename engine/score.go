@@ -13,7 +13,8 @@ import (
 // off so that its memory is bounded):
 //
 //	hiddenGraph: rows [B, T] → hidden [B, T, H] → gather K slots → h [K, H]
-//	headGraph:   h[k:k+Kc] [Kc, H], targets [Kc] → log-prob [Kc] f64, miss [Kc] bool
+//	headGraph:   h[k:k+Kc] [Kc, H], targets [Kc] → log-prob [Kc] f64, miss [Kc] bool,
+//	             top id [Kc] int32, top log-prob [Kc] f64
 //
 // K (a power of two ≥ the batch's scored positions) reaches B·T — 8 × 2048
 // for rolling windows — and [K, V] logits with their float64 copies would
@@ -51,14 +52,17 @@ func hiddenGraph(m models.Model, packed bool) func(ctx *context.Context, in []*N
 }
 
 // headGraph builds the LM-head graph for Kc slots: each slot's target
-// log-prob and whether the greedy (argmax) token misses the target.
+// log-prob, whether the greedy (argmax) token misses the target, and the
+// greedy token with its log-prob (an OpenAI echo's top_logprobs).
 //
-//	h [Kc, H], targets [Kc] int32 → log-prob [Kc] f64, miss [Kc] bool
+//	h [Kc, H], targets [Kc] int32 → log-prob [Kc] f64, miss [Kc] bool,
+//	                                top id [Kc] int32, top log-prob [Kc] f64
 func headGraph(m models.Model) func(ctx *context.Context, h, targets *Node) []*Node {
 	return func(ctx *context.Context, h, targets *Node) []*Node {
 		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32) // [Kc, V]
-		miss := NotEqual(ArgMax(logits, -1, dtypes.Int32), targets)
-		return []*Node{targetLogProbs(logits, targets), miss}
+		top := ArgMax(logits, -1, dtypes.Int32)
+		lp, topLP := targetLogProbs(logits, targets)
+		return []*Node{lp, NotEqual(top, targets), top, topLP}
 	}
 }
 
@@ -68,11 +72,13 @@ func headGraph(m models.Model) func(ctx *context.Context, h, targets *Node) []*N
 // still give finite log-probs; NaN or ±Inf logits give NaN, never a
 // plausible number.
 //
-//	logits [K, V] f32, targets [K] int32 → [K] f64
-func targetLogProbs(logits, targets *Node) *Node {
+// The second result is the largest log-prob of each row (the argmax's).
+//
+//	logits [K, V] f32, targets [K] int32 → [K] f64, [K] f64
+func targetLogProbs(logits, targets *Node) (lp, top *Node) {
 	lf := ConvertDType(logits, dtypes.Float64)
 	m := ReduceAndKeep(lf, ReduceMax, -1) // [K, 1]
 	lse := Add(Log(ReduceSum(Exp(Sub(lf, m)), -1)), Reshape(m, -1))
 	picked := Gather(lf, Stack([]*Node{Iota(logits.Graph(), targets.Shape(), 0), targets}, -1)) // [K]
-	return Sub(picked, lse)
+	return Sub(picked, lse), Sub(Reshape(m, -1), lse)
 }
