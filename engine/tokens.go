@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/goeval/goeval/lm"
 )
@@ -29,4 +30,19 @@ func (e *Engine) ScoreTokens(ctx context.Context, reqs []lm.TokenScoreRequest) (
 		out[i] = lm.TokenScores{LogProbs: s.TokenLogProbs, TopIDs: s.TopIDs, TopLogProbs: s.TopLogProbs}
 	}
 	return out, nil
+}
+
+// EOSIDs lists the ids that end generation (config.json,
+// generation_config.json, the tokenizer's), sorted.
+func (e *Engine) EOSIDs() ([]int32, error) {
+	m, err := e.eosIDs()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int32, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
 }
