@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/goeval/goeval/lm"
@@ -191,10 +190,8 @@ func (s *Server) oneToken(id int32, stop []string) lm.GenerateResult {
 		return lm.GenerateResult{IDs: []int32{id}, StopReason: "eos"}
 	}
 	t := s.m.Tok.Decode([]int32{id}, true)
-	for _, u := range stop {
-		if i := strings.Index(t, u); i >= 0 {
-			return lm.GenerateResult{Text: t[:i], IDs: []int32{id}, StopReason: "until"}
-		}
+	if i := firstStop(t, stop); i >= 0 {
+		return lm.GenerateResult{Text: t[:i], IDs: []int32{id}, StopReason: "until"}
 	}
 	return lm.GenerateResult{Text: t, IDs: []int32{id}, StopReason: "max_tokens"}
 }
