@@ -52,4 +52,5 @@ fi
 check "Phi/Gemma vs transformers"  $PY parity/archs/arch_golden.py --check
 check "Phi/Gemma synth load in HF" $PY parity/archs/arch_golden.py --synth "$BIN"
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
+check "goeval serve: lm_eval local-completions, openai client" $PY parity/serve/serve_check.py "$BIN"
 exit $fail

@@ -1,0 +1,162 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ServeLoadOptions configure ServeLoad.
+type ServeLoadOptions struct {
+	URL       string        // server root, e.g. http://127.0.0.1:8000
+	Clients   int           // concurrent clients, each one request at a time
+	Duration  time.Duration // how long clients start new requests
+	MaxTokens int           // generated tokens per request (greedy)
+}
+
+// ServeReport is what ServeLoad measured.
+type ServeReport struct {
+	Model                     string
+	Clients                   int
+	Wall                      time.Duration
+	Requests, OK              int
+	Errors                    int           // transport errors and non-200 answers
+	Mismatched                int           // a 200 whose text is not its own prompt's continuation
+	ByStatus                  map[int]int   // non-200 statuses
+	FirstError                string        // the first error or mismatch, for the report
+	CompletionTokens          int           // summed usage.completion_tokens of OK answers
+	P50, P90, P99, MaxLatency time.Duration // of OK answers
+}
+
+// ServeLoad runs Clients clients against an OpenAI-compatible server for
+// Duration: each sends greedy completions with echo, every prompt unique
+// ("client c request i:"), and checks that its answer starts with its own
+// prompt — a lost, swapped or duplicated answer shows as an error or a
+// mismatch. Latency is per request, send to last byte.
+func ServeLoad(ctx context.Context, o ServeLoadOptions) (*ServeReport, error) {
+	if o.Clients < 1 || o.Duration <= 0 || o.MaxTokens < 1 {
+		return nil, fmt.Errorf("bench serve: clients, duration and max tokens must be positive")
+	}
+	base := strings.TrimRight(o.URL, "/")
+	model, err := servedModel(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Clients}}
+	r := &ServeReport{Model: model, Clients: o.Clients, ByStatus: map[int]int{}}
+	var mu sync.Mutex
+	var lat []time.Duration
+	start := time.Now()
+	deadline := start.Add(o.Duration)
+	var wg sync.WaitGroup
+	for c := range o.Clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; time.Now().Before(deadline) && ctx.Err() == nil; i++ {
+				prompt := fmt.Sprintf("client %d request %d:", c, i)
+				t0 := time.Now()
+				status, text, tokens, err := complete(ctx, client, base, model, prompt, o.MaxTokens)
+				d := time.Since(t0)
+				mu.Lock()
+				r.record(status, text, tokens, err, prompt, d, &lat)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	r.Wall = time.Since(start)
+	slices.Sort(lat)
+	if n := len(lat); n > 0 {
+		r.P50, r.P90, r.P99, r.MaxLatency = lat[n*50/100], lat[n*90/100], lat[min(n-1, n*99/100)], lat[n-1]
+	}
+	return r, nil
+}
+
+// record adds one request's outcome (under the caller's lock).
+func (r *ServeReport) record(status int, text string, tokens int, err error, prompt string, d time.Duration, lat *[]time.Duration) {
+	r.Requests++
+	switch {
+	case err != nil || status != http.StatusOK:
+		r.Errors++
+		if status != 0 {
+			r.ByStatus[status]++
+		}
+		if r.FirstError == "" {
+			r.FirstError = fmt.Sprintf("%q: status %d, %v %s", prompt, status, err, text)
+		}
+	case !strings.HasPrefix(text, prompt):
+		r.Mismatched++
+		if r.FirstError == "" {
+			r.FirstError = fmt.Sprintf("%q answered with %q", prompt, text)
+		}
+	default:
+		r.OK++
+		r.CompletionTokens += tokens
+		*lat = append(*lat, d)
+	}
+}
+
+// servedModel asks /v1/models for the model id.
+func servedModel(ctx context.Context, base string) (string, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/models", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("bench serve: %s/v1/models: %w (is goeval serve running there?)", base, err)
+	}
+	defer resp.Body.Close()
+	var list struct{ Data []struct{ ID string } }
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list.Data) == 0 {
+		return "", fmt.Errorf("bench serve: %s/v1/models answered %d without a model list", base, resp.StatusCode)
+	}
+	return list.Data[0].ID, nil
+}
+
+// complete sends one greedy completion with echo and returns the status,
+// the choice's text (or the error body) and usage.completion_tokens.
+func complete(ctx context.Context, c *http.Client, base, model, prompt string, maxTokens int) (int, string, int, error) {
+	body, _ := json.Marshal(map[string]any{"model": model, "prompt": prompt, "max_tokens": maxTokens, "temperature": 0, "echo": true})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/completions", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, string(data), 0, err
+	}
+	var out struct {
+		Choices []struct{ Text string }
+		Usage   struct {
+			CompletionTokens int `json:"completion_tokens"`
+		}
+	}
+	if err := json.Unmarshal(data, &out); err != nil || len(out.Choices) != 1 {
+		return resp.StatusCode, string(data), 0, fmt.Errorf("not one completion choice")
+	}
+	return resp.StatusCode, out.Choices[0].Text, out.Usage.CompletionTokens, nil
+}
+
+// WriteText prints the report's line.
+func (r *ServeReport) WriteText(w io.Writer) error {
+	secs := r.Wall.Seconds()
+	_, err := fmt.Fprintf(w, "bench serve: model=%s clients=%d wall=%.1fs requests=%d ok=%d errors=%d mismatched=%d "+
+		"req/s=%.1f completion_tok/s=%.1f p50_ms=%.0f p90_ms=%.0f p99_ms=%.0f max_ms=%.0f\n",
+		r.Model, r.Clients, secs, r.Requests, r.OK, r.Errors, r.Mismatched, float64(r.OK)/secs,
+		float64(r.CompletionTokens)/secs, ms(r.P50), ms(r.P90), ms(r.P99), ms(r.MaxLatency))
+	if err == nil && r.FirstError != "" {
+		_, err = fmt.Fprintf(w, "bench serve: first problem: %s (statuses %v)\n", r.FirstError, r.ByStatus)
+	}
+	return err
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
