@@ -71,12 +71,12 @@ func (s *Server) checkCompletion(p completionParams, ids [][]int32) error {
 	if err := checkIDs(ids, s.m.Tok.VocabSize()); err != nil {
 		return err
 	}
-	want := p.echo || p.logprobs != nil
+	want := p.logprobs != nil
 	switch {
 	case p.logprobs != nil && (*p.logprobs < 0 || *p.logprobs > 1):
 		return badRequest("logprobs", "logprobs must be 0 or 1: goeval serve reports the argmax token (lm-eval asks for 1), got %d", *p.logprobs)
 	case want && s.m.Scorer == nil:
-		return badRequest("echo", "this model cannot return prompt log-probs (echo/logprobs)")
+		return badRequest("logprobs", "this model cannot return log-probs")
 	case p.samp.Stream && p.logprobs != nil:
 		return badRequest("logprobs", "logprobs with stream is not implemented; ask without stream")
 	}
@@ -103,7 +103,7 @@ func greedyNext(p sampling) bool {
 // runCompletions generates (unless no token or one greedy token is asked
 // for) and scores (for echo and logprobs), filling cs.
 func (s *Server) runCompletions(r *http.Request, p completionParams, cs []*completion) error {
-	wantScores := p.echo || p.logprobs != nil
+	wantScores := p.logprobs != nil
 	switch {
 	case p.samp.MaxTokens == 0:
 		for _, c := range cs {
@@ -245,7 +245,7 @@ func (s *Server) completionResponse(p completionParams, cs []*completion) map[st
 				text = c.text + text
 			}
 			choice := map[string]any{"index": ci*p.samp.N + gi, "text": text, "logprobs": nil, "finish_reason": finishReason(g.StopReason)}
-			if p.echo || p.logprobs != nil {
+			if p.logprobs != nil {
 				choice["logprobs"] = s.logprobsObject(c, gi, p.echo)
 			}
 			choices = append(choices, choice)

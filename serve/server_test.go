@@ -210,3 +210,15 @@ func TestGenerate(t *testing.T) {
 		t.Errorf("usage %v, want 3 prompt (BOS + 2) and 3 completion tokens", u)
 	}
 }
+
+// TestEchoWithoutLogprobs: echo alone costs one generation call, no
+// scoring, and the choice's logprobs stay null.
+func TestEchoWithoutLogprobs(t *testing.T) {
+	f := &fakeLM{}
+	ts, _ := start(t, f, Options{}, false)
+	_, out := post(t, ts.URL+"/v1/completions", map[string]any{"model": testModel, "prompt": "ab", "max_tokens": 3, "temperature": 0, "echo": true})
+	c := choices(t, out)[0]
+	if c["text"] != "abcde" || c["logprobs"] != nil || len(f.calls) != 1 {
+		t.Errorf("echo: %v, model calls %v", c, f.calls)
+	}
+}
