@@ -104,10 +104,21 @@ func (r *ServeReport) record(status int, text string, tokens int, err error, pro
 	}
 }
 
-// servedModel asks /v1/models for the model id.
+// serverWait is how long servedModel waits for a server that is starting.
+var serverWait = 30 * time.Second
+
+// servedModel asks /v1/models for the model id, retrying while nothing
+// listens yet (a server started just before), for up to serverWait.
 func servedModel(ctx context.Context, base string) (string, error) {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/models", nil)
-	resp, err := http.DefaultClient.Do(req)
+	var resp *http.Response
+	var err error
+	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/models", nil)
+		resp, err = http.DefaultClient.Do(req)
+		if err == nil || ctx.Err() != nil || time.Since(start) > serverWait {
+			break
+		}
+	}
 	if err != nil {
 		return "", fmt.Errorf("bench serve: %s/v1/models: %w (is goeval serve running there?)", base, err)
 	}

@@ -24,11 +24,13 @@
 //	                           (no panic, no usage dump); follow it with `stderr 'message'`
 //	cpglob PATTERN DST         copy the single file matching PATTERN to DST, e.g.
 //	                           cpglob out/m/results_*.json results.json
+//	freeport VAR               set $VAR to a TCP port free on 127.0.0.1 (serve.txtar)
 package main
 
 import (
 	"errors"
 	"flag"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,8 +81,22 @@ func TestScripts(t *testing.T) {
 			"exitcode": cmdExitcode,
 			"badinput": cmdBadinput,
 			"cpglob":   cmdCpglob,
+			"freeport": cmdFreeport,
 		},
 	})
+}
+
+// cmdFreeport is "freeport VAR".
+func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ts.Fatalf("freeport: %v", err)
+	}
+	defer ln.Close()
+	ts.Setenv(args[0], strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 }
 
 // runStatus runs a command through testscript (so stdin, stdout and stderr

@@ -74,6 +74,12 @@ func runServe(args []string) error {
 	if err := s.check(); err != nil {
 		return err
 	}
+	if f.model == "" {
+		return errs.BadInputf("--model is required")
+	}
+	if err := checkModelDir(f.model); err != nil { // before taking the port
+		return err
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(s.host, strconv.Itoa(s.port)))
 	if err != nil {
 		return errs.BadInputf("--host %s --port %d: %v (is another server using the port? pick another with --port)", s.host, s.port, err)
