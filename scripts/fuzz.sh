@@ -29,7 +29,8 @@ all="./models/safetensors: FuzzHeader FuzzIndex
 ./engine: FuzzGenerationConfig
 ./tasks: FuzzJSONL FuzzParquet FuzzGenKwargs FuzzTaskYAML FuzzJinja
 ./report: FuzzResults FuzzSamples
-./cmd/goeval: FuzzJSONLines"
+./cmd/goeval: FuzzJSONLines
+./serve: FuzzRequest"
 
 root=$(pwd)
 tmp=$(mktemp -d)
