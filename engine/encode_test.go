@@ -39,40 +39,6 @@ func (charTok) Decode(ids []int32, _ bool) string {
 func (charTok) BOS() (int32, bool) { return 1, true }
 func (charTok) EOS() (int32, bool) { return 2, true }
 
-func TestEncodePair(t *testing.T) {
-	no, yes := false, true
-	bos := specials{prefix: 1}
-	cases := []struct {
-		ctx, cont      string
-		wantC, wantCon []int32
-		sp             specials
-	}{
-		// Trailing space moves to the continuation.
-		{"ab ", "c", []int32{1, 'a', 'b'}, []int32{' ', 'c'}, bos},
-		{"ab", " c", []int32{1, 'a', 'b'}, []int32{' ', 'c'}, bos},
-		// Empty context → [prefix], continuation without special tokens.
-		{"", "xy", []int32{1}, []int32{'x', 'y'}, bos},
-		{"", "xy", []int32{2}, []int32{'x', 'y'}, specials{prefix: 2}},
-		// A context already starting with the BOS text gets no second BOS.
-		{"<s>a", "b", []int32{'<', 's', '>', 'a'}, []int32{'b'}, bos},
-		// add_bos_token=False: no special tokens at all; True: the default.
-		{"ab", "c", []int32{'a', 'b'}, []int32{'c'}, specials{prefix: 1, addBOS: &no}},
-		{"ab", "c", []int32{1, 'a', 'b'}, []int32{'c'}, specials{prefix: 1, addBOS: &yes}},
-		// The prefix token's text (here EOS, byte 2) turns special tokens off, as tok_encode does.
-		{"\x02a", "b", []int32{2, 'a'}, []int32{'b'}, specials{prefix: 2}},
-	}
-	for _, c := range cases {
-		gc, gk := encodePair(charTok{}, c.ctx, c.cont, c.sp)
-		if !reflect.DeepEqual(gc, c.wantC) || !reflect.DeepEqual(gk, c.wantCon) {
-			t.Errorf("encodePair(%q, %q) = %v, %v; want %v, %v", c.ctx, c.cont, gc, gk, c.wantC, c.wantCon)
-		}
-	}
-	// Empty context whose continuation starts with the prefix token.
-	if c, k := splitEmptyContext(1, []int32{1, 5}); !reflect.DeepEqual(c, []int32{1}) || !reflect.DeepEqual(k, []int32{5}) {
-		t.Errorf("splitEmptyContext = %v, %v", c, k)
-	}
-}
-
 func TestMakeItemTruncatesLeft(t *testing.T) {
 	it, err := makeItem([]int32{1, 2, 3, 4, 5}, []int32{6, 7}, 4)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/goeval/goeval/lm/lmenc"
 	"math"
 	"os"
 	"path/filepath"
@@ -230,7 +231,9 @@ func prefixToken(override *int32, tok Tokenizer, cfg *models.Config) int32 {
 func (e *Engine) Device() DeviceChoice { return e.device }
 
 // specials are the engine's add_special_tokens rules (encode.go).
-func (e *Engine) specials() specials { return specials{prefix: e.prefix, addBOS: e.opts.AddBOSToken} }
+func (e *Engine) specials() lmenc.Specials {
+	return lmenc.Specials{Prefix: e.prefix, AddBOS: e.opts.AddBOSToken}
+}
 
 // PrefixToken is the resolved prefix token (prefixToken).
 func (e *Engine) PrefixToken() int32 { return e.prefix }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/goeval/goeval/lm/lmenc"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,7 +85,7 @@ func (e *Engine) makeGenItem(r lm.GenerateRequest, eos map[int32]bool) (genItem,
 		if tok == nil {
 			return genItem{}, errs.BadInputf("string prompt but no tokenizer is loaded; give prompt ids or load a tokenizer")
 		}
-		ids = genEncode(tok, r.Context, e.specials())
+		ids = lmenc.GenEncode(tok, r.Context, e.specials())
 	}
 	if len(ids) == 0 {
 		ids = []int32{e.prefix} // nothing to condition on: start from BOS/EOS

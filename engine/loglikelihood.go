@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/goeval/goeval/lm/lmenc"
 	"time"
 
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -55,13 +56,13 @@ func (e *Engine) encodeRequest(r lm.LoglikelihoodRequest) (ctxIDs, contIDs []int
 	if len(r.ContextIDs) > 0 || len(r.ContinuationIDs) > 0 {
 		ctxIDs, contIDs = r.ContextIDs, r.ContinuationIDs
 		if len(ctxIDs) == 0 {
-			ctxIDs, contIDs = splitEmptyContext(e.prefix, contIDs)
+			ctxIDs, contIDs = lmenc.SplitEmptyContext(e.prefix, contIDs)
 		}
 	} else {
 		if e.opts.Tokenizer == nil {
 			return nil, nil, errs.BadInputf("string request but no tokenizer is loaded; give context_ids/continuation_ids or load a tokenizer")
 		}
-		ctxIDs, contIDs = encodePair(e.opts.Tokenizer, r.Context, r.Continuation, e.specials())
+		ctxIDs, contIDs = lmenc.Pair(e.opts.Tokenizer, r.Context, r.Continuation, e.specials())
 	}
 	if err := checkIDs(ctxIDs, e.cfg.VocabSize, "context_ids"); err != nil {
 		return nil, nil, err
@@ -80,13 +81,13 @@ func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequ
 			if e.opts.Tokenizer == nil {
 				return nil, requestError(i, errs.BadInputf("text request but no tokenizer is loaded; give token ids or load a tokenizer"))
 			}
-			ids = tokEncode(e.opts.Tokenizer, r.Text, e.specials())
+			ids = lmenc.TokEncode(e.opts.Tokenizer, r.Text, e.specials())
 		}
 		if err := checkIDs(ids, e.cfg.VocabSize, "ids"); err != nil {
 			return nil, requestError(i, err)
 		}
-		for _, w := range rollingWindows(ids, e.maxLen, e.prefix) {
-			it, err := makeItem(w.ctx, w.cont, e.maxLen)
+		for _, w := range lmenc.RollingWindows(ids, e.maxLen, e.prefix) {
+			it, err := makeItem(w.Ctx, w.Cont, e.maxLen)
 			if err != nil {
 				return nil, requestError(i, err)
 			}

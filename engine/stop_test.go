@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/goeval/goeval/lm/lmenc"
 	"slices"
 	"strings"
 	"testing"
@@ -174,7 +175,7 @@ func TestGenerateUntilStops(t *testing.T) {
 	for j < len(ids)-1 && slices.Contains(ids[:j], ids[j]) {
 		j++
 	}
-	items := idItems(t, e, [][]int32{tokEncode(tok, prompt, e.specials())}, []int{12})
+	items := idItems(t, e, [][]int32{lmenc.TokEncode(tok, prompt, e.specials())}, []int{12})
 	items[0].stop.eos = map[int32]bool{ids[j]: true}
 	items[0].stop.decode = func(x []int32) string { return tok.Decode(x, true) }
 	res, err := e.generateItems(ctx, items)

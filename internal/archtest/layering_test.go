@@ -26,12 +26,14 @@ var layers = map[string]int{
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator
 	"pjrt":       1, // the pinned PJRT plugins: download, verify, install; knows no GoMLX
 	"bench/peak": 1, // the machine's measured f32 peak (an FMA loop)
+	"lm/lmenc":   1, // lm-eval's request tokenization rules, shared by the engine and remote-model clients
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 0,
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,
 	// 4: formats and generators built on the evaluator and the models.
 	"report": 4, "synth": 4,
+	"serve": 4, // the OpenAI-compatible server over lm.LM; the command hands it the engine
 	// 5: benchmarks; test models built with synth.
 	"bench": 5, "internal/testutil/fixturemodel": 5,
 	// 6: the command line.
@@ -49,12 +51,13 @@ var forbidden = map[string][]string{
 	"engine":     {"tasks", "metrics", "."},
 	"models":     {"lm", "tasks", "metrics"},
 	"cmd/goeval": {"models/safetensors", "models/nn", "internal/py"},
+	"serve":      {"engine", "models", "tasks"},
 }
 
 // light are packages that must not link GoMLX, XLA or the plotting
 // library, even indirectly: a Go training loop that calls Evaluate with its
 // own LM links only these.
-var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "tasks", "metrics", "pjrt"}
+var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "tasks", "metrics", "pjrt", "serve"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}
 
