@@ -29,7 +29,7 @@ type Options struct {
 	APIKey      string // sent as a bearer token when set
 	Tokenizer   lmenc.Tokenizer
 	Specials    lmenc.Specials // lm-eval's add_special_tokens choice and prefix token
-	MaxLength   int            // prompt tokens kept, left-truncated (default 2048, lm-eval's)
+	MaxLength   int            // lm-eval's max_length (default 2048): prompts keep MaxLength−1 tokens, one being left for generation, as lm-eval's API models do
 	MaxGen      int            // max_gen_toks when a request gives none (default 256)
 	BatchSize   int            // prompts per HTTP request (default 8)
 	Concurrency int            // HTTP requests in flight (default 4)
@@ -42,6 +42,7 @@ type Options struct {
 // LM implements lm.LM over the API.
 type LM struct {
 	o      Options
+	maxLen int // MaxLength − 1: lm-eval's TemplateAPI.max_length
 	client *http.Client
 	base   string // the API root, without /completions
 }
@@ -80,7 +81,10 @@ func New(o Options) (*LM, error) {
 	}
 	base := strings.TrimRight(o.BaseURL, "/")
 	base = strings.TrimSuffix(strings.TrimSuffix(base, "/chat/completions"), "/completions")
-	return &LM{o: o, client: c, base: base}, nil
+	if o.MaxLength < 3 {
+		return nil, fmt.Errorf("apimodel: max length %d is too small", o.MaxLength)
+	}
+	return &LM{o: o, maxLen: o.MaxLength - 1, client: c, base: base}, nil
 }
 
 // Loglikelihood implements lm.LM through echo and logprobs.
@@ -115,7 +119,7 @@ func (m *LM) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequest)
 			}
 			ids = lmenc.TokEncode(m.o.Tokenizer, r.Text, m.o.Specials)
 		}
-		for _, w := range lmenc.RollingWindows(ids, m.o.MaxLength, m.o.Specials.Prefix) {
+		for _, w := range lmenc.RollingWindows(ids, m.maxLen-1, m.o.Specials.Prefix) { // one position for the context, as lm-eval
 			rows = append(rows, m.row(w.Ctx, w.Cont))
 			owner = append(owner, i)
 		}
@@ -155,11 +159,11 @@ type scoreRow struct {
 	ctxLen int
 }
 
-// row is lm-eval's TemplateAPI truncation: the last MaxLength tokens of
+// row is lm-eval's TemplateAPI truncation: the last maxLen tokens of
 // context + continuation, the context shortened by what was cut.
 func (m *LM) row(ctxIDs, contIDs []int32) scoreRow {
 	full := append(append([]int32{}, ctxIDs...), contIDs...)
-	cut := max(0, len(full)-m.o.MaxLength)
+	cut := max(0, len(full)-m.maxLen)
 	return scoreRow{prompt: full[cut:], ctxLen: len(ctxIDs) - cut}
 }
 

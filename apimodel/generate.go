@@ -68,13 +68,15 @@ func (m *LM) generate(ctx context.Context, reqs []lm.GenerateRequest, out []lm.G
 		return m.chat(ctx, reqs[0], b, &out[0])
 	}
 	prompts := make([]any, len(reqs))
+	keep := max(1, m.maxLen-b["max_tokens"].(int)) // lm-eval: the last max_length − max_gen_toks tokens
 	for i, r := range reqs {
-		switch {
-		case len(r.ContextIDs) > 0:
-			prompts[i] = r.ContextIDs
-		case m.o.Tokenizer != nil:
-			prompts[i] = lmenc.GenEncode(m.o.Tokenizer, r.Context, m.o.Specials)
-		default:
+		ids := r.ContextIDs
+		if len(ids) == 0 && m.o.Tokenizer != nil {
+			ids = lmenc.GenEncode(m.o.Tokenizer, r.Context, m.o.Specials)
+		}
+		if len(ids) > 0 {
+			prompts[i] = ids[max(0, len(ids)-keep):]
+		} else {
 			prompts[i] = r.Context
 		}
 	}

@@ -46,6 +46,7 @@ type runFlags struct {
 	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
 	nonFinite                                                                   nonFiniteState // --fail-on-nonfinite (run_nonfinite.go)
 	lmeval                                                                      lmevalState    // lm-eval's options (run_lmeval*.go)
+	api                                                                         apiState       // --model-type: a model behind an API (run_api.go)
 }
 
 func parseRunFlags(args []string) (*runFlags, error) {
@@ -75,6 +76,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.BoolVar(&f.nonFinite.fail, "fail-on-nonfinite", false, failOnNonFiniteHelp)
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	defineLMEvalFlags(fs, f)
+	defineAPIFlags(fs, &f.api)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
@@ -197,10 +199,7 @@ func runRun(args []string) error {
 	if s, ok := seeds[3].(int64); ok {
 		opts.Task.Seed = s
 	}
-	if err := f.resolveHubModels(context.Background(), opts.Tasks); err != nil {
-		return err
-	}
-	models, err := goevalpkg.ExpandModels(f.model)
+	models, err := f.runModels(opts.Tasks)
 	if err != nil {
 		return err
 	}
@@ -260,7 +259,7 @@ func checkBeforeWork(f *runFlags, models []string) error {
 		}
 	}
 	for _, m := range models {
-		if m == "fake" {
+		if m == "fake" || f.api.on() {
 			continue
 		}
 		if err := checkModelDir(f.hub.localDir(m)); err != nil {
@@ -281,6 +280,10 @@ func checkBeforeWork(f *runFlags, models []string) error {
 func (f *runFlags) resolveRunDevice(models []string) error {
 	if len(models) == 1 && models[0] == "fake" {
 		f.choice = engine.DeviceChoice{Device: f.device}
+		return nil
+	}
+	if f.api.on() {
+		f.choice = apiDevice
 		return nil
 	}
 	var err error
@@ -407,6 +410,10 @@ func (f *runFlags) engineOptions() engine.Options {
 // openLM opens the model (or the fake LM), sets the chat template and
 // returns it with its results-file keys (tokenizer tokens, max_length).
 func openLM(f *runFlags, model string, opts *goevalpkg.Options) (openedModel, func(), error) {
+	if f.api.on() {
+		m, err := openAPIModel(f, opts)
+		return m, func() {}, err
+	}
 	if model == "fake" {
 		if f.chat {
 			opts.Task.ChatTemplate = func(msgs []tasks.ChatMessage, gen bool) (string, error) {

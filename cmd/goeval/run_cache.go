@@ -25,6 +25,7 @@ import (
 type openedModel struct {
 	lm           lm.LM
 	eng          *engine.Engine
+	apiKey       string // an API model's cache identity (kind, URL, name)
 	extra        map[string]any
 	chatTemplate string
 }
@@ -55,6 +56,9 @@ func testProgress(opts *goevalpkg.Options) bool {
 // cacheKey is the model identity a target's cache file is keyed by: "fake"
 // for the fake LM, else goeval's version and the engine's fingerprint.
 func cacheKey(m openedModel) (string, error) {
+	if m.apiKey != "" {
+		return m.apiKey, nil
+	}
 	if m.eng == nil {
 		return "fake", nil
 	}

@@ -34,6 +34,9 @@ var modelArgKeys = "pretrained, dtype, peft, max_length, add_bos_token, prefix_t
 // applyLMEval turns lm-eval's options into goeval's (after parsing, before
 // validate).
 func (f *runFlags) applyLMEval() error {
+	if err := f.applyAPI(); err != nil {
+		return err
+	}
 	if err := f.checkModelType(); err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func (f *runFlags) settings(t goevalpkg.Target, seeds []any, gk map[string]any) 
 		device = f.lmeval.deviceGiven // lm-eval's spelling (cuda:0) as given
 	}
 	return report.RunSettings{Model: t.Base, Peft: t.Adapter, DType: f.dtype, BatchSize: batch,
-		ModelRevision: rev, ModelSHA: sha, PeftSHA: peftSHA, Checkpoint: t.Base != "fake",
-		ModelArgs: f.lmeval.args, Device: device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
+		ModelRevision: rev, ModelSHA: sha, PeftSHA: peftSHA, Checkpoint: t.Base != "fake" && !f.api.on(),
+		ModelArgs: f.apiModelArgs(), Device: device, Limit: f.limit, BootstrapIters: f.bootstrap, GenKwargs: gk,
 		Seeds: [4]any{seeds[0], seeds[1], seeds[2], seeds[3]}}
 }

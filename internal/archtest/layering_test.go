@@ -31,6 +31,7 @@ var layers = map[string]int{
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 0,
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,
+	"apimodel": 3, // lm.LM over an OpenAI-compatible HTTP API
 	// 4: formats and generators built on the evaluator and the models.
 	"report": 4, "synth": 4,
 	"serve": 4, // the OpenAI-compatible server over lm.LM; the command hands it the engine
@@ -52,12 +53,13 @@ var forbidden = map[string][]string{
 	"models":     {"lm", "tasks", "metrics"},
 	"cmd/goeval": {"models/safetensors", "models/nn", "internal/py"},
 	"serve":      {"engine", "models", "tasks"},
+	"apimodel":   {"engine", "models", "tasks"},
 }
 
 // light are packages that must not link GoMLX, XLA or the plotting
 // library, even indirectly: a Go training loop that calls Evaluate with its
 // own LM links only these.
-var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "tasks", "metrics", "pjrt", "serve"}
+var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "tasks", "metrics", "pjrt", "serve", "apimodel"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}
 

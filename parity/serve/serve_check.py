@@ -6,7 +6,9 @@ Usage: python parity/serve/serve_check.py GOEVAL_BINARY [--work DIR] [--limit N]
    prompts, echo + logprobs for log-likelihoods, generation for gsm8k)
    against `goeval run` on the same model, documents and tasks: the same
    per-sample results, log-likelihoods within 1e-4 (parity/e2e/compare.py).
-2. The official `openai` package: models, completions with echo and
+2. `goeval run --model-type openai-completions` through the server against
+   `goeval run` on the checkpoint: identical per-sample results.
+3. The official `openai` package: models, completions with echo and
    logprobs (its log-probs sum to `goeval score`'s for the same ids),
    streamed completions and chat joining to the non-streamed answers.
 Exits 1 on any difference. Needs .venv (make venv).
@@ -75,19 +77,35 @@ def lmeval_vs_run(goeval, model, data, url, work, limit):
          "--model", "local-completions", "--model_args", args, "--tasks", TASKS, "--limit", str(limit),
          "--log_samples", "--output_path", lm_out])
     problems, notes = compare.compare_dirs(lm_out, go_out, {})
-    # The two runs name different models (local-completions with its URL,
-    # hf with its path): config, each task's metadata and the API model's
-    # own max_length (2047) differ by design; samples and metrics may not.
-    def run_specific(p):
-        where = p.split(":", 1)[0].split(" ", 1)[0]
-        return (where == "max_length" or where.startswith(("goeval_", "config.")) or where == "config"
-                or (where.startswith("configs.") and where.endswith(".metadata")))
     problems = [p for p in problems if not run_specific(p)]
     print(f"lm_eval local-completions via goeval serve vs goeval run ({TASKS}, limit {limit}): "
           f"{len(problems)} differences, {len(notes)} near-tie notes")
     for p in problems[:20]:
         print("  DIFF:", p[:400])
     return len(problems) == 0
+
+
+def api_run_vs_run(goeval, model, data, url, work, limit):
+    """goeval run --model-type openai-completions through the server vs goeval run."""
+    go_out, api_out = os.path.join(work, "goeval-run"), os.path.join(work, "goeval-api-run")
+    run([goeval, "run", "--model-type", "openai-completions", "--base-url", url + "/v1", "--model", model,
+         "--tasks", TASKS, "--limit", str(limit), "--data-dir", data, "--log-samples", "--output-path", api_out])
+    problems, notes = compare.compare_dirs(go_out, api_out, {})
+    problems = [p for p in problems if not run_specific(p)]
+    print(f"goeval run --model-type openai-completions via goeval serve vs goeval run: "
+          f"{len(problems)} differences, {len(notes)} near-tie notes")
+    for p in problems[:20]:
+        print("  DIFF:", p[:400])
+    return len(problems) == 0
+
+
+def run_specific(p):
+    """The runs name different models (an API model with its URL, a
+    checkpoint with its path): config, each task's metadata and the API
+    model's own max_length differ by design; samples and metrics may not."""
+    where = p.split(":", 1)[0].split(" ", 1)[0]
+    return (where == "max_length" or where.startswith(("goeval_", "config.")) or where == "config"
+            or (where.startswith("configs.") and where.endswith(".metadata")))
 
 
 def openai_checks(goeval, model, url):
@@ -149,6 +167,7 @@ def main():
     try:
         wait_ready(url, proc)
         ok = lmeval_vs_run(goeval, model, data, url, work, a.limit)
+        ok &= api_run_vs_run(goeval, model, data, url, work, a.limit)
         ok &= openai_checks(goeval, model, url)
     finally:
         proc.terminate()
