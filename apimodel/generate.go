@@ -16,8 +16,8 @@ import (
 func (m *LM) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
 	out := make([]lm.GenerateResult, len(reqs))
 	size := m.o.BatchSize
-	if m.o.Chat {
-		size = 1 // a chat request holds one conversation
+	if m.o.Chat || m.o.Tokenizer == nil {
+		size = 1 // a chat request holds one conversation; text goes one prompt per request (some servers take a string only)
 	}
 	err := m.forEachBatch(ctx, len(reqs), size, func(ctx context.Context, from, to int) error {
 		// Requests of one HTTP call share its sampling settings: split where they differ.
@@ -81,6 +81,9 @@ func (m *LM) generate(ctx context.Context, reqs []lm.GenerateRequest, out []lm.G
 		}
 	}
 	b["prompt"] = prompts
+	if text, ok := prompts[0].(string); ok && len(prompts) == 1 {
+		b["prompt"] = text
+	}
 	var ans completionAnswer
 	if err := m.post(ctx, "completions", b, &ans); err != nil {
 		return err

@@ -32,7 +32,7 @@ type apiState struct {
 	tokenizer            string
 	concurrency, retries int
 	timeout              time.Duration
-	noTokenized          bool // lm-eval tokenized_requests=False
+	tokenized            bool // lm-eval tokenized_requests
 }
 
 func (a *apiState) on() bool { return a.kind != "" }
@@ -50,6 +50,7 @@ func defineAPIFlags(fs *flag.FlagSet, a *apiState) {
 	fs.IntVar(&a.concurrency, "api-concurrency", 4, "with --model-type: HTTP requests in flight (lm-eval's num_concurrent)")
 	fs.IntVar(&a.retries, "api-retries", 3, "with --model-type: retries of a request after 429, 5xx or a network error, with exponential backoff (lm-eval's max_retries)")
 	fs.DurationVar(&a.timeout, "api-timeout", 10*time.Minute, "with --model-type: per HTTP request")
+	fs.BoolVar(&a.tokenized, "api-tokenized", true, "with --model-type openai-completions: send prompts as token ids (lm-eval's tokenized_requests); false sends text, for servers that take only strings (generation tasks only)")
 }
 
 // applyAPI settles --model-type (or lm-eval's model type in --model) and
@@ -137,7 +138,7 @@ func (f *runFlags) apiModelArg(k, v string) error {
 		if err != nil {
 			return errs.BadInputf("--model_args tokenized_requests=%s: want true or false", v)
 		}
-		a.noTokenized = !b
+		a.tokenized = b
 	case "tokenizer_backend":
 		if v != "huggingface" {
 			return errs.BadInputf("--model_args tokenizer_backend=%s: goeval reads Hugging Face tokenizer.json files only", v)
@@ -160,7 +161,7 @@ func openAPIModel(f *runFlags, opts *goevalpkg.Options) (openedModel, error) {
 		o.BatchSize = n
 	}
 	var tok *tokenizer.Tokenizer
-	if a.tokenizer != "" && !a.noTokenized {
+	if a.tokenizer != "" && a.tokenized {
 		t, err := tokenizer.Load(a.tokenizer)
 		if err != nil {
 			return openedModel{}, err

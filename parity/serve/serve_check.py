@@ -11,6 +11,11 @@ Usage: python parity/serve/serve_check.py GOEVAL_BINARY [--work DIR] [--limit N]
 3. The official `openai` package: models, completions with echo and
    logprobs (its log-probs sum to `goeval score`'s for the same ids),
    streamed completions and chat joining to the non-streamed answers.
+4. goeval as the client of another OpenAI-compatible server, `transformers
+   serve` (transformers' own, from PyPI): gsm8k generations through its
+   completions (text prompts: it takes no token ids, so no log-likelihoods)
+   equal goeval's own on the checkpoint; through its chat completions with
+   the chat template, equal up to leading whitespace it strips.
 Exits 1 on any difference. Needs .venv (make venv).
 """
 import argparse
@@ -99,6 +104,46 @@ def api_run_vs_run(goeval, model, data, url, work, limit):
     return len(problems) == 0
 
 
+def samples(out_dir, task):
+    import glob
+    path = sorted(glob.glob(os.path.join(out_dir, "*", f"samples_{task}_*.jsonl")))[0]
+    return [json.loads(x)["resps"][0][0] for x in open(path, encoding="utf-8")]
+
+
+def transformers_serve(goeval, model, data, work):
+    """goeval run --model-type openai-completions/openai-chat against `transformers serve`."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = open(os.path.join(work, "transformers_serve.log"), "w")
+    proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "transformers"), "serve", model,
+                             "--host", "127.0.0.1", "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
+                            env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    ok = True
+    try:
+        for _ in range(600):
+            try:
+                import urllib.request
+                urllib.request.urlopen(url + "/health", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        common = ["--tasks", "gsm8k", "--limit", "4", "--data-dir", data, "--log-samples", "--gen-kwargs", "max_gen_toks=32"]
+        for name, extra, api in (("completions", [], ["--model-type", "openai-completions", "--api-tokenized=false"]),
+                                 ("chat", ["--apply-chat-template"], ["--model-type", "openai-chat"])):
+            own, theirs = os.path.join(work, f"own-{name}"), os.path.join(work, f"tserve-{name}")
+            run([goeval, "run", "--model", model, "--device", "cpu", "--output-path", own] + common + extra)
+            run([goeval, "run"] + api + ["--base-url", url + "/v1", "--model", model, "--output-path", theirs] + common + extra)
+            a, b = samples(own, "gsm8k"), samples(theirs, "gsm8k")
+            exact = sum(x == y for x, y in zip(a, b))
+            loose = sum(x.strip() == y.strip() for x, y in zip(a, b))
+            print(f"transformers serve {name}: {exact}/{len(a)} generations identical to goeval's, {loose}/{len(a)} up to surrounding whitespace")
+            ok &= len(a) == len(b) == 4 and (exact if name == "completions" else loose) == 4
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    return ok
+
+
 def run_specific(p):
     """The runs name different models (an API model with its URL, a
     checkpoint with its path): config, each task's metadata and the API
@@ -169,6 +214,7 @@ def main():
         ok = lmeval_vs_run(goeval, model, data, url, work, a.limit)
         ok &= api_run_vs_run(goeval, model, data, url, work, a.limit)
         ok &= openai_checks(goeval, model, url)
+        ok &= transformers_serve(goeval, model, data, work)
     finally:
         proc.terminate()
         code = proc.wait(timeout=60)
