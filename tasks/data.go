@@ -311,3 +311,14 @@ func normalizeJSON(v any) any {
 	}
 	return v
 }
+
+// ReadRows reads the rows of JSON-lines (.jsonl) and parquet files, in
+// order, with the readers the datasets use (for other tools' inputs, such
+// as goeval judge's prompts).
+func ReadRows(files ...string) ([]Doc, error) {
+	t, err := readFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	return t.Rows, nil
+}

@@ -35,6 +35,7 @@ var layers = map[string]int{
 	// 4: formats and generators built on the evaluator and the models.
 	"report": 4, "synth": 4,
 	"serve": 4, // the OpenAI-compatible server over lm.LM; the command hands it the engine
+	"judge": 4, // LLM-as-judge: prompts, judge prompts and verdicts, win rates; answers and judge come as lm.LM
 	// 5: benchmarks; test models built with synth.
 	"bench": 5, "internal/testutil/fixturemodel": 5,
 	// 6: the command line.
@@ -54,12 +55,13 @@ var forbidden = map[string][]string{
 	"cmd/goeval": {"models/safetensors", "models/nn", "internal/py"},
 	"serve":      {"engine", "models", "tasks"},
 	"apimodel":   {"engine", "models", "tasks"},
+	"judge":      {"engine", "models"},
 }
 
 // light are packages that must not link GoMLX, XLA or the plotting
 // library, even indirectly: a Go training loop that calls Evaluate with its
 // own LM links only these.
-var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "tasks", "metrics", "pjrt", "serve", "apimodel"}
+var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}
 

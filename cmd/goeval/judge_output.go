@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/goeval/goeval/judge"
+	"github.com/goeval/goeval/lm"
+)
+
+// pairwise judges, writes the judgements and summary, prints the table.
+func (f *judgeFlags) pairwise(ctx context.Context, j lm.LM, cfg judge.Config, prompts []judge.Prompt, answers [][]string) error {
+	recs, err := judge.Pairwise(ctx, j, cfg, prompts, f.models, answers)
+	if err != nil {
+		return err
+	}
+	sums := judge.SummarizePairs(recs, f.seed)
+	if err := writeJudged(f.out, recs, sums); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "candidate\tvs baseline\twin\ttie\tloss\twin rate [95% CI]\tposition-consistent\tno verdict")
+	for _, s := range sums {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f [%.3f, %.3f]\t%.0f%%\t%.0f%%\n", s.ModelA, s.ModelB, s.Wins, s.Ties, s.Losses,
+			s.WinRate, s.Low, s.High, 100*s.Consistency, 100*s.FailureRate)
+	}
+	return tw.Flush()
+}
+
+// single grades, writes and prints.
+func (f *judgeFlags) single(ctx context.Context, j lm.LM, cfg judge.Config, prompts []judge.Prompt, answers [][]string) error {
+	recs, err := judge.Single(ctx, j, cfg, prompts, f.models, answers)
+	if err != nil {
+		return err
+	}
+	sums := judge.SummarizeScores(recs, f.seed)
+	if err := writeJudged(f.out, recs, sums); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "model\tmean grade [95% CI]\tvs baseline [95% CI]\tgraded\tno verdict")
+	for i, s := range sums {
+		diff := "—"
+		if i > 0 && s.Paired > 0 {
+			diff = fmt.Sprintf("%+.2f [%+.2f, %+.2f]", s.Diff, s.DiffLow, s.DiffHigh)
+		}
+		fmt.Fprintf(tw, "%s\t%.2f [%.2f, %.2f]\t%s\t%d\t%d\n", s.Model, s.Mean, s.Low, s.High, diff, s.Graded, s.Unreadable)
+	}
+	return tw.Flush()
+}
+
+// writeJudged writes judgements.jsonl and summary.json.
+func writeJudged[R any, S any](dir string, recs []R, sums []S) error {
+	var b bytes.Buffer
+	if err := writeJSONLines(&b, recs); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "judgements.jsonl"), b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(sums, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "summary.json"), append(data, '\n'), 0o644)
+}
+
+// writeAnswers writes one line per prompt with every model's answer.
+func writeAnswers(path string, prompts []judge.Prompt, models []string, answers [][]string) error {
+	type row struct {
+		PromptID string            `json:"prompt_id"`
+		Prompt   string            `json:"prompt"`
+		Answers  map[string]string `json:"answers"`
+	}
+	rows := make([]row, len(prompts))
+	for i, p := range prompts {
+		rows[i] = row{PromptID: p.ID, Prompt: p.Text, Answers: map[string]string{}}
+		for m, name := range models {
+			rows[i].Answers[name] = answers[m][i]
+		}
+	}
+	var b bytes.Buffer
+	if err := writeJSONLines(&b, rows); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
