@@ -111,7 +111,8 @@ def samples(out_dir, task):
 
 
 def transformers_serve(goeval, model, data, work):
-    """goeval run --model-type openai-completions/openai-chat against `transformers serve`."""
+    """goeval run --model-type openai-completions/openai-chat against `transformers serve`
+    (a samples file has one line per document and filter: gsm8k's two)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = open(os.path.join(work, "transformers_serve.log"), "w")
@@ -137,7 +138,7 @@ def transformers_serve(goeval, model, data, work):
             exact = sum(x == y for x, y in zip(a, b))
             loose = sum(x.strip() == y.strip() for x, y in zip(a, b))
             print(f"transformers serve {name}: {exact}/{len(a)} generations identical to goeval's, {loose}/{len(a)} up to surrounding whitespace")
-            ok &= len(a) == len(b) == 4 and (exact if name == "completions" else loose) == 4
+            ok &= len(a) == len(b) > 0 and (exact if name == "completions" else loose) == len(a)
     finally:
         proc.terminate()
         proc.wait(timeout=60)
