@@ -52,6 +52,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, f fields) error {
 	if len(c.prompt) == 0 {
 		return badRequest("messages", "the rendered chat prompt has no tokens")
 	}
+	if err := checkIDs([][]int32{c.prompt}, s.vocab()); err != nil {
+		return badRequest("messages", "the rendered chat prompt: %v", err)
+	}
 	if p.samp.MaxTokens < 0 {
 		p.samp.MaxTokens = s.m.MaxLength - len(c.prompt)
 		if p.samp.MaxTokens < 1 {

@@ -68,7 +68,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, f fields) e
 
 // checkCompletion refuses what cannot be answered, before any work.
 func (s *Server) checkCompletion(p completionParams, ids [][]int32) error {
-	if err := checkIDs(ids, s.m.Tok.VocabSize()); err != nil {
+	if err := checkIDs(ids, s.vocab()); err != nil {
 		return err
 	}
 	want := p.logprobs != nil

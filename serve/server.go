@@ -37,6 +37,7 @@ type Model struct {
 	Tok       Tokenizer
 	EOS       []int32 // ids that end generation (a greedy next token answered by scoring)
 	MaxLength int     // prompt + generated tokens, at most
+	Vocab     int     // the model's vocabulary size, when smaller than the tokenizer's (0: the tokenizer's)
 }
 
 // Options tune the server; zero values take the defaults.
@@ -101,6 +102,15 @@ func (s *Server) Handler() http.Handler {
 // Close refuses new requests, answers the queued ones and stops the
 // worker. Call it after http.Server.Shutdown has drained the handlers.
 func (s *Server) Close() { s.sched.close() }
+
+// vocab is the number of token ids a prompt may use: a request with an id
+// the model lacks would fail the whole batch it shares with others.
+func (s *Server) vocab() int {
+	if v := s.m.Tok.VocabSize(); s.m.Vocab <= 0 || v < s.m.Vocab {
+		return v
+	}
+	return s.m.Vocab
+}
 
 // Stats reports the batching counters.
 func (s *Server) Stats() Stats { return s.sched.snapshot() }

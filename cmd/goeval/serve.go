@@ -98,7 +98,7 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
-	m := serve.Model{Name: s.name, LM: e, Scorer: e, Tok: tok, EOS: eos, MaxLength: e.MaxLength()}
+	m := serve.Model{Name: s.name, LM: e, Scorer: e, Tok: tok, EOS: eos, MaxLength: e.MaxLength(), Vocab: e.Config().VocabSize}
 	if m.Name == "" {
 		m.Name = f.model
 	}
