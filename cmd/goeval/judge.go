@@ -22,10 +22,10 @@ func init() {
 
 type judgeFlags struct {
 	prompts, judgeURL, judgeModel, mode, template, out, device string
-	models                                                      stringList
-	n, maxTokens, judgeMaxTokens, concurrency                   int
-	temp, topP                                                  float64
-	seed                                                        uint64
+	models                                                     stringList
+	n, maxTokens, judgeMaxTokens, concurrency                  int
+	temp, topP                                                 float64
+	seed                                                       uint64
 }
 
 const judgeUsage = `Usage: goeval judge --prompts FILE --model BASELINE --model CANDIDATE [--model …] --judge-url URL --judge-model NAME --output DIR
