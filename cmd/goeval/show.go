@@ -38,11 +38,18 @@ func runShow(args []string) error {
 Shows samples from a run's samples_<task>_*.jsonl (goeval or lm-eval, written with --log-samples):
 the prompt, the choices with the gold answer (*) and the model's pick (>), or the generated and
 filtered answer, and whether the doc scored 1. RUN is a results_*.json file or a run folder.
+A goeval judge output folder (or its judgements.jsonl) shows each judged prompt instead: the
+question, both answers, both verdicts with the judge's explanations, and the result.
 Flags:`)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	pos := fs.Args()
+	if len(pos) == 1 && o.task == "" {
+		if f := judgedFile(pos[0]); f != "" { // a goeval judge output folder
+			return showJudged(os.Stdout, f, o.n)
+		}
+	}
 	if len(pos) != 1 || o.task == "" {
 		return errs.BadInputf("show needs one RUN and --task; see 'goeval show --help'")
 	}
