@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/goeval/goeval/lm"
@@ -41,6 +42,7 @@ type Options struct {
 
 // LM implements lm.LM over the API.
 type LM struct {
+	usage  usage // tokens the server reported (Usage)
 	o      Options
 	maxLen int // MaxLength − 1: lm-eval's TemplateAPI.max_length
 	client *http.Client
@@ -85,6 +87,26 @@ func New(o Options) (*LM, error) {
 		return nil, fmt.Errorf("apimodel: max length %d is too small", o.MaxLength)
 	}
 	return &LM{o: o, maxLen: o.MaxLength - 1, client: c, base: base}, nil
+}
+
+// usage counts what the server reported in its answers' "usage".
+type usage struct{ prompt, completion atomic.Int64 }
+
+// Usage is the prompt and completion tokens the server reported so far (for
+// a paid API's cost); servers that report none count 0.
+func (m *LM) Usage() (prompt, completion int64) {
+	return m.usage.prompt.Load(), m.usage.completion.Load()
+}
+
+// tokenUsage is an answer's "usage".
+type tokenUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+}
+
+func (m *LM) add(u tokenUsage) {
+	m.usage.prompt.Add(u.PromptTokens)
+	m.usage.completion.Add(u.CompletionTokens)
 }
 
 // Loglikelihood implements lm.LM through echo and logprobs.

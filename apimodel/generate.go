@@ -88,6 +88,7 @@ func (m *LM) generate(ctx context.Context, reqs []lm.GenerateRequest, out []lm.G
 	if err := m.post(ctx, "completions", b, &ans); err != nil {
 		return err
 	}
+	m.add(ans.Usage)
 	if len(ans.Choices) != len(reqs) {
 		return fmt.Errorf("%s/completions: %d choices for %d prompts", m.base, len(ans.Choices), len(reqs))
 	}
@@ -114,10 +115,12 @@ func (m *LM) chat(ctx context.Context, r lm.GenerateRequest, b map[string]any, o
 			Message      struct{ Content string }
 			FinishReason string `json:"finish_reason"`
 		}
+		Usage tokenUsage
 	}
 	if err := m.post(ctx, "chat/completions", b, &ans); err != nil {
 		return err
 	}
+	m.add(ans.Usage)
 	if len(ans.Choices) == 0 {
 		return fmt.Errorf("%s/chat/completions: no choices", m.base)
 	}

@@ -109,6 +109,7 @@ type completionAnswer struct {
 		FinishReason string `json:"finish_reason"`
 		Logprobs     *echoLogprobs
 	}
+	Usage tokenUsage
 }
 
 // echoLogprobs is a choice's logprobs: one entry per token, the first null.
@@ -138,6 +139,7 @@ func (m *LM) scoreRows(ctx context.Context, rows []scoreRow) ([]lm.Loglikelihood
 		if err := m.post(ctx, "completions", body, &ans); err != nil {
 			return err
 		}
+		m.add(ans.Usage)
 		if len(ans.Choices) != to-from {
 			return fmt.Errorf("%s/completions: %d choices for %d prompts", m.base, len(ans.Choices), to-from)
 		}

@@ -24,7 +24,7 @@ type judgeFlags struct {
 	prompts, judgeURL, judgeModel, mode, template, out, device string
 	models                                                     stringList
 	n, maxTokens, judgeMaxTokens, concurrency                  int
-	temp, topP                                                 float64
+	temp, topP, priceIn, priceOut                              float64
 	seed                                                       uint64
 }
 
@@ -50,6 +50,8 @@ func runJudge(args []string) error {
 	fs.IntVar(&f.judgeMaxTokens, "judge-max-tokens", 512, "judgement tokens at most")
 	fs.IntVar(&f.concurrency, "judge-concurrency", 8, "judge requests in flight")
 	fs.StringVar(&f.mode, "mode", "pairwise", "pairwise or single")
+	fs.Float64Var(&f.priceIn, "judge-price-in", 0, "a paid judge's price per million prompt tokens (USD), for the cost estimate")
+	fs.Float64Var(&f.priceOut, "judge-price-out", 0, "… and per million completion tokens")
 	fs.StringVar(&f.template, "judge-prompt", "", "a file replacing the judge's user prompt; pairwise needs {question}, {answer_a}, {answer_b}; single {question}, {answer}. Ask for the verdict as [[A]]/[[B]]/[[C]] or [[N]]")
 	fs.StringVar(&f.out, "output", "", "output folder (required)")
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
@@ -108,6 +110,8 @@ func (f *judgeFlags) check() (judge.Template, error) {
 		return judge.Template{}, errs.BadInputf("--mode %q: use pairwise or single", f.mode)
 	case f.maxTokens < 1 || f.judgeMaxTokens < 1 || f.concurrency < 1 || f.n < 0:
 		return judge.Template{}, errs.BadInputf("--max-tokens, --judge-max-tokens and --judge-concurrency must be ≥ 1, --n ≥ 0")
+	case !(f.priceIn >= 0) || !(f.priceOut >= 0):
+		return judge.Template{}, errs.BadInputf("--judge-price-in and --judge-price-out must be ≥ 0")
 	case !(f.temp >= 0 && f.temp <= 2) || !(f.topP > 0 && f.topP <= 1):
 		return judge.Template{}, errs.BadInputf("--temperature must be in [0, 2] and --top-p in (0, 1]")
 	}

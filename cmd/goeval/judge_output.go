@@ -9,18 +9,18 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/goeval/goeval/apimodel"
 	"github.com/goeval/goeval/judge"
-	"github.com/goeval/goeval/lm"
 )
 
 // pairwise judges, writes the judgements and summary, prints the table.
-func (f *judgeFlags) pairwise(ctx context.Context, j lm.LM, cfg judge.Config, prompts []judge.Prompt, answers [][]string) error {
+func (f *judgeFlags) pairwise(ctx context.Context, j *apimodel.LM, cfg judge.Config, prompts []judge.Prompt, answers [][]string) error {
 	recs, err := judge.Pairwise(ctx, j, cfg, prompts, f.models, answers)
 	if err != nil {
 		return err
 	}
 	sums := judge.SummarizePairs(recs, f.seed)
-	if err := writeJudged(f.out, recs, sums); err != nil {
+	if err := writeJudged(f.out, recs, f.summary(j, sums)); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
@@ -29,17 +29,20 @@ func (f *judgeFlags) pairwise(ctx context.Context, j lm.LM, cfg judge.Config, pr
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f [%.3f, %.3f]\t%.0f%%\t%.0f%%\n", s.ModelA, s.ModelB, s.Wins, s.Ties, s.Losses,
 			s.WinRate, s.Low, s.High, 100*s.Consistency, 100*s.FailureRate)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return f.printUsage(j)
 }
 
 // single grades, writes and prints.
-func (f *judgeFlags) single(ctx context.Context, j lm.LM, cfg judge.Config, prompts []judge.Prompt, answers [][]string) error {
+func (f *judgeFlags) single(ctx context.Context, j *apimodel.LM, cfg judge.Config, prompts []judge.Prompt, answers [][]string) error {
 	recs, err := judge.Single(ctx, j, cfg, prompts, f.models, answers)
 	if err != nil {
 		return err
 	}
 	sums := judge.SummarizeScores(recs, f.seed)
-	if err := writeJudged(f.out, recs, sums); err != nil {
+	if err := writeJudged(f.out, recs, f.summary(j, sums)); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
@@ -51,11 +54,39 @@ func (f *judgeFlags) single(ctx context.Context, j lm.LM, cfg judge.Config, prom
 		}
 		fmt.Fprintf(tw, "%s\t%.2f [%.2f, %.2f]\t%s\t%d\t%d\n", s.Model, s.Mean, s.Low, s.High, diff, s.Graded, s.Unreadable)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return f.printUsage(j)
+}
+
+// judgeSummary is summary.json.
+type judgeSummary struct {
+	Mode             string   `json:"mode"`
+	Judge            string   `json:"judge_model"`
+	JudgeURL         string   `json:"judge_url"`
+	Models           []string `json:"models"` // the first is the baseline
+	Summaries        any      `json:"summaries"`
+	PromptTokens     int64    `json:"judge_prompt_tokens"` // as the judge server reported them
+	CompletionTokens int64    `json:"judge_completion_tokens"`
+	CostUSD          float64  `json:"judge_estimated_cost_usd"` // at --judge-price-in/-out
+}
+
+func (f *judgeFlags) summary(j *apimodel.LM, sums any) judgeSummary {
+	in, out := j.Usage()
+	return judgeSummary{Mode: f.mode, Judge: f.judgeModel, JudgeURL: f.judgeURL, Models: f.models, Summaries: sums,
+		PromptTokens: in, CompletionTokens: out, CostUSD: (float64(in)*f.priceIn + float64(out)*f.priceOut) / 1e6}
+}
+
+// printUsage prints the judge's token counts and cost estimate.
+func (f *judgeFlags) printUsage(j *apimodel.LM) error {
+	s := f.summary(j, nil)
+	_, err := fmt.Printf("judge tokens: %d prompt + %d completion (as reported by the server); estimated cost $%.4f\n", s.PromptTokens, s.CompletionTokens, s.CostUSD)
+	return err
 }
 
 // writeJudged writes judgements.jsonl and summary.json.
-func writeJudged[R any, S any](dir string, recs []R, sums []S) error {
+func writeJudged[R any](dir string, recs []R, sum judgeSummary) error {
 	var b bytes.Buffer
 	if err := writeJSONLines(&b, recs); err != nil {
 		return err
@@ -63,7 +94,7 @@ func writeJudged[R any, S any](dir string, recs []R, sums []S) error {
 	if err := os.WriteFile(filepath.Join(dir, "judgements.jsonl"), b.Bytes(), 0o644); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(sums, "", "  ")
+	data, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -53,24 +53,34 @@ func TestJudgePositionBias(t *testing.T) {
 				}
 				json.NewDecoder(r.Body).Decode(&req)
 				text := c.verdict(req.Messages[len(req.Messages)-1].Content)
-				json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]string{"role": "assistant", "content": text}, "finish_reason": "stop"}}})
+				json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]string{"role": "assistant", "content": text}, "finish_reason": "stop"}},
+					"usage": map[string]int{"prompt_tokens": 100, "completion_tokens": 5}})
 			}))
 			defer ts.Close()
 			out := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_"))
 			stdout, stderr, code := goeval(t, "judge", "--prompts", prompts, "--model", filepath.Join(dir, "m1"), "--model", filepath.Join(dir, "m2"),
-				"--judge-url", ts.URL+"/v1", "--judge-model", "j", "--output", out, "--max-tokens", "6", "--temperature", "0")
+				"--judge-url", ts.URL+"/v1", "--judge-model", "j", "--output", out, "--max-tokens", "6", "--temperature", "0",
+				"--judge-price-in", "2.5", "--judge-price-out", "10")
 			if code != 0 {
 				t.Fatalf("goeval judge: %s\n%s", stderr, stdout)
 			}
-			var sums []struct {
-				Wins, Ties, Losses int
-				Consistency        float64
+			var sum struct {
+				Summaries []struct {
+					Wins, Ties, Losses int
+					Consistency        float64
+				}
+				PromptTokens int64   `json:"judge_prompt_tokens"`
+				Cost         float64 `json:"judge_estimated_cost_usd"`
 			}
 			data, _ := os.ReadFile(filepath.Join(out, "summary.json"))
-			if err := json.Unmarshal(data, &sums); err != nil || len(sums) != 1 {
+			if err := json.Unmarshal(data, &sum); err != nil || len(sum.Summaries) != 1 {
 				t.Fatalf("summary.json: %v %s", err, data)
 			}
-			s := sums[0]
+			// 8 judge calls × (100 prompt + 5 completion tokens) at $2.5 / $10 per million.
+			if sum.PromptTokens != 800 || sum.Cost != (800*2.5+40*10)/1e6 || !strings.Contains(stdout, "judge tokens: 800 prompt + 40 completion") {
+				t.Errorf("usage: %d tokens, $%v; stdout %s", sum.PromptTokens, sum.Cost, stdout)
+			}
+			s := sum.Summaries[0]
 			if calls.Load() != 8 || s.Wins+s.Ties+s.Losses != 4 || s.Consistency != c.consistency ||
 				(c.ties >= 0 && (s.Ties != c.ties || s.Wins != c.wins)) {
 				t.Errorf("%d judge calls, summary %+v; want 8 calls, ties %d, consistency %v\n%s", calls.Load(), s, c.ties, c.consistency, stdout)
