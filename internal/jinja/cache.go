@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/nikolalohinski/gonja/v2/config"
@@ -17,8 +18,9 @@ type Cache struct {
 	m      sync.Map
 }
 
-// Parse returns src parsed with cfg and env; prepare, if not nil, runs on
-// a newly parsed template before it is cached.
+// Parse returns src parsed with cfg and env, every string repetition
+// bounded (repeat.go; env gains the guard filter); prepare, if not nil,
+// runs on a newly parsed template before it is cached.
 func (c *Cache) Parse(src string, cfg *config.Config, env *exec.Environment, prepare func(*exec.Template)) (*exec.Template, error) {
 	key := sha256.Sum256([]byte(src))
 	if t, ok := c.m.Load(key); ok {
@@ -33,10 +35,16 @@ func (c *Cache) Parse(src string, cfg *config.Config, env *exec.Environment, pre
 	if err != nil {
 		return nil, err
 	}
+	if !env.Filters.Exists(repeatGuard) {
+		if err := env.Filters.Register(repeatGuard, filterRepeatGuard); err != nil && !env.Filters.Exists(repeatGuard) {
+			return nil, err
+		}
+	}
 	tpl, err := exec.NewTemplate(id, cfg, ld, env)
 	if err != nil {
 		return nil, err
 	}
+	guardRepeats(reflect.ValueOf(tpl.Root()), map[uintptr]bool{})
 	if prepare != nil {
 		prepare(tpl)
 	}
