@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/report"
@@ -29,6 +30,8 @@ the runs, a summary, the per-task table with significance (see 'goeval compare -
 of 'goeval plot' (scores with 95 % intervals; the changes against the first run for two runs or more;
 score vs checkpoint for three runs or more), and the largest
 significant regressions with example docs. RUN is a results_*.json file or a run folder.
+A goeval judge output folder gives its page instead: the summary, then every judged prompt
+with the answers side by side and both verdicts with the judge's explanations.
 Flags may come before the runs.
 Flags:`)
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -40,6 +43,9 @@ Flags:`)
 	}
 	if fs.NArg() < 1 {
 		return errs.BadInputf("report needs at least one run (results file or folder); see 'goeval report --help'")
+	}
+	if fs.NArg() == 1 && judgedFile(fs.Arg(0)) != "" { // a goeval judge output folder
+		return reportJudged(filepath.Dir(judgedFile(fs.Arg(0))), *out, *title)
 	}
 	runs, err := report.LoadAll(fs.Args())
 	if err != nil {

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/judge"
+)
+
+// reportJudged writes the HTML page of a goeval judge output folder.
+func reportJudged(dir, out, title string) error {
+	var sum struct {
+		Mode      string          `json:"mode"`
+		Judge     string          `json:"judge_model"`
+		Models    []string        `json:"models"`
+		Summaries json.RawMessage `json:"summaries"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &sum)
+	}
+	if err != nil {
+		return errs.BadInputf("%s: %v (a goeval judge output folder has summary.json)", dir, err)
+	}
+	r := judge.HTMLReport{Title: title, Mode: sum.Mode, Judge: sum.Judge, Models: sum.Models}
+	lines, err := os.ReadFile(filepath.Join(dir, "judgements.jsonl"))
+	if err != nil {
+		return errs.BadInputf("%v", err)
+	}
+	if sum.Mode == "single" {
+		err = decodeJudged(sum.Summaries, lines, &r.Scores, &r.ScoreRec)
+	} else {
+		err = decodeJudged(sum.Summaries, lines, &r.Pairs, &r.PairRecs)
+	}
+	if err != nil {
+		return errs.BadInputf("%s: %v", dir, err)
+	}
+	var b bytes.Buffer
+	if err := judge.WriteHTML(&b, r); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		return errs.BadInputf("write -o %s: %w", out, err)
+	}
+	fmt.Fprintf(os.Stderr, "goeval report: wrote %s (judged %s: %d summaries)\n", out, dir, max(len(r.Pairs), len(r.Scores)))
+	return nil
+}
+
+// decodeJudged reads the summaries and the JSON lines of records.
+func decodeJudged[S, R any](sums json.RawMessage, lines []byte, s *[]S, r *[]R) error {
+	if err := json.Unmarshal(sums, s); err != nil {
+		return fmt.Errorf("summary.json summaries: %v", err)
+	}
+	for i, l := range bytes.Split(lines, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		var rec R
+		if err := json.Unmarshal(l, &rec); err != nil {
+			return fmt.Errorf("judgements.jsonl line %d: %v", i+1, err)
+		}
+		*r = append(*r, rec)
+	}
+	return nil
+}
