@@ -100,6 +100,11 @@ func (f *runFlags) applyAPI() error {
 			a.tokenizer = f.model
 		}
 	}
+	if a.tokenizer != "" {
+		if err := checkTokenizerPath(a.tokenizer); err != nil {
+			return err
+		}
+	}
 	if a.kind == "completions" && a.tokenized && a.tokenizer == "" {
 		return errs.BadInputf("--model-type %s sends token ids, as lm-eval does: give --tokenizer (the model's tokenizer folder; lm-eval: tokenizer=DIR), or --api-tokenized=false to send text (generation tasks only)", a.modelType)
 	}
