@@ -135,10 +135,8 @@ func result(text, finish string, until []string) lm.GenerateResult {
 	if finish == "length" {
 		reason = "max_tokens"
 	}
-	for _, u := range until {
-		if i := strings.Index(text, u); i >= 0 && u != "" {
-			text, reason = text[:i], "until"
-		}
+	if i := lm.FirstStop(text, until); i >= 0 {
+		text, reason = text[:i], "until"
 	}
 	return lm.GenerateResult{Text: text, StopReason: reason}
 }

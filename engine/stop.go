@@ -1,6 +1,6 @@
 package engine
 
-import "strings"
+import "github.com/goeval/goeval/lm"
 
 // Stop reasons reported in lm.GenerateResult.StopReason.
 const (
@@ -28,7 +28,7 @@ func (s *stopper) check(ids []int32) string {
 	if s.eos[ids[len(ids)-1]] {
 		return stopEOS
 	}
-	if len(s.until) > 0 && s.decode != nil && firstStop(s.decode(ids), s.until) >= 0 {
+	if len(s.until) > 0 && s.decode != nil && lm.FirstStop(s.decode(ids), s.until) >= 0 {
 		return stopUntil
 	}
 	if len(ids) >= s.maxGen {
@@ -47,23 +47,10 @@ func (s *stopper) text(ids []int32, reason string) string {
 		ids = ids[:len(ids)-1]
 	}
 	t := s.decode(ids)
-	if i := firstStop(t, s.until); i >= 0 {
+	if i := lm.FirstStop(t, s.until); i >= 0 {
 		t = t[:i]
 	}
 	return t
-}
-
-// firstStop is the byte offset of the earliest occurrence of any stop
-// string in text, or -1. Cutting there equals lm-eval's
-// `for term in until: s = s.split(term)[0]`.
-func firstStop(text string, until []string) int {
-	best := -1
-	for _, u := range until {
-		if i := strings.Index(text, u); i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
-	}
-	return best
 }
 
 // cleanUntil drops empty stop strings (Python's str.split("") raises, so

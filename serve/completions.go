@@ -190,7 +190,7 @@ func (s *Server) oneToken(id int32, stop []string) lm.GenerateResult {
 		return lm.GenerateResult{IDs: []int32{id}, StopReason: "eos"}
 	}
 	t := s.m.Tok.Decode([]int32{id}, true)
-	if i := firstStop(t, stop); i >= 0 {
+	if i := lm.FirstStop(t, stop); i >= 0 {
 		return lm.GenerateResult{Text: t[:i], IDs: []int32{id}, StopReason: "until"}
 	}
 	return lm.GenerateResult{Text: t, IDs: []int32{id}, StopReason: "max_tokens"}

@@ -120,7 +120,7 @@ func (f *fakeLM) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) (
 	return out, nil
 }
 
-func cutStop(text string, until []string) int { return firstStop(text, until) }
+func cutStop(text string, until []string) int { return lm.FirstStop(text, until) }
 
 func (f *fakeLM) ScoreTokens(_ context.Context, reqs []lm.TokenScoreRequest) ([]lm.TokenScores, error) {
 	f.record(len(reqs))

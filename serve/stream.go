@@ -124,7 +124,7 @@ func (s *Server) streamGenerate(r *http.Request, samp sampling, cs []*completion
 		case <-ts.wake:
 			for i := range sent {
 				text := s.m.Tok.Decode(ts.get(i), true)
-				if cut := firstStop(text, samp.Stop); cut >= 0 {
+				if cut := lm.FirstStop(text, samp.Stop); cut >= 0 {
 					text = text[:cut] // the token completing a stop string arrives before the stop
 				}
 				if err := send(i, settled(text, hold)); err != nil {
@@ -158,18 +158,6 @@ func settled(text string, hold int) string {
 		cut--
 	}
 	return strings.TrimRight(text[:cut], "\uFFFD")
-}
-
-// firstStop is the offset of the earliest stop string in text, or -1
-// (where the LM cuts its final text).
-func firstStop(text string, stop []string) int {
-	best := -1
-	for _, u := range stop {
-		if i := strings.Index(text, u); i >= 0 && (best < 0 || i < best) {
-			best = i
-		}
-	}
-	return best
 }
 
 // randomSeed seeds a sampled request that names no seed.
