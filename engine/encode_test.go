@@ -2,42 +2,10 @@ package engine
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/goeval/goeval/models/tokenizer"
 )
-
-// charTok is a toy tokenizer: one token per byte, BOS = 1 prepended when
-// addSpecial (Llama-like), "<s>" decodes BOS.
-type charTok struct{}
-
-func (charTok) Encode(s string, add bool) []int32 {
-	var out []int32
-	if add {
-		if strings.HasPrefix(s, "<s>") {
-			panic("tokEncode must not add BOS to text starting with <s>")
-		}
-		out = append(out, 1)
-	}
-	for _, b := range []byte(s) {
-		out = append(out, int32(b))
-	}
-	return out
-}
-func (charTok) Decode(ids []int32, _ bool) string {
-	var sb strings.Builder
-	for _, id := range ids {
-		if id == 1 {
-			sb.WriteString("<s>")
-		} else {
-			sb.WriteByte(byte(id))
-		}
-	}
-	return sb.String()
-}
-func (charTok) BOS() (int32, bool) { return 1, true }
-func (charTok) EOS() (int32, bool) { return 2, true }
 
 func TestMakeItemTruncatesLeft(t *testing.T) {
 	it, err := makeItem([]int32{1, 2, 3, 4, 5}, []int32{6, 7}, 4)
