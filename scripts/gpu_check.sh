@@ -65,15 +65,7 @@ mkdir -p "$m"
 zcat models/tokenizer/testdata/qwen3/tokenizer.json.gz >"$m/tokenizer.json"
 zcat models/tokenizer/testdata/qwen3/tokenizer_config.json.gz >"$m/tokenizer_config.json"
 $G synth model --preset qwen2.5-0.5b --tokenizer "$m" --out "$m" >/dev/null
-python3 - "$m/config.json" 512 120 8 >"$work/req.jsonl" <<'EOF'
-import json, random, sys
-vocab = json.load(open(sys.argv[1]))["vocab_size"]
-n, c, k = map(int, sys.argv[2:5])
-rng = random.Random(1)
-for _ in range(n):
-    ids = [rng.randrange(vocab) for _ in range(c + k)]
-    print(json.dumps({"context_ids": ids[:c], "continuation_ids": ids[c:]}))
-EOF
+python3 bench/peers/random_requests.py "$m/config.json" 512 120 8 >"$work/req.jsonl"
 timeout 120 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req.jsonl" --batch-size 64 --device cuda --out "$work/hf.jsonl"
 timeout 120 $G score --model "$m" --device cuda --batch-size 64 <"$work/req.jsonl" >"$work/ge.jsonl"
 python3 - "$work/hf.jsonl" "$work/ge.jsonl" <<'EOF'

@@ -44,15 +44,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 # Seeded random requests of the benchmark's shape.
-"$py" - "$model/config.json" "$n" "$ctx" "$cont" >"$work/requests.jsonl" <<'EOF'
-import json, random, sys
-vocab = json.load(open(sys.argv[1]))["vocab_size"]
-n, c, k = map(int, sys.argv[2:5])
-rng = random.Random(1)
-for _ in range(n):
-    ids = [rng.randrange(vocab) for _ in range(c + k)]
-    print(json.dumps({"context_ids": ids[:c], "continuation_ids": ids[c:]}))
-EOF
+"$py" "$here/random_requests.py" "$model/config.json" "$n" "$ctx" "$cont" >"$work/requests.jsonl"
 echo "model $model: $n requests × ($ctx context + $cont continuation), $threads threads, $(nproc) cores"
 
 tps() { "$py" -c 'import json,sys; print("%.2f" % json.loads(sys.stdin.read().strip().splitlines()[-1])["tokens_per_s"])'; }

@@ -81,13 +81,7 @@ def lmeval_vs_run(goeval, model, data, url, work, limit):
     run([sys.executable, os.path.join(ROOT, "parity/e2e/lmeval_synth.py"), "--synth-dir", data,
          "--model", "local-completions", "--model_args", args, "--tasks", TASKS, "--limit", str(limit),
          "--log_samples", "--output_path", lm_out])
-    problems, notes = compare.compare_dirs(lm_out, go_out, {})
-    problems = [p for p in problems if not run_specific(p)]
-    print(f"lm_eval local-completions via goeval serve vs goeval run ({TASKS}, limit {limit}): "
-          f"{len(problems)} differences, {len(notes)} near-tie notes")
-    for p in problems[:20]:
-        print("  DIFF:", p[:400])
-    return len(problems) == 0
+    return same_samples(f"lm_eval local-completions via goeval serve vs goeval run ({TASKS}, limit {limit})", lm_out, go_out)
 
 
 def api_run_vs_run(goeval, model, data, url, work, limit):
@@ -95,10 +89,15 @@ def api_run_vs_run(goeval, model, data, url, work, limit):
     go_out, api_out = os.path.join(work, "goeval-run"), os.path.join(work, "goeval-api-run")
     run([goeval, "run", "--model-type", "openai-completions", "--base-url", url + "/v1", "--model", model,
          "--tasks", TASKS, "--limit", str(limit), "--data-dir", data, "--log-samples", "--output-path", api_out])
-    problems, notes = compare.compare_dirs(go_out, api_out, {})
+    return same_samples("goeval run --model-type openai-completions via goeval serve vs goeval run", go_out, api_out)
+
+
+def same_samples(what, want_dir, got_dir):
+    """compare.py on two output folders, run-specific keys aside: prints the
+    verdict and the first differences; true when there is none."""
+    problems, notes = compare.compare_dirs(want_dir, got_dir, {})
     problems = [p for p in problems if not run_specific(p)]
-    print(f"goeval run --model-type openai-completions via goeval serve vs goeval run: "
-          f"{len(problems)} differences, {len(notes)} near-tie notes")
+    print(f"{what}: {len(problems)} differences, {len(notes)} near-tie notes")
     for p in problems[:20]:
         print("  DIFF:", p[:400])
     return len(problems) == 0
