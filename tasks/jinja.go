@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"fmt"
-	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -64,7 +63,7 @@ func jinjaEnvironment() (*exec.Environment, *jcfg.Config) {
 func compileJinja(src string) (*exec.Template, error) {
 	env, cfg := jinjaEnvironment()
 	tpl, err := jinjaTpls.Parse(src, cfg, env, func(t *exec.Template) {
-		wrapOutputs(reflect.ValueOf(t.Root()), map[uintptr]bool{})
+		wrapOutputs(t.Root())
 	})
 	if err != nil {
 		return nil, fmt.Errorf("template %q: %w", src, err)
@@ -126,40 +125,17 @@ func jinjaError(err error, doc Doc) string {
 	return msg
 }
 
-// wrapOutputs walks the parsed template (control-structure bodies
-// included, through reflection, since gonja's Walk stops at them) and
-// pipes each {{ expr }} through pyStrFilter.
-func wrapOutputs(v reflect.Value, seen map[uintptr]bool) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() || seen[v.Pointer()] {
-			return
-		}
-		seen[v.Pointer()] = true
-		if out, ok := v.Interface().(*nodes.Output); ok {
+// wrapOutputs pipes each {{ expr }} of the parsed template (control
+// structures' bodies included; not the bodies of {% set %} blocks, which
+// gonja prints itself) through pyStrFilter.
+func wrapOutputs(root any) {
+	jinja.WalkNodes(root, false, func(x any) bool {
+		if out, ok := x.(*nodes.Output); ok {
 			wrapOutput(out)
-			return
+			return false
 		}
-		wrapOutputs(v.Elem(), seen)
-	case reflect.Interface:
-		if !v.IsNil() {
-			wrapOutputs(v.Elem(), seen)
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if f := v.Field(i); f.CanInterface() { // unexported: tokens, and {% set %} block bodies (printed by gonja)
-				wrapOutputs(f, seen)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			wrapOutputs(v.Index(i), seen)
-		}
-	case reflect.Map:
-		for _, k := range v.MapKeys() {
-			wrapOutputs(v.MapIndex(k), seen)
-		}
-	}
+		return true
+	})
 }
 
 func wrapOutput(o *nodes.Output) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"reflect"
 	"sync"
 
 	"github.com/nikolalohinski/gonja/v2/config"
@@ -44,7 +43,7 @@ func (c *Cache) Parse(src string, cfg *config.Config, env *exec.Environment, pre
 	if err != nil {
 		return nil, err
 	}
-	guardRepeats(reflect.ValueOf(tpl.Root()), map[uintptr]bool{})
+	guardRepeats(tpl.Root())
 	if prepare != nil {
 		prepare(tpl)
 	}

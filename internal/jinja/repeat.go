@@ -2,8 +2,6 @@ package jinja
 
 import (
 	"fmt"
-	"reflect"
-	"unsafe"
 
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/nodes"
@@ -20,53 +18,22 @@ const repeatGuard = "__goeval_repeat_guard"
 
 // guardRepeats rewrites every `a * b` of the parsed template into
 // `(a | repeatGuard(b)) * b`: the guard passes a through unless a is a
-// string and b an integer whose product exceeds maxRepeatBytes. It walks
-// the node tree by reflection, unexported fields included (gonja's Walk
-// does not enter control structures, and {% set %} keeps its expression in
-// an unexported field).
-func guardRepeats(v reflect.Value, seen map[uintptr]bool) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() || seen[v.Pointer()] {
-			return
+// string and b an integer whose product exceeds maxRepeatBytes. Unexported
+// fields are walked too: {% set %} keeps its expression in one.
+func guardRepeats(root any) {
+	WalkNodes(root, true, func(x any) bool {
+		be, ok := x.(*nodes.BinaryExpression)
+		if !ok || be.Operator == nil || be.Operator.Token == nil || be.Operator.Token.Type != tokens.Multiply {
+			return true
 		}
-		seen[v.Pointer()] = true
-		if be, ok := v.Interface().(*nodes.BinaryExpression); ok && be.Operator != nil && be.Operator.Token != nil &&
-			be.Operator.Token.Type == tokens.Multiply {
-			guardRepeats(reflect.ValueOf(be.Left), seen)
-			guardRepeats(reflect.ValueOf(be.Right), seen)
-			tok := &tokens.Token{Type: tokens.Name, Val: repeatGuard}
-			if p := be.Left.Position(); p != nil {
-				tok.Pos, tok.Line, tok.Col = p.Pos, p.Line, p.Col
-			}
-			be.Left = &nodes.FilteredExpression{Expression: be.Left,
-				Filters: []*nodes.FilterCall{{Token: tok, Name: repeatGuard, Args: []nodes.Expression{be.Right}}}}
-			return
+		tok := &tokens.Token{Type: tokens.Name, Val: repeatGuard}
+		if p := be.Left.Position(); p != nil {
+			tok.Pos, tok.Line, tok.Col = p.Pos, p.Line, p.Col
 		}
-		guardRepeats(v.Elem(), seen)
-	case reflect.Interface:
-		if !v.IsNil() {
-			guardRepeats(v.Elem(), seen)
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			f := v.Field(i)
-			if !f.CanInterface() && f.CanAddr() { // unexported, e.g. {% set x = … %}'s expression
-				f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-			}
-			if f.CanInterface() {
-				guardRepeats(f, seen)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			guardRepeats(v.Index(i), seen)
-		}
-	case reflect.Map:
-		for _, k := range v.MapKeys() {
-			guardRepeats(v.MapIndex(k), seen)
-		}
-	}
+		be.Left = &nodes.FilteredExpression{Expression: be.Left,
+			Filters: []*nodes.FilterCall{{Token: tok, Name: repeatGuard, Args: []nodes.Expression{be.Right}}}}
+		return true // on into both operands (the right one is also the guard's argument: walked once)
+	})
 }
 
 // filterRepeatGuard is repeatGuard: in * n must stay within maxRepeatBytes.
