@@ -138,7 +138,7 @@ func (c *Chart) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, b)
+	return WriteAtomic(path, b)
 }
 
 func (c *Chart) draw(cv vg.Canvas) {

@@ -86,7 +86,7 @@ func WriteRun(dir string, res *Results, samples map[string][]Sample, ts time.Tim
 	if err != nil {
 		return "", fmt.Errorf("encode results: %w", err)
 	}
-	if err := writeAtomic(resultsPath, data); err != nil {
+	if err := WriteAtomic(resultsPath, data); err != nil {
 		return "", err
 	}
 	return resultsPath, nil
@@ -108,12 +108,12 @@ func writeSamples(path string, lines []Sample) ([]Sample, error) {
 		}
 		b.Write(line)
 	}
-	return filled, writeAtomic(path, b.Bytes())
+	return filled, WriteAtomic(path, b.Bytes())
 }
 
-// writeAtomic writes data to a temporary file in path's directory, syncs
+// WriteAtomic writes data to a temporary file in path's directory, syncs
 // it and renames it over path.
-func writeAtomic(path string, data []byte) error {
+func WriteAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goeval/goeval/apimodel"
 	"github.com/goeval/goeval/judge"
+	"github.com/goeval/goeval/report"
 )
 
 // pairwise judges, writes the judgements and summary, prints the table.
@@ -91,14 +92,14 @@ func writeJudged[R any](dir string, recs []R, sum judgeSummary) error {
 	if err := writeJSONLines(&b, recs); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "judgements.jsonl"), b.Bytes(), 0o644); err != nil {
+	if err := report.WriteAtomic(filepath.Join(dir, "judgements.jsonl"), b.Bytes()); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "summary.json"), append(data, '\n'), 0o644)
+	return report.WriteAtomic(filepath.Join(dir, "summary.json"), append(data, '\n'))
 }
 
 // writeAnswers writes one line per prompt with every model's answer.
@@ -119,5 +120,5 @@ func writeAnswers(path string, prompts []judge.Prompt, models []string, answers 
 	if err := writeJSONLines(&b, rows); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return report.WriteAtomic(path, b.Bytes())
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/judge"
+	"github.com/goeval/goeval/report"
 )
 
 // reportJudged writes the HTML page of a goeval judge output folder.
@@ -43,7 +44,7 @@ func reportJudged(dir, out, title string) error {
 	if err := judge.WriteHTML(&b, r); err != nil {
 		return err
 	}
-	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+	if err := report.WriteAtomic(out, b.Bytes()); err != nil {
 		return errs.BadInputf("write -o %s: %w", out, err)
 	}
 	fmt.Fprintf(os.Stderr, "goeval report: wrote %s (judged %s: %d summaries)\n", out, dir, max(len(r.Pairs), len(r.Scores)))
