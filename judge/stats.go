@@ -1,8 +1,9 @@
 package judge
 
 import (
-	"math/rand/v2"
 	"slices"
+
+	"github.com/goeval/goeval/metrics"
 )
 
 // bootstrapN resamples prompts this many times for the 95 % intervals.
@@ -56,7 +57,7 @@ func SummarizePairs(recs []PairRecord, seed uint64) []PairSummary {
 		}
 		s.FailureRate = float64(failed) / float64(2*len(rs))
 		if len(points) > 0 {
-			s.WinRate = mean(points)
+			s.WinRate = metrics.Mean(points)
 			s.Consistency = float64(consistent) / float64(len(points))
 			s.Low, s.High = bootstrapMean(points, seed)
 		}
@@ -107,39 +108,29 @@ func SummarizeScores(recs []ScoreRecord, seed uint64) []ScoreSummary {
 		slices.Sort(xs) // map order must not change the bootstrap
 		slices.Sort(diffs)
 		if len(xs) > 0 {
-			out[i].Mean = mean(xs)
+			out[i].Mean = metrics.Mean(xs)
 			out[i].Low, out[i].High = bootstrapMean(xs, seed)
 		}
 		if len(diffs) > 0 {
-			out[i].Paired, out[i].Diff = len(diffs), mean(diffs)
+			out[i].Paired, out[i].Diff = len(diffs), metrics.Mean(diffs)
 			out[i].DiffLow, out[i].DiffHigh = bootstrapMean(diffs, seed)
 		}
 	}
 	return out
 }
 
-// bootstrapMean is the 2.5 and 97.5 percentiles of the mean of xs
-// resampled with replacement.
+// bootstrapMean is the 95 % percentile interval of the mean of xs,
+// resampled with replacement bootstrapN times (metrics.PairedBootstrap,
+// the seeded resampler of goeval compare, on one sample).
 func bootstrapMean(xs []float64, seed uint64) (lo, hi float64) {
-	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	means := make([]float64, bootstrapN)
-	for b := range means {
+	r := metrics.PairedBootstrap(len(xs), bootstrapN, seed, func(idx []int) float64 {
 		sum := 0.0
-		for range xs {
-			sum += xs[r.IntN(len(xs))]
+		for _, i := range idx {
+			sum += xs[i]
 		}
-		means[b] = sum / float64(len(xs))
-	}
-	slices.Sort(means)
-	return means[bootstrapN*25/1000], means[bootstrapN*975/1000-1]
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+		return sum / float64(len(idx))
+	})
+	return r.Low, r.High
 }
 
 func btoi(b bool) int {
