@@ -46,7 +46,7 @@ func TestScore(t *testing.T) {
 	if err := r.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	want := `^bench score: model=m backend=\S+ device=cpu dtype=float32 batch=2 bucket=B\d+×T\d+×K\d+ requests=3 tokens=18 time=[\d.]+s tokens/s=[\d.]+ gflops=[\d.]+ peak_gflops=[\d.]+ pct_peak=[\d.]+ peak_kernel=\S+ threads=\d+ cpu=\S+ compile_ms=[\d.]+ graphs=\d+ load_s=[\d.]+ peak_rss_mb=\d+ weights_f32_mb=\d+\n$`
+	want := `^bench score: model=m backend=\S+ device=cpu dtype=float32 batch=2 bucket=B\d+×T\d+×K\d+ requests=3 tokens=18 time=[\d.]+s tokens/s=[\d.]+ gflops=[\d.]+ peak_gflops=[\d.]+ pct_peak=[\d.]+ peak_kernel=\S+ threads=\d+ cpu=\S+ compile_ms=[\d.]+ graphs=\d+ load_s=[\d.]+ peak_rss_mb=\d+ weights_f32_mb=\d+ matmul=gemm-\S+\n$`
 	if !regexp.MustCompile(want).Match(buf.Bytes()) {
 		t.Errorf("text %q does not match %s", buf.String(), want)
 	}

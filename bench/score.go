@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/goeval/goeval/internal/gemm"
+	"github.com/goeval/goeval/internal/gocpu"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -51,6 +53,9 @@ type ScoreReport struct {
 	FLOPs                float64       // useful f32 FLOPs of the timed pass (ScoreFLOPs)
 	Peak                 peak.Result   // the CPU's measured f32 peak (zero on cuda)
 	Features             []string      // the CPU's vector features
+	// Matmul names the pure-Go backend's matmul micro-kernel (internal/gemm)
+	// on device cpu, else the device's compiler ("xla").
+	Matmul string
 }
 
 // GFLOPS is the model FLOP/s of the timed pass, in GFLOP/s.
@@ -102,7 +107,21 @@ func Score(ctx context.Context, open Opener, o ScoreOptions) (*ScoreReport, erro
 	return &ScoreReport{Model: o.Model, Device: e.Device().Device, DType: o.DType, Backend: s.Backend, Batch: e.BatchSize(),
 		LastB: s.LastB, LastT: s.LastT, LastK: s.LastK, Requests: o.Requests, Tokens: s.Tokens - warm.Tokens,
 		Time: wall, CompileTime: s.CompileTime, Graphs: s.Compiles, Load: load, PeakRSS: PeakRSS(),
-		Parameters: e.NumParameters(), FLOPs: ScoreFLOPs(e.Config(), reqs), Peak: pk, Features: peak.Features()}, nil
+		Parameters: e.NumParameters(), FLOPs: ScoreFLOPs(e.Config(), reqs), Peak: pk, Features: peak.Features(),
+		Matmul: matmulOf(s.Backend)}, nil
+}
+
+// matmulOf names what multiplies matrices on backend spec: gemm's kernel
+// on goeval's pure-Go backend, simplego's scalar Go, or XLA's compiler.
+func matmulOf(spec string) string {
+	name, _, _ := strings.Cut(spec, ":")
+	switch name {
+	case gocpu.Name:
+		return "gemm-" + gemm.Kernel()
+	case "go":
+		return "simplego"
+	}
+	return "xla"
 }
 
 // measurePeak measures the f32 peak for d (0: 300 ms; < 0: not at all).
@@ -134,11 +153,11 @@ func timed(profile func() (func(), error), f func() error) (time.Duration, error
 func (r *ScoreReport) WriteText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "bench score: model=%s backend=%s device=%s dtype=%s batch=%d bucket=B%d×T%d×K%d requests=%d tokens=%d "+
 		"time=%.2fs tokens/s=%.1f gflops=%.1f peak_gflops=%.1f pct_peak=%.1f peak_kernel=%s threads=%d cpu=%s "+
-		"compile_ms=%.1f graphs=%d load_s=%.1f peak_rss_mb=%.0f weights_f32_mb=%.0f\n",
+		"compile_ms=%.1f graphs=%d load_s=%.1f peak_rss_mb=%.0f weights_f32_mb=%.0f matmul=%s\n",
 		r.Model, r.Backend, r.Device, r.DType, r.Batch, r.LastB, r.LastT, r.LastK, r.Requests, r.Tokens,
 		r.Time.Seconds(), r.TokensPerSecond(), r.GFLOPS(), r.Peak.GFLOPS, r.PercentOfPeak(), orNone(r.Peak.Kernel), r.Peak.Threads,
 		orNone(strings.Join(r.Features, ",")), millis(r.CompileTime), r.Graphs,
-		r.Load.Seconds(), float64(r.PeakRSS)/(1<<20), float64(r.Parameters)*4/(1<<20))
+		r.Load.Seconds(), float64(r.PeakRSS)/(1<<20), float64(r.Parameters)*4/(1<<20), orNone(r.Matmul))
 	return err
 }
 

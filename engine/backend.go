@@ -10,8 +10,10 @@ import (
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/gocpu"
 )
 
 // Backend choice. This file is the only one that names GoMLX backends; it
@@ -46,6 +48,12 @@ func newBackend(spec string) (backends.Backend, error) {
 	switch name {
 	case "go":
 		b, err := simplego.New(config)
+		if err != nil {
+			return nil, errs.BadInputf("backend %q: %w", spec, err)
+		}
+		return b, nil
+	case gocpu.Name:
+		b, err := gocpu.New(config)
 		if err != nil {
 			return nil, errs.BadInputf("backend %q: %w", spec, err)
 		}
@@ -172,4 +180,19 @@ func ProbeBackend(spec string) (name string, err error) {
 		return nil
 	})
 	return name, err
+}
+
+// cpuSpecFor keeps the pure-Go device on GoMLX's simplego backend for
+// dtypes goeval's own (gocpu, float32 only) does not compute in.
+func cpuSpecFor(spec string, dtype dtypes.DType) string {
+	if spec == gocpu.Name && dtype != dtypes.Float32 {
+		return "go"
+	}
+	return spec
+}
+
+// inGoHeap reports whether backend keeps tensors in Go memory (the pure-Go
+// backends).
+func inGoHeap(b backends.Backend) bool {
+	return b.String() == "go" || b.String() == gocpu.Name
 }

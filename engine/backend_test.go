@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/gocpu"
 )
 
 func TestBackendSpec(t *testing.T) {
 	t.Setenv("GOMLX_BACKEND", "")
-	for _, c := range []struct{ device, want string }{{"", "go"}, {"cpu", "go"}} {
+	for _, c := range []struct{ device, want string }{{"", gocpu.Name}, {"cpu", gocpu.Name}} {
 		if got, err := backendSpec(Options{Device: c.device}); err != nil || got != c.want {
 			t.Errorf("device %q: %q, %v; want %q", c.device, got, err, c.want)
 		}

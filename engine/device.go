@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/pjrt"
 )
 
@@ -70,7 +71,7 @@ func ResolveDevice(ctx context.Context, device string, o ResolveOptions) (Device
 		if env == "go" || strings.HasPrefix(env, "go:") {
 			return DeviceChoice{Device: "cpu", Spec: env, Why: "pure-Go backend, $GOMLX_BACKEND=" + env}, nil
 		}
-		return DeviceChoice{Device: "cpu", Spec: "go", Why: "pure-Go backend"}, nil
+		return DeviceChoice{Device: "cpu", Spec: gocpu.Name, Why: "pure-Go backend"}, nil
 	case "xla-cpu":
 		return resolveXLACPU(ctx, o)
 	case "cuda":
@@ -86,7 +87,7 @@ func ResolveDevice(ctx context.Context, device string, o ResolveOptions) (Device
 
 // resolveAuto is auto without $GOMLX_BACKEND.
 func resolveAuto(ctx context.Context, o ResolveOptions) DeviceChoice {
-	cpu := DeviceChoice{Device: "cpu", Spec: "go", Why: "pure-Go backend"}
+	cpu := DeviceChoice{Device: "cpu", Spec: gocpu.Name, Why: "pure-Go backend"}
 	p, pinned := pjrt.CPU()
 	switch {
 	case !xlaBuilt:
@@ -151,7 +152,7 @@ func resolveXLACPU(ctx context.Context, o ResolveOptions) (DeviceChoice, error) 
 func deviceOf(spec string) string {
 	name, plugin, _ := strings.Cut(spec, ":")
 	switch {
-	case name == "go":
+	case name == "go" || name == gocpu.Name:
 		return "cpu"
 	case strings.Contains(strings.ToLower(plugin), "cuda"):
 		return "cuda"

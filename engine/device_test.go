@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/pjrt"
 )
 
@@ -43,7 +44,7 @@ func resolve(t *testing.T, device string) DeviceChoice {
 func TestResolveAutoFallsBack(t *testing.T) {
 	isolate(t)
 	c := resolve(t, "auto")
-	if c.Device != "cpu" || c.Spec != "go" || !strings.Contains(c.Notice, "GOEVAL_OFFLINE") || !strings.Contains(c.Notice, "goeval setup") {
+	if c.Device != "cpu" || c.Spec != gocpu.Name || !strings.Contains(c.Notice, "GOEVAL_OFFLINE") || !strings.Contains(c.Notice, "goeval setup") {
 		t.Fatalf("offline, no plugin: %+v; want cpu with a notice naming GOEVAL_OFFLINE and goeval setup", c)
 	}
 	if _, err := ResolveDevice(context.Background(), "xla-cpu", ResolveOptions{}); !errs.IsBadInput(err) || !strings.Contains(err.Error(), "goeval setup") {

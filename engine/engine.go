@@ -139,7 +139,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := safeGoSpec(choice.Spec)
+	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtype))
 	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)
@@ -158,7 +158,7 @@ func open(dir string, opts Options) (*Engine, error) {
 		e.numAdapters, e.adapter = l.NumAdapters, 0
 	}
 	e.setLimits()
-	if e.backend.String() == "go" { // simplego: the weights live in the Go heap
+	if inGoHeap(e.backend) { // the weights live in the Go heap
 		limitHeap(int64(e.ctx.NumParameters()) * int64(dtype.Size()))
 	}
 	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtype, e.maxLen)

@@ -33,7 +33,7 @@ const genCacheBudget = 2 << 30
 // genBatch is the decode batch for n requests with caches of s slots.
 func (e *Engine) genBatch(gs *genState, n, s int) (int, error) {
 	b := bucketB(n, e.batch)
-	if e.opts.BatchSize != 0 || e.backend.String() == "go" || n <= e.batch {
+	if e.opts.BatchSize != 0 || inGoHeap(e.backend) || n <= e.batch {
 		return b, nil
 	}
 	if got, ok := gs.autoBatch[s]; ok {

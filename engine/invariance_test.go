@@ -101,8 +101,14 @@ func TestDuplicatesAndOrder(t *testing.T) {
 	if got[0].NumTokens != 1 || got[1].NumTokens != 2 {
 		t.Fatalf("token counts %d, %d; want 1, 2", got[0].NumTokens, got[1].NumTokens)
 	}
-	if s := e.Stats(); s.Tokens != 3+7 {
-		t.Fatalf("ran %d real tokens; want 10 (each distinct request once)", s.Tokens)
+	// a's input is a prefix of b's: packed unaligned (gocpu, XLA) b's row
+	// holds it; aligned to 8 (simplego) a's last partial group repeats.
+	want := 7
+	if e.packAlign() > 1 {
+		want = 3 + 7
+	}
+	if s := e.Stats(); s.Tokens != want {
+		t.Fatalf("ran %d real tokens; want %d (each distinct request once)", s.Tokens, want)
 	}
 }
 

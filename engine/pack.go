@@ -43,10 +43,11 @@ import (
 // A leaf whose path is longer than the largest row (max_length over 2048)
 // is scored in an unpacked row.
 
-// packAlign is the alignment of nodes in a packed row on the pure-Go
+// packAlign is the alignment of nodes in a packed row on GoMLX's simplego
 // backend: the group size of its dot-product kernels. Other backends pack
-// with alignment 1 (no repeated ids, no gaps): their sums are not
-// bit-identical to the unpacked rows' anyway.
+// with alignment 1 (no repeated ids, no gaps): goeval's gocpu is
+// bit-identical that way, XLA's sums are not bit-identical to the
+// unpacked rows' anyway.
 const packAlign = 8
 
 // packRowLengths are the packed row capacities a run chooses from; rows
@@ -235,7 +236,9 @@ func attnKeys(c *models.Config) int {
 }
 
 // packAlign is the node alignment for the engine's backend: packAlign on
-// the pure-Go backend (bit-identical packed scores), 1 elsewhere.
+// GoMLX's simplego ("go", whose blocked matmul needs it for bit-identical
+// packed scores), 1 elsewhere: goeval's gocpu backend is bit-identical
+// unaligned (every product is one FMA chain per element, internal/gemm).
 func (e *Engine) packAlign() int {
 	if e.backend.String() == "go" {
 		return packAlign

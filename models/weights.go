@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
@@ -47,13 +48,15 @@ const transposedVar = "weight_t"
 
 // storesTransposed reports whether checkpoint tensor name of the given rank
 // is kept transposed, [in, out], on backend: every rank-2 ".weight" but the
-// token embedding (gathered by row, and the tied LM head) on backends other
-// than simplego ("go"). XLA's CPU compiler runs x·W on [in, out] up to 3×
-// faster than x·Wᵀ on [out, in] at the few rows of a decode step (and at
-// one row with in > out it copied the weight on every call); simplego keeps
-// the checkpoint layout, whose bits its tests pin.
+// token embedding (gathered by row, and the tied LM head) on XLA. XLA's CPU
+// compiler runs x·W on [in, out] up to 3× faster than x·Wᵀ on [out, in] at
+// the few rows of a decode step (and at one row with in > out it copied the
+// weight on every call). The pure-Go backends keep the checkpoint layout:
+// simplego's tests pin its bits, and gocpu multiplies by [out, in] weights
+// in place (as the left operand of wᵀ's product, no packed copy).
 func storesTransposed(backend backends.Backend, name string, rank int) bool {
-	return rank == 2 && backend.String() != "go" && strings.HasSuffix(name, ".weight") && name != "model.embed_tokens.weight"
+	return rank == 2 && backend.String() != "go" && backend.String() != gocpu.Name &&
+		strings.HasSuffix(name, ".weight") && name != "model.embed_tokens.weight"
 }
 
 // paramT returns the [in, out] variable of linear weight name when it was

@@ -1,0 +1,138 @@
+package gemm
+
+import "sync"
+
+// job is one MatMul call: C[m, N] = A[m, K] · B.
+type job struct {
+	c      []float32
+	ldc    int
+	a      []float32
+	lda, m int
+	b      *PackedB
+}
+
+// scratch is one goroutine's working memory: packed A blocks and an edge
+// tile.
+type scratch struct {
+	a    []float32 // [mc/mr][kc][mr]
+	tile []float32 // [mr][nr]
+}
+
+var scratchPool sync.Pool
+
+func getScratch(kn *kernel) *scratch {
+	s, _ := scratchPool.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
+	}
+	if n := kn.mc * kn.kc; len(s.a) < n {
+		s.a = make([]float32, n)
+	}
+	if n := kn.mr * kn.nr; len(s.tile) < n {
+		s.tile = make([]float32, n)
+	}
+	return s
+}
+
+// run computes rows [r0, r1) × B panels [p0, p1) of C: the loop nest
+// NC panel group → K block → MC row block (packed) → panel → MR tile.
+func (j *job) run(r0, r1, p0, p1 int) {
+	kn := j.b.kern
+	s := getScratch(kn)
+	defer scratchPool.Put(s)
+	K := j.b.K
+	kc := blockK(K, kn.kc)
+	ncp := kn.nc / kn.nr
+	for jc := p0; jc < p1; jc += ncp {
+		je := min(jc+ncp, p1)
+		for pc := 0; pc < K; pc += kc {
+			kb := min(kc, K-pc)
+			for ic := r0; ic < r1; ic += kn.mc {
+				ie := min(ic+kn.mc, r1)
+				packA(s.a, j.a, j.lda, ic, ie, pc, kb, kn.mr)
+				j.panels(s, ic, ie, jc, je, pc, kb)
+			}
+		}
+	}
+}
+
+// blockK splits K into equal blocks of at most kc (K=896, kc=256: 224).
+func blockK(K, kc int) int {
+	nb := (K + kc - 1) / kc
+	return (K + nb - 1) / nb
+}
+
+// panels multiplies the packed A block (rows [ic, ie), K block [pc, pc+kb))
+// by B panels [p0, p1), tile by tile: a B micro-panel stays in L1 while
+// the A micro-panels stream from L2.
+func (j *job) panels(s *scratch, ic, ie, p0, p1, pc, kb int) {
+	kn := j.b.kern
+	mr, nr, K, N := kn.mr, kn.nr, j.b.K, j.b.N
+	load := pc > 0
+	for p := p0; p < p1; p++ {
+		bp := j.b.data[p*K*nr+pc*nr : p*K*nr+(pc+kb)*nr]
+		col := p * nr
+		w := min(nr, N-col)
+		// The first tile of the panel prefetches the next B micro-panel.
+		pf := hint{b: &bp[0]}
+		if p+1 < p1 {
+			pf.b = &j.b.data[(p+1)*K*nr+pc*nr]
+		}
+		for i := ic; i < ie; i += mr {
+			ap := s.a[(i-ic)*kb : (i-ic+mr)*kb]
+			pf.c = j.nextTile(i+mr, col, ie, ic, p1)
+			if h := min(mr, j.m-i); h < mr || w < nr {
+				j.edge(s.tile, ap, bp, kb, i, col, h, w, load, pf)
+			} else {
+				kn.run(kb, ap, bp, j.c[i*j.ldc+col:], j.ldc, load, pf)
+			}
+			pf.b = &bp[0]
+		}
+	}
+}
+
+// nextTile is the C tile after (i-MR, col) in panels' order, for prefetch.
+func (j *job) nextTile(i, col, ie, ic, p1 int) *float32 {
+	if i >= ie {
+		i, col = ic, col+j.b.kern.nr
+		if col >= p1*j.b.kern.nr {
+			return nil
+		}
+	}
+	return &j.c[i*j.ldc+col]
+}
+
+// edge runs a tile with h < MR rows or w < NR columns in C through the
+// scratch tile: the same kernel on zero-padded panels, so the same chains.
+func (j *job) edge(tile, ap, bp []float32, kb, i, col, h, w int, load bool, pf hint) {
+	nr := j.b.kern.nr
+	if load {
+		for r := 0; r < h; r++ {
+			copy(tile[r*nr:r*nr+w], j.c[(i+r)*j.ldc+col:])
+		}
+	}
+	j.b.kern.run(kb, ap, bp, tile, nr, load, pf)
+	for r := 0; r < h; r++ {
+		copy(j.c[(i+r)*j.ldc+col:(i+r)*j.ldc+col+w], tile[r*nr:])
+	}
+}
+
+// packA packs rows [i0, i1) × columns [p0, p0+kb) of a into panels of mr
+// rows, [panel][kb][mr] with the row index fastest; rows past i1 are zero.
+func packA(dst, a []float32, lda, i0, i1, p0, kb, mr int) {
+	for i := i0; i < i1; i += mr {
+		panel := dst[(i-i0)*kb : (i-i0+mr)*kb]
+		h := min(mr, i1-i)
+		for r := 0; r < h; r++ {
+			src := a[(i+r)*lda+p0 : (i+r)*lda+p0+kb]
+			for k, v := range src {
+				panel[k*mr+r] = v
+			}
+		}
+		for r := h; r < mr; r++ {
+			for k := 0; k < kb; k++ {
+				panel[k*mr+r] = 0
+			}
+		}
+	}
+}

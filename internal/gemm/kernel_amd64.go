@@ -1,0 +1,58 @@
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+// The assembly micro-kernels of kernel_amd64.s (see microKernel; load is
+// 0 or 1). Each checks nothing: the Go wrappers below bound the slices.
+
+//go:noescape
+func kern6x16AVX2(k int, a, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
+//go:noescape
+func kern8x32AVX512(k int, a, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
+var (
+	avx2Kernel = &kernel{name: "avx2+fma", mr: 6, nr: 16, kc: 1024, mc: 72, nc: 2048, run: runAVX2}
+	// avx512Kernel was not run on hardware where it was written: choose
+	// keeps it only if selfCheck passes.
+	avx512Kernel = &kernel{name: "avx512", mr: 8, nr: 32, kc: 512, mc: 128, nc: 2048, run: runAVX512}
+)
+
+// available lists the kernels this CPU runs, preferred first.
+func available() []*kernel {
+	var ks []*kernel
+	if cpu.X86.HasAVX512F {
+		ks = append(ks, avx512Kernel)
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		ks = append(ks, avx2Kernel)
+	}
+	return append(ks, goKernel)
+}
+
+func runAVX2(k int, a, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[k*6-1], b[k*16-1], c[5*ldc+15]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern6x16AVX2(k, &a[0], &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+func runAVX512(k int, a, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[k*8-1], b[k*32-1], c[7*ldc+31]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern8x32AVX512(k, &a[0], &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+// orPtr is p, or q where p is nil.
+func orPtr(p, q *float32) *float32 {
+	if p == nil {
+		return q
+	}
+	return p
+}
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,215 @@
+// Package gocpu is goeval's pure-Go GoMLX backend: the ops goeval's model
+// graphs use, in float32 (float64, int32 and bool where the graphs need
+// them), with matrix products on the assembly micro-kernels of
+// internal/gemm. It is registered as "gocpu" and is what --device cpu runs.
+//
+// Results are deterministic and batch-invariant: every matmul output is
+// one sequential fused multiply-add chain along the contracted axis (see
+// internal/gemm) and every reduction runs in index order, so a row's
+// values never depend on the other rows of its batch or on the number of
+// threads.
+//
+// Graphs are executed node by node in creation order (a topological
+// order); each node's op is a closure prepared when the graph is built.
+// Intermediate storage goes back to a pool at its last use.
+package gocpu
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/pkg/errors"
+
+	"github.com/goeval/goeval/internal/gemm"
+)
+
+// Name is the backend's registered name.
+const Name = "gocpu"
+
+func init() {
+	backends.Register(Name, func(config string) (backends.Backend, error) { return New(config) })
+}
+
+// Backend implements backends.Backend.
+type Backend struct {
+	threads   int
+	pool      *pool
+	finalized bool
+}
+
+var _ backends.Backend = (*Backend)(nil)
+
+// New returns a backend. config is empty or "threads=N" (default
+// GOMAXPROCS).
+func New(config string) (*Backend, error) {
+	b := &Backend{threads: runtime.GOMAXPROCS(0), pool: newPool()}
+	for _, opt := range strings.Split(config, ",") {
+		opt = strings.TrimSpace(opt)
+		if opt == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(opt, "=")
+		switch k {
+		case "threads":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return nil, errors.Errorf("gocpu: threads=%q: want a positive integer", v)
+			}
+			b.threads = n
+		default:
+			return nil, errors.Errorf("gocpu: unknown option %q (known: threads=N)", opt)
+		}
+	}
+	return b, nil
+}
+
+// Name implements backends.Backend.
+func (b *Backend) Name() string { return Name }
+
+// String implements backends.Backend.
+func (b *Backend) String() string { return Name }
+
+// Description implements backends.Backend.
+func (b *Backend) Description() string {
+	return fmt.Sprintf("goeval pure-Go CPU backend (%s matmul, %d threads)", gemm.Kernel(), b.threads)
+}
+
+// NumDevices implements backends.Backend.
+func (b *Backend) NumDevices() int { return 1 }
+
+// DeviceDescription implements backends.Backend.
+func (b *Backend) DeviceDescription(backends.DeviceNum) string { return "CPU" }
+
+// Capabilities implements backends.Backend.
+func (b *Backend) Capabilities() backends.Capabilities {
+	c := backends.Capabilities{Operations: map[backends.OpType]bool{}, DTypes: map[dtypes.DType]bool{}}
+	for op := range opSupported {
+		c.Operations[op] = true
+	}
+	for _, dt := range []dtypes.DType{dtypes.Bool, dtypes.Int32, dtypes.Int64, dtypes.Float32, dtypes.Float64} {
+		c.DTypes[dt] = true
+	}
+	return c
+}
+
+// Builder implements backends.Backend.
+func (b *Backend) Builder(name string) backends.Builder { return newBuilder(b, name) }
+
+// Finalize implements backends.Backend.
+func (b *Backend) Finalize() { b.finalized = true; b.pool.drain() }
+
+// IsFinalized implements backends.Backend.
+func (b *Backend) IsFinalized() bool { return b.finalized }
+
+// Buffer is a tensor in Go memory: its shape and a flat []T.
+type Buffer struct {
+	shape shapes.Shape
+	flat  any
+	// packed caches this buffer's right-hand-side layouts for matmuls
+	// (weights are packed once, at their first product).
+	packed *packCache
+}
+
+func (b *Backend) buffer(x backends.Buffer) (*Buffer, error) {
+	if b.finalized {
+		return nil, errors.New("gocpu: backend is finalized")
+	}
+	buf, ok := x.(*Buffer)
+	if !ok || buf == nil {
+		return nil, errors.Errorf("gocpu: buffer is %T, not a gocpu buffer", x)
+	}
+	if buf.flat == nil {
+		return nil, errors.New("gocpu: buffer was finalized")
+	}
+	return buf, nil
+}
+
+// BufferFinalize implements backends.DataInterface.
+func (b *Backend) BufferFinalize(x backends.Buffer) error {
+	buf, ok := x.(*Buffer)
+	if !ok || buf == nil {
+		return errors.Errorf("gocpu: buffer is %T, not a gocpu buffer", x)
+	}
+	buf.flat, buf.packed = nil, nil
+	return nil
+}
+
+// BufferShape implements backends.DataInterface.
+func (b *Backend) BufferShape(x backends.Buffer) (shapes.Shape, error) {
+	buf, err := b.buffer(x)
+	if err != nil {
+		return shapes.Invalid(), err
+	}
+	return buf.shape, nil
+}
+
+// BufferDeviceNum implements backends.DataInterface.
+func (b *Backend) BufferDeviceNum(x backends.Buffer) (backends.DeviceNum, error) {
+	_, err := b.buffer(x)
+	return 0, err
+}
+
+// BufferToFlatData implements backends.DataInterface.
+func (b *Backend) BufferToFlatData(x backends.Buffer, flat any) error {
+	buf, err := b.buffer(x)
+	if err != nil {
+		return err
+	}
+	return copyFlat(flat, buf.flat)
+}
+
+// BufferFromFlatData implements backends.DataInterface.
+func (b *Backend) BufferFromFlatData(dev backends.DeviceNum, flat any, shape shapes.Shape) (backends.Buffer, error) {
+	if dev != 0 {
+		return nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
+	}
+	if err := checkDType(shape.DType); err != nil {
+		return nil, err
+	}
+	buf := &Buffer{shape: shape.Clone(), flat: makeFlat(shape.DType, shape.Size())}
+	if err := copyFlat(buf.flat, flat); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// HasSharedBuffers implements backends.DataInterface: buffers are Go
+// memory the caller may read and write between executions.
+func (b *Backend) HasSharedBuffers() bool { return true }
+
+// NewSharedBuffer implements backends.DataInterface.
+func (b *Backend) NewSharedBuffer(dev backends.DeviceNum, shape shapes.Shape) (backends.Buffer, any, error) {
+	if dev != 0 {
+		return nil, nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
+	}
+	if err := checkDType(shape.DType); err != nil {
+		return nil, nil, err
+	}
+	buf := &Buffer{shape: shape.Clone(), flat: makeFlat(shape.DType, shape.Size())}
+	return buf, buf.flat, nil
+}
+
+// BufferData implements backends.DataInterface. A caller that writes into
+// it must not do so while an execution uses the buffer.
+func (b *Backend) BufferData(x backends.Buffer) (any, error) {
+	buf, err := b.buffer(x)
+	if err != nil {
+		return nil, err
+	}
+	buf.packed = nil // the caller may change it: drop layouts derived from it
+	return buf.flat, nil
+}
+
+// BufferCopyToDevice implements backends.DataInterface.
+func (b *Backend) BufferCopyToDevice(x backends.Buffer, dev backends.DeviceNum) (backends.Buffer, error) {
+	buf, err := b.buffer(x)
+	if err != nil {
+		return nil, err
+	}
+	return b.BufferFromFlatData(dev, buf.flat, buf.shape)
+}

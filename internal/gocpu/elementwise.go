@@ -1,0 +1,222 @@
+package gocpu
+
+import (
+	"math"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/backends/shapeinference"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/pkg/errors"
+)
+
+// Element-wise ops. Floats are computed in float64 and rounded once, so
+// float32 transcendental results are correctly rounded or within an ulp.
+
+type number interface {
+	~int32 | ~int64 | ~float32 | ~float64
+}
+
+// unaryFloat maps float64 → float64 for the float unary ops.
+var unaryFloat = map[backends.OpType]func(float64) float64{
+	backends.OpTypeExp:      math.Exp,
+	backends.OpTypeExpm1:    math.Expm1,
+	backends.OpTypeLog:      math.Log,
+	backends.OpTypeLog1p:    math.Log1p,
+	backends.OpTypeCos:      math.Cos,
+	backends.OpTypeSin:      math.Sin,
+	backends.OpTypeTanh:     math.Tanh,
+	backends.OpTypeSqrt:     math.Sqrt,
+	backends.OpTypeRsqrt:    func(x float64) float64 { return 1 / math.Sqrt(x) },
+	backends.OpTypeLogistic: logistic,
+	backends.OpTypeErf:      math.Erf,
+	backends.OpTypeFloor:    math.Floor,
+	backends.OpTypeCeil:     math.Ceil,
+	backends.OpTypeRound:    math.RoundToEven,
+}
+
+func logistic(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+func init() {
+	for op := range unaryFloat {
+		register(op)
+	}
+	register(backends.OpTypeNeg, backends.OpTypeAbs, backends.OpTypeLogicalNot,
+		backends.OpTypeAdd, backends.OpTypeSub, backends.OpTypeMul, backends.OpTypeDiv,
+		backends.OpTypeMax, backends.OpTypeMin, backends.OpTypePow,
+		backends.OpTypeLogicalAnd, backends.OpTypeLogicalOr,
+		backends.OpTypeEqual, backends.OpTypeNotEqual, backends.OpTypeLessThan, backends.OpTypeLessOrEqual,
+		backends.OpTypeGreaterThan, backends.OpTypeGreaterOrEqual, backends.OpTypeWhere, backends.OpTypeConvertDType)
+}
+
+// unary builds a node applying f to every element.
+func (b *Builder) unary(op backends.OpType, x backends.Op) (backends.Op, error) {
+	in, err := b.nodes2(op.String(), x)
+	if err != nil {
+		return nil, err
+	}
+	shape, err := shapeinference.UnaryOp(op, in[0].shape)
+	if err != nil {
+		return nil, err
+	}
+	var run runFunc
+	if f, ok := unaryFloat[op]; ok {
+		switch shape.DType {
+		case dtypes.Float32:
+			run = mapRun(shape, func(v float32) float32 { return float32(f(float64(v))) })
+		case dtypes.Float64:
+			run = mapRun(shape, f)
+		}
+	} else {
+		run = unarySigned(op, shape)
+	}
+	if run == nil {
+		return nil, errors.Errorf("gocpu: %s of %s is not implemented", op, shape.DType)
+	}
+	return b.newNode(op, shape, run, in[0]), nil
+}
+
+func unarySigned(op backends.OpType, shape shapes.Shape) runFunc {
+	switch op {
+	case backends.OpTypeLogicalNot:
+		if shape.DType == dtypes.Bool {
+			return mapRun(shape, func(v bool) bool { return !v })
+		}
+	case backends.OpTypeNeg:
+		return numberRun(shape, func(v float64) float64 { return -v }, func(v int64) int64 { return -v })
+	case backends.OpTypeAbs:
+		return numberRun(shape, math.Abs, func(v int64) int64 { return max(v, -v) })
+	}
+	return nil
+}
+
+// numberRun picks the float or int form of a numeric unary op for shape's dtype.
+func numberRun(shape shapes.Shape, f func(float64) float64, i func(int64) int64) runFunc {
+	switch shape.DType {
+	case dtypes.Float32:
+		return mapRun(shape, func(v float32) float32 { return float32(f(float64(v))) })
+	case dtypes.Float64:
+		return mapRun(shape, f)
+	case dtypes.Int32:
+		return mapRun(shape, func(v int32) int32 { return int32(i(int64(v))) })
+	case dtypes.Int64:
+		return mapRun(shape, i)
+	}
+	return nil
+}
+
+// mapRun applies f to each element of input 0, in parallel chunks.
+func mapRun[T, U any](shape shapes.Shape, f func(T) U) runFunc {
+	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
+		src := in[0].flat.([]T)
+		out := x.alloc(shape, false)
+		dst := out.flat.([]U)
+		parallel(x, len(dst), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				dst[i] = f(src[i])
+			}
+		})
+		return out, nil
+	}
+}
+
+// Neg implements backends.Builder; the other unary ops follow.
+func (b *Builder) Neg(x backends.Op) (backends.Op, error)   { return b.unary(backends.OpTypeNeg, x) }
+func (b *Builder) Abs(x backends.Op) (backends.Op, error)   { return b.unary(backends.OpTypeAbs, x) }
+func (b *Builder) Exp(x backends.Op) (backends.Op, error)   { return b.unary(backends.OpTypeExp, x) }
+func (b *Builder) Expm1(x backends.Op) (backends.Op, error) { return b.unary(backends.OpTypeExpm1, x) }
+func (b *Builder) Log(x backends.Op) (backends.Op, error)   { return b.unary(backends.OpTypeLog, x) }
+func (b *Builder) Log1p(x backends.Op) (backends.Op, error) { return b.unary(backends.OpTypeLog1p, x) }
+func (b *Builder) Cos(x backends.Op) (backends.Op, error)   { return b.unary(backends.OpTypeCos, x) }
+func (b *Builder) Sin(x backends.Op) (backends.Op, error)   { return b.unary(backends.OpTypeSin, x) }
+func (b *Builder) Tanh(x backends.Op) (backends.Op, error)  { return b.unary(backends.OpTypeTanh, x) }
+func (b *Builder) Sqrt(x backends.Op) (backends.Op, error)  { return b.unary(backends.OpTypeSqrt, x) }
+func (b *Builder) Rsqrt(x backends.Op) (backends.Op, error) { return b.unary(backends.OpTypeRsqrt, x) }
+func (b *Builder) Logistic(x backends.Op) (backends.Op, error) {
+	return b.unary(backends.OpTypeLogistic, x)
+}
+func (b *Builder) Erf(x backends.Op) (backends.Op, error)   { return b.unary(backends.OpTypeErf, x) }
+func (b *Builder) Floor(x backends.Op) (backends.Op, error) { return b.unary(backends.OpTypeFloor, x) }
+func (b *Builder) Ceil(x backends.Op) (backends.Op, error)  { return b.unary(backends.OpTypeCeil, x) }
+func (b *Builder) Round(x backends.Op) (backends.Op, error) { return b.unary(backends.OpTypeRound, x) }
+func (b *Builder) LogicalNot(x backends.Op) (backends.Op, error) {
+	return b.unary(backends.OpTypeLogicalNot, x)
+}
+
+// ConvertDType implements backends.Builder.
+func (b *Builder) ConvertDType(x backends.Op, dtype dtypes.DType) (backends.Op, error) {
+	in, err := b.nodes2("ConvertDType", x)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDType(dtype); err != nil {
+		return nil, err
+	}
+	shape := in[0].shape.Clone()
+	shape.DType = dtype
+	run := convertRun(in[0].shape.DType, shape)
+	return b.newNode(backends.OpTypeConvertDType, shape, run, in[0]), nil
+}
+
+// convertRun converts from dtype `from` to shape's dtype, as Go
+// conversions do (bools are 0/1).
+func convertRun(from dtypes.DType, shape shapes.Shape) runFunc {
+	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
+		src := toFloat64s(in[0].flat)
+		out := x.alloc(shape, false)
+		switch dst := out.flat.(type) {
+		case []float32:
+			if s, ok := in[0].flat.([]float64); ok && from == dtypes.Float64 {
+				for i := range dst {
+					dst[i] = float32(s[i])
+				}
+				return out, nil
+			}
+			fill(dst, src, func(v float64) float32 { return float32(v) })
+		case []float64:
+			fill(dst, src, func(v float64) float64 { return v })
+		case []int32:
+			fill(dst, src, func(v float64) int32 { return int32(v) })
+		case []int64:
+			fill(dst, src, func(v float64) int64 { return int64(v) })
+		case []bool:
+			fill(dst, src, func(v float64) bool { return v != 0 })
+		}
+		return out, nil
+	}
+}
+
+func fill[T any](dst []T, src func(int) float64, f func(float64) T) {
+	for i := range dst {
+		dst[i] = f(src(i))
+	}
+}
+
+// toFloat64s reads element i of flat as a float64 (int64 beyond 2^53
+// would round; goeval's graphs convert only small ints).
+func toFloat64s(flat any) func(int) float64 {
+	switch f := flat.(type) {
+	case []float32:
+		return func(i int) float64 { return float64(f[i]) }
+	case []float64:
+		return func(i int) float64 { return f[i] }
+	case []int32:
+		return func(i int) float64 { return float64(f[i]) }
+	case []int64:
+		return func(i int) float64 { return float64(f[i]) }
+	case []bool:
+		return func(i int) float64 {
+			if f[i] {
+				return 1
+			}
+			return 0
+		}
+	}
+	panic("gocpu: unsupported flat type")
+}

@@ -1,0 +1,158 @@
+package gocpu
+
+import (
+	"sync"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/pkg/errors"
+)
+
+// checkDType refuses the dtypes this backend does not compute in.
+func checkDType(dt dtypes.DType) error {
+	switch dt {
+	case dtypes.Bool, dtypes.Int32, dtypes.Int64, dtypes.Float32, dtypes.Float64:
+		return nil
+	}
+	return errors.Errorf("gocpu: dtype %s is not supported (bool, int32, int64, float32, float64)", dt)
+}
+
+// makeFlat returns a zeroed []T of n elements for dt.
+func makeFlat(dt dtypes.DType, n int) any {
+	switch dt {
+	case dtypes.Bool:
+		return make([]bool, n)
+	case dtypes.Int32:
+		return make([]int32, n)
+	case dtypes.Int64:
+		return make([]int64, n)
+	case dtypes.Float32:
+		return make([]float32, n)
+	case dtypes.Float64:
+		return make([]float64, n)
+	}
+	panic("gocpu: makeFlat of unsupported dtype " + dt.String())
+}
+
+// flatLen is len(flat).
+func flatLen(flat any) int {
+	switch f := flat.(type) {
+	case []bool:
+		return len(f)
+	case []int32:
+		return len(f)
+	case []int64:
+		return len(f)
+	case []float32:
+		return len(f)
+	case []float64:
+		return len(f)
+	}
+	return -1
+}
+
+// copyFlat copies src into dst, both []T of the same T and length.
+func copyFlat(dst, src any) error {
+	n := -1
+	switch d := dst.(type) {
+	case []bool:
+		if s, ok := src.([]bool); ok && len(s) == len(d) {
+			n = copy(d, s)
+		}
+	case []int32:
+		if s, ok := src.([]int32); ok && len(s) == len(d) {
+			n = copy(d, s)
+		}
+	case []int64:
+		if s, ok := src.([]int64); ok && len(s) == len(d) {
+			n = copy(d, s)
+		}
+	case []float32:
+		if s, ok := src.([]float32); ok && len(s) == len(d) {
+			n = copy(d, s)
+		}
+	case []float64:
+		if s, ok := src.([]float64); ok && len(s) == len(d) {
+			n = copy(d, s)
+		}
+	}
+	if n < 0 {
+		return errors.Errorf("gocpu: cannot copy %T (len %d) into %T (len %d)", src, flatLen(src), dst, flatLen(dst))
+	}
+	return nil
+}
+
+// pool keeps released intermediate storage for reuse, by dtype and length:
+// a forward pass allocates the same sizes layer after layer, and reusing
+// them keeps the Go heap (and the GC's work) at one layer's temporaries.
+type pool struct {
+	mu    sync.Mutex
+	free  map[poolKey][]any
+	bytes int64
+}
+
+type poolKey struct {
+	dt dtypes.DType
+	n  int
+}
+
+// maxPoolBytes bounds what the pool holds; beyond it storage is left to
+// the garbage collector.
+const maxPoolBytes = 1 << 30
+
+func newPool() *pool { return &pool{free: map[poolKey][]any{}} }
+
+// get returns a []T of n elements; its contents are arbitrary unless zero.
+func (p *pool) get(dt dtypes.DType, n int, zero bool) any {
+	k := poolKey{dt, n}
+	p.mu.Lock()
+	if l := p.free[k]; len(l) > 0 {
+		f := l[len(l)-1]
+		p.free[k] = l[:len(l)-1]
+		p.bytes -= int64(n * dt.Size())
+		p.mu.Unlock()
+		if zero {
+			clearFlat(f)
+		}
+		return f
+	}
+	p.mu.Unlock()
+	return makeFlat(dt, n)
+}
+
+// put returns storage to the pool.
+func (p *pool) put(dt dtypes.DType, flat any) {
+	n := flatLen(flat)
+	size := int64(n * dt.Size())
+	if n <= 0 || size < 4096 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bytes+size > maxPoolBytes {
+		return
+	}
+	k := poolKey{dt, n}
+	p.free[k] = append(p.free[k], flat)
+	p.bytes += size
+}
+
+func (p *pool) drain() {
+	p.mu.Lock()
+	p.free, p.bytes = map[poolKey][]any{}, 0
+	p.mu.Unlock()
+}
+
+func clearFlat(flat any) {
+	switch f := flat.(type) {
+	case []bool:
+		clear(f)
+	case []int32:
+		clear(f)
+	case []int64:
+		clear(f)
+	case []float32:
+		clear(f)
+	case []float64:
+		clear(f)
+	}
+}
