@@ -28,6 +28,7 @@ func benchGenerate(args []string) error {
 	fs.IntVar(&o.PromptLen, "prompt-len", 64, "prompt tokens per row (random ids)")
 	fs.IntVar(&o.Steps, "steps", 8, "tokens generated per row (the first comes from prefill)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random prompts")
+	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the whole run (model load included) to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval bench generate --model DIR [--batches 1,8,32] [--prompt-len N] [--steps N] [flags]")
 		fmt.Fprintln(fs.Output(), "Prints one line per batch size: prefill and decode tokens/s (graph time, compiles excluded).")
@@ -44,6 +45,18 @@ func benchGenerate(args []string) error {
 		return errs.BadInputf("--prompt-len must be ≥ 1 and --steps ≥ 2")
 	}
 	f.batch = slices.Max(o.Batches) // the engine's batch; a call with b requests runs b rows (rounded up to a power of two)
+	if *cpuProfile != "" {
+		pf, err := os.Create(*cpuProfile) // before any work: a bad path fails now
+		if err != nil {
+			return errs.BadInputf("--cpuprofile: %v", err)
+		}
+		defer pf.Close()
+		stop, err := startCPUProfile(pf)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	_, err = bench.Generate(context.Background(), f.open, o)
 	return err
 }

@@ -8,10 +8,13 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/pkg/errors"
+
+	"github.com/goeval/goeval/internal/vmath"
 )
 
-// Element-wise ops. Floats are computed in float64 and rounded once, so
-// float32 transcendental results are correctly rounded or within an ulp.
+// Element-wise ops. float32 exp and logistic run on internal/vmath's
+// vector kernels (≤ 1 and ≤ 2 ulp); other floats are computed in float64
+// and rounded once (correctly rounded or within an ulp).
 
 type number interface {
 	~int32 | ~int64 | ~float32 | ~float64
@@ -66,7 +69,9 @@ func (b *Builder) unary(op backends.OpType, x backends.Op) (backends.Op, error) 
 		return nil, err
 	}
 	var run runFunc
-	if f, ok := unaryFloat[op]; ok {
+	if v := vector32[op]; v != nil && shape.DType == dtypes.Float32 {
+		run = vectorRun(shape, v)
+	} else if f, ok := unaryFloat[op]; ok {
 		switch shape.DType {
 		case dtypes.Float32:
 			run = mapRun(shape, func(v float32) float32 { return float32(f(float64(v))) })
@@ -80,6 +85,26 @@ func (b *Builder) unary(op backends.OpType, x backends.Op) (backends.Op, error) 
 		return nil, errors.Errorf("gocpu: %s of %s is not implemented", op, shape.DType)
 	}
 	return b.newNode(op, shape, run, in[0]), nil
+}
+
+// vector32 are the float32 ops with vectorised kernels (internal/vmath:
+// exp ≤ 1 ulp, logistic ≤ 2 ulp from the correctly rounded value), the
+// softmax's and SwiGLU's hot loops.
+var vector32 = map[backends.OpType]func(dst, src []float32){
+	backends.OpTypeExp:      vmath.Exp,
+	backends.OpTypeLogistic: vmath.Logistic,
+}
+
+// vectorRun applies v to input 0 in parallel chunks (each element's value
+// depends only on its input: vmath's tails run the same kernel).
+func vectorRun(shape shapes.Shape, v func(dst, src []float32)) runFunc {
+	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
+		src := in[0].flat.([]float32)
+		out := x.alloc(shape, false)
+		dst := out.flat.([]float32)
+		parallel(x, len(dst), func(lo, hi int) { v(dst[lo:hi], src[lo:hi]) })
+		return out, nil
+	}
 }
 
 func unarySigned(op backends.OpType, shape shapes.Shape) runFunc {

@@ -1,0 +1,102 @@
+package vmath
+
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// The AVX2+FMA loops of kernel_amd64.s. Each computes n elements, n a
+// multiple of 8, from src to dst (dst == src allowed), with the constants
+// of tab; they check nothing: the Go wrappers below bound the slices.
+
+//go:noescape
+func expAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
+
+//go:noescape
+func logisticAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
+
+//go:noescape
+func siluAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
+
+// archKernel is the AVX2+FMA kernel where the CPU has both, else nil.
+var archKernel = avx2Kernel()
+
+func avx2Kernel() *kernel {
+	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
+		return nil
+	}
+	return &kernel{
+		name:     "avx2+fma",
+		exp:      func(dst, src []float32) { runAVX2(opExp, dst, src) },
+		logistic: func(dst, src []float32) { runAVX2(opLogistic, dst, src) },
+		silu:     func(dst, src []float32) { runAVX2(opSiLU, dst, src) },
+	}
+}
+
+const (
+	opExp = iota
+	opLogistic
+	opSiLU
+)
+
+// tabLen is the number of constants in avx2Tab; the T_ offsets of
+// kernel_amd64.s index it (32 bytes a row).
+const tabLen = 15
+
+// avx2Tab holds each constant of the algorithm (see exp_go.go) 8 times.
+var avx2Tab = splat([tabLen]uint32{
+	math.Float32bits(log2e),
+	math.Float32bits(magic),
+	math.Float32bits(-ln2hi),
+	math.Float32bits(-ln2lo),
+	math.Float32bits(c6),
+	math.Float32bits(c5),
+	math.Float32bits(c4),
+	math.Float32bits(c3),
+	math.Float32bits(c2),
+	oneBits,
+	math.Float32bits(expMin),
+	biasBits,
+	math.Float32bits(expHi),
+	0x7f800000, // +Inf
+	1 << 31,    // the sign bit
+})
+
+func splat(c [tabLen]uint32) *[tabLen][8]float32 {
+	var t [tabLen][8]float32
+	for i, v := range c {
+		for j := range t[i] {
+			t[i][j] = math.Float32frombits(v)
+		}
+	}
+	return &t
+}
+
+// runAVX2 runs op over src: whole vectors in place, the last len%8
+// elements through an 8-element buffer, so that every element goes
+// through the same instructions whatever its index.
+func runAVX2(op int, dst, src []float32) {
+	n := len(src) &^ 7
+	dst = dst[:len(src)]
+	if n > 0 {
+		callAVX2(op, &dst[0], &src[0], n)
+	}
+	if n < len(src) {
+		var buf [8]float32
+		k := copy(buf[:], src[n:])
+		callAVX2(op, &buf[0], &buf[0], 8)
+		copy(dst[n:], buf[:k])
+	}
+}
+
+func callAVX2(op int, dst, src *float32, n int) {
+	switch op {
+	case opExp:
+		expAVX2(dst, src, n, avx2Tab)
+	case opLogistic:
+		logisticAVX2(dst, src, n, avx2Tab)
+	case opSiLU:
+		siluAVX2(dst, src, n, avx2Tab)
+	}
+}

@@ -1,0 +1,163 @@
+#include "textflag.h"
+
+// AVX2+FMA loops for Exp, Logistic and SiLU, 8 floats a step, branch-free.
+// The algorithm and constants are those of expGo, logisticGo and siluGo in
+// exp_go.go; every lane is computed alone, so the result for an element
+// depends only on its value.
+
+// Byte offsets of the constants in the table (avx2Tab in kernel_amd64.go,
+// each constant 8 times).
+#define T_LOG2E  0
+#define T_MAGIC  32
+#define T_NLN2HI 64
+#define T_NLN2LO 96
+#define T_C6     128
+#define T_C5     160
+#define T_C4     192
+#define T_C3     224
+#define T_C2     256
+#define T_ONE    288
+#define T_MIN    320
+#define T_BIAS   352
+#define T_HI     384
+#define T_INF    416
+#define T_SIGN   448
+
+// LOADTAB loads the register-resident constants from the table at R8:
+// Y6 log2e, Y7 magic, Y8 −ln2hi, Y9 −ln2lo, Y10..Y14 c6..c2, Y15 1.0.
+#define LOADTAB \
+	VMOVUPS T_LOG2E(R8), Y6   \
+	VMOVUPS T_MAGIC(R8), Y7   \
+	VMOVUPS T_NLN2HI(R8), Y8  \
+	VMOVUPS T_NLN2LO(R8), Y9  \
+	VMOVUPS T_C6(R8), Y10     \
+	VMOVUPS T_C5(R8), Y11     \
+	VMOVUPS T_C4(R8), Y12     \
+	VMOVUPS T_C3(R8), Y13     \
+	VMOVUPS T_C2(R8), Y14     \
+	VMOVUPS T_ONE(R8), Y15
+
+// EXPB sets Y3·Y5 = e^Y0 with Y3 normal (expBiased, scale in exp_go.go), Y0
+// kept; Y1, Y2, Y4 are scratch.
+//   Y1 = xc = max(x, expMin)                (NaN x gives expMin)
+//   Y2 = t = xc·log2e + magic               (n in the low bits of t)
+//   Y3 = n = t − magic
+//   Y1 = r = (xc − n·ln2hi) − n·ln2lo       (the first step is exact)
+//   Y3 = p = 1 + r·(1 + r·(c2 + r·(c3 + r·(c4 + r·(c5 + r·c6)))))
+//   Y4 = b = 64<<23 where x < 0, else 0    (by the sign bit of x)
+//   Y3 = bits(p) + n<<23 + b, Y5 = bits(1.0) − b (2^-64 or 1)
+#define EXPB \
+	VMAXPS      T_MIN(R8), Y0, Y1     \
+	VMOVAPS     Y7, Y2                \
+	VFMADD231PS Y6, Y1, Y2            \
+	VSUBPS      Y7, Y2, Y3            \
+	VFMADD231PS Y8, Y3, Y1            \
+	VFMADD231PS Y9, Y3, Y1            \
+	VMOVAPS     Y10, Y3               \
+	VFMADD213PS Y11, Y1, Y3           \
+	VFMADD213PS Y12, Y1, Y3           \
+	VFMADD213PS Y13, Y1, Y3           \
+	VFMADD213PS Y14, Y1, Y3           \
+	VFMADD213PS Y15, Y1, Y3           \
+	VFMADD213PS Y15, Y1, Y3           \
+	VPSLLD      $23, Y2, Y2           \
+	VPSRAD      $31, Y0, Y4           \
+	VPAND       T_BIAS(R8), Y4, Y4    \
+	VPADDD      Y4, Y2, Y2            \
+	VPADDD      Y2, Y3, Y3            \
+	VPSUBD      Y4, Y15, Y5
+
+// EXPCORE sets Y3 = e^Y0 (expGo), Y0 kept; Y1, Y2, Y4, Y5 are scratch:
+// EXPB, Y3·Y5, then x + Inf where !(x ≤ expHi) (+Inf, or NaN for NaN).
+#define EXPCORE \
+	EXPB                              \
+	VMULPS      Y5, Y3, Y3            \
+	VCMPPS      $6, T_HI(R8), Y0, Y4  \
+	VADDPS      T_INF(R8), Y0, Y5     \
+	VBLENDVPS   Y4, Y5, Y3, Y3
+
+// ARGS loads the arguments: DI dst, SI src, CX n/8, R8 the table.
+#define ARGS \
+	MOVQ dst+0(FP), DI  \
+	MOVQ src+8(FP), SI  \
+	MOVQ n+16(FP), CX   \
+	MOVQ tab+24(FP), R8 \
+	SHRQ $3, CX
+
+// func expAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
+TEXT ·expAVX2(SB), NOSPLIT, $0-32
+	ARGS
+	JZ   expdone
+	LOADTAB
+
+exploop:
+	VMOVUPS (SI), Y0
+	EXPCORE
+	VMOVUPS Y3, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     exploop
+	VZEROUPPER
+
+expdone:
+	RET
+
+// func logisticAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
+// e = e^−|x| (EXPCORE on x with the sign bit set), d = 1 + e, and
+// dst = (x < 0 ? e : 1) / d, the choice by the sign bit of x.
+TEXT ·logisticAVX2(SB), NOSPLIT, $0-32
+	ARGS
+	JZ   logdone
+	LOADTAB
+
+logloop:
+	VMOVUPS   (SI), Y0
+	VORPS     T_SIGN(R8), Y0, Y0
+	EXPCORE
+	VADDPS    Y15, Y3, Y4
+	VMOVUPS   (SI), Y1
+	VBLENDVPS Y1, Y3, Y15, Y5
+	VDIVPS    Y4, Y5, Y5
+	VMOVUPS   Y5, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       logloop
+	VZEROUPPER
+
+logdone:
+	RET
+
+// func siluAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
+// EXPB on x with the sign bit set: Y3·Y5 = e = e^−|x|, Y5 = 2^-64; d = 1+e;
+// dst = x/d for x ≥ 0 and ((max(expMin, x)·Y3)/d)·2^-64 for x < 0 (siluGo;
+// the max keeps a NaN x, which makes the result NaN).
+TEXT ·siluAVX2(SB), NOSPLIT, $0-32
+	ARGS
+	JZ   siludone
+	LOADTAB
+
+siluloop:
+	VMOVUPS   (SI), Y0
+	VORPS     T_SIGN(R8), Y0, Y0
+	EXPB
+	VMULPS    Y5, Y3, Y4
+	VADDPS    Y15, Y4, Y4
+	VMOVUPS   (SI), Y1
+	VMOVUPS   T_MIN(R8), Y2
+	VMAXPS    Y1, Y2, Y2
+	VMULPS    Y3, Y2, Y2
+	VBLENDVPS Y1, Y2, Y1, Y2
+	VDIVPS    Y4, Y2, Y2
+	VBLENDVPS Y1, Y5, Y15, Y3
+	VMULPS    Y3, Y2, Y2
+	VMOVUPS   Y2, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       siluloop
+	VZEROUPPER
+
+siludone:
+	RET

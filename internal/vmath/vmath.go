@@ -1,0 +1,58 @@
+package vmath
+
+import "os"
+
+// kernel is one implementation of the package's slice functions. Each
+// function takes len(dst) == len(src) (checked by the exported wrappers).
+type kernel struct {
+	name     string // "avx2+fma" or "go"
+	exp      func(dst, src []float32)
+	logistic func(dst, src []float32)
+	silu     func(dst, src []float32)
+}
+
+// envKernel names the environment variable that forces the Go kernel
+// (GOEVAL_VMATH=go); it is read once, at package initialization.
+const envKernel = "GOEVAL_VMATH"
+
+var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo}
+
+// active is the kernel the exported functions use.
+var active = choose(archKernel, os.Getenv(envKernel))
+
+// choose returns arch (the CPU's assembly kernel, nil if none) unless it
+// is nil or force is "go"; the Go kernel otherwise.
+func choose(arch *kernel, force string) *kernel {
+	if arch == nil || force == "go" {
+		return goKernel
+	}
+	return arch
+}
+
+// Kernel names the implementation in use: "avx2+fma" or "go".
+func Kernel() string { return active.name }
+
+// Exp sets dst[i] = e^src[i] (len(dst) == len(src); dst may alias src).
+func Exp(dst, src []float32) {
+	checkLen(dst, src)
+	active.exp(dst, src)
+}
+
+// Logistic sets dst[i] = 1 / (1 + e^-src[i]) (the sigmoid), computed
+// without overflow for any input.
+func Logistic(dst, src []float32) {
+	checkLen(dst, src)
+	active.logistic(dst, src)
+}
+
+// SiLU sets dst[i] = src[i] * Logistic(src[i]).
+func SiLU(dst, src []float32) {
+	checkLen(dst, src)
+	active.silu(dst, src)
+}
+
+func checkLen(dst, src []float32) {
+	if len(dst) != len(src) {
+		panic("vmath: len(dst) != len(src)")
+	}
+}
