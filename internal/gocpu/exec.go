@@ -18,6 +18,8 @@ type Executable struct {
 	// release[i] lists the storage roots whose last use is node i:
 	// returned to the pool once node i ran.
 	release [][]int
+	// needed[i]: node i leads to an output (others are not run).
+	needed []bool
 }
 
 var _ backends.Executable = (*Executable)(nil)
@@ -25,9 +27,23 @@ var _ backends.Executable = (*Executable)(nil)
 func newExecutable(b *Builder, outs []*node) *Executable {
 	e := &Executable{b: b.backend, nodes: b.nodes, params: b.params, outputs: outs}
 	n := len(b.nodes)
+	e.needed = make([]bool, n)
+	for _, o := range outs {
+		e.needed[o.idx] = true
+	}
+	for i := n - 1; i >= 0; i-- {
+		if e.needed[i] {
+			for _, in := range b.nodes[i].inputs {
+				e.needed[in.idx] = true
+			}
+		}
+	}
 	e.root = make([]int, n)
 	last := make([]int, n)
 	for i, nd := range b.nodes {
+		if !e.needed[i] {
+			continue
+		}
 		e.root[i] = i
 		if nd.alias {
 			e.root[i] = e.root[nd.inputs[0].idx]
@@ -43,7 +59,7 @@ func newExecutable(b *Builder, outs []*node) *Executable {
 	}
 	e.release = make([][]int, n)
 	for i, nd := range b.nodes {
-		if e.root[i] == i && !keep[i] && nd.run != nil && !nd.alias {
+		if e.needed[i] && e.root[i] == i && !keep[i] && nd.run != nil && !nd.alias {
 			e.release[last[i]] = append(e.release[last[i]], i)
 		}
 	}
@@ -106,6 +122,8 @@ func (e *Executable) Execute(inputs []backends.Buffer, _ []bool, dev backends.De
 	in := make([]*Buffer, 0, 8)
 	for i, nd := range e.nodes {
 		switch {
+		case !e.needed[i]:
+			continue
 		case nd.value != nil:
 			vals[i] = nd.value
 		case nd.run != nil:

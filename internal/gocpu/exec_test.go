@@ -5,6 +5,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
@@ -88,5 +92,36 @@ func TestRowsIndependent(t *testing.T) {
 		if got := tensors.MustCopyFlatData[float32](one[0]); !slices.Equal(got, full[r*n:(r+1)*n]) {
 			t.Fatalf("row %d alone differs from row %d of the batch", r, r)
 		}
+	}
+}
+
+// TestUnusedNodesSkipped: a node no output needs is not run (here one
+// whose run would be recorded).
+func TestUnusedNodesSkipped(t *testing.T) {
+	b, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := b.Builder("unused")
+	x, _ := bld.Constant([]float32{1, 2, 3}, 3)
+	ran := false
+	bld.(*Builder).newNode(backends.OpTypeNeg, shapes.Make(dtypes.Float32, 3), func(*runCtx, []*Buffer) (*Buffer, error) {
+		ran = true
+		return nil, nil
+	}, x.(*node))
+	y, _ := bld.Neg(x)
+	exe, err := bld.Compile([]backends.Op{y}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exe.Execute(nil, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran {
+		t.Fatal("a node no output needs was run")
+	}
+	if got := out[0].(*Buffer).flat.([]float32); !slices.Equal(got, []float32{-1, -2, -3}) {
+		t.Fatalf("Neg = %v", got)
 	}
 }
