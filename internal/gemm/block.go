@@ -15,7 +15,7 @@ type job struct {
 // tile.
 type scratch struct {
 	a    []float32 // [mc/mr][kc][mr]
-	tile []float32 // [mr][nr]
+	tile []float32 // [2·mr][nr]
 }
 
 var scratchPool sync.Pool
@@ -28,7 +28,7 @@ func getScratch(kn *kernel) *scratch {
 	if n := kn.mc * kn.kc; len(s.a) < n {
 		s.a = make([]float32, n)
 	}
-	if n := kn.mr * kn.nr; len(s.tile) < n {
+	if n := 2 * kn.mr * kn.nr; len(s.tile) < n { // 2·MR rows for narrow2
 		s.tile = make([]float32, n)
 	}
 	return s
@@ -40,6 +40,10 @@ func (j *job) run(r0, r1, p0, p1 int) {
 	kn := j.b.kern
 	s := getScratch(kn)
 	defer scratchPool.Put(s)
+	if j.direct() {
+		j.runDirect(s, r0, r1, p0, p1)
+		return
+	}
 	K := j.b.K
 	kc := blockK(K, kn.kc)
 	ncp := kn.nc / kn.nr
@@ -105,13 +109,25 @@ func (j *job) nextTile(i, col, ie, ic, p1 int) *float32 {
 // edge runs a tile with h < MR rows or w < NR columns in C through the
 // scratch tile: the same kernel on zero-padded panels, so the same chains.
 func (j *job) edge(tile, ap, bp []float32, kb, i, col, h, w int, load bool, pf hint) {
+	j.tileIn(tile, i, col, h, w, load)
+	j.b.kern.run(kb, ap, bp, tile, j.b.kern.nr, load, pf)
+	j.tileOut(tile, i, col, h, w)
+}
+
+// tileIn copies the h×w partial sums at C (i, col) into the edge tile
+// (row stride NR) when load is set: a K block continues them.
+func (j *job) tileIn(tile []float32, i, col, h, w int, load bool) {
 	nr := j.b.kern.nr
 	if load {
 		for r := 0; r < h; r++ {
 			copy(tile[r*nr:r*nr+w], j.c[(i+r)*j.ldc+col:])
 		}
 	}
-	j.b.kern.run(kb, ap, bp, tile, nr, load, pf)
+}
+
+// tileOut copies the h×w valid part of the edge tile to C (i, col).
+func (j *job) tileOut(tile []float32, i, col, h, w int) {
+	nr := j.b.kern.nr
 	for r := 0; r < h; r++ {
 		copy(j.c[(i+r)*j.ldc+col:(i+r)*j.ldc+col+w], tile[r*nr:])
 	}

@@ -25,20 +25,41 @@
 //     here; it is used only after passing, at first use, a bit-exact
 //     self-check against the Go reference (else avx2+fma is used).
 //   - "avx2+fma" (amd64, AVX2 and FMA): 6×16 tiles, 12 ymm accumulators;
-//     per k two B loads, six broadcasts, twelve FMAs. Also self-checked.
+//     per k two B loads, six broadcasts, twelve FMAs. Also self-checked,
+//     and so are its direct-A twins (below; if they fail, A is always
+//     packed): 6×16, and 6×8 and 12×8 for tiles of at most 8 columns.
 //   - "go" (everything else): 4×8 tiles in Go.
 //
 // # Layout and blocking
 //
 // PackB stores B as panels of NR columns, each K×NR with the column index
-// fastest, the last zero-padded. MatMul packs A per call, mc rows × kc at a
-// time, into MR-row panels (zero-padded) in pooled scratch. Loop nest:
+// fastest, the last zero-padded. MatMul packs A per call (unless B is a
+// few panels: see Direct A), mc rows × kc at a time, into MR-row panels
+// (zero-padded) in pooled scratch. Loop nest:
 // nc-column group (2048) → K block (≤ 1024 for avx2+fma, K split evenly)
 // → mc-row block (72) → B micro-panel (kc×NR, in L1/L2) → MR×NR tile. The
 // kernels prefetch the next tile's C (a K block after the first loads it)
 // and the next B micro-panel. With threads > 1, MatMul splits the row
 // panels (large m) or the column panels (small m, as in decode) over
 // goroutines in a fixed partition; it is safe for concurrent use.
+//
+// # Direct A (decode)
+//
+// With few B panels (at most kernel.maxDirect: 8 for avx2+fma), as when
+// decode multiplies a weight [N_w, K] read in place by the few activation
+// rows transposed, each A element serves only a few tiles, and packing A
+// (a scalar loop) costs more than it saves. MatMul then reads full
+// 6-row tiles of A in place: the direct kernel broadcasts a[r][k] from the
+// six row addresses (two base registers and the stride) with the packed
+// kernel's loads and FMAs in the same order, so the same bits. A tile of at
+// most 8 columns (a panel's last, or all of B for one sequence) runs a
+// 6×8 kernel at half the FMAs, and where B is one such panel, a 12×8 one:
+// twelve chains hide the FMA latency that six leave exposed. Row tile by
+// row tile, through all K blocks in order (partial sums continued through
+// C as in the packed path), so each A row streams once, in sequence; the
+// hardware prefetcher follows the rows (a software prefetch of A ahead
+// measured no faster). The last rows (fewer than 6) and the AVX-512 and Go
+// kernels still pack A.
 //
 // # Performance
 //
@@ -69,4 +90,35 @@
 // compute only): 1×896×4864 at 15–18 GFLOP/s reads B at 30–35 GB/s (17 MB:
 // partly from the 32 MB L3 between calls); 16×896×151936 at 120 GFLOP/s
 // reads its 544 MB from DRAM at 15 GB/s while computing 18 rows.
+//
+// Decode, as the backend runs it (A = a weight [m, K] read in place, B =
+// N activation columns packed), A packed per call (as before direct A; the
+// packed path is unchanged, its figures equal the old code's within the
+// noise) and read in place:
+//
+//	go test -run '^$' -bench Decode -benchtime 10x -count 3 ./internal/gemm
+//
+// in GB/s of A read (4·m·K bytes per call; A cycles through 96 MB of
+// copies, so it comes from DRAM as in a decode step) and GFLOP/s; the
+// range of two such runs (6 figures each) at load ≈ 1:
+//
+//	m×K×N            threads  packed: GB/s  GFLOP/s   direct: GB/s  GFLOP/s
+//	4864×896×1          1          2.7–3.6  1.3–1.8        11.0–13.5  5.5–6.7
+//	                    2          4.9–6.3  2.4–3.1        17.7–20.7  8.9–10.3
+//	896×4864×1          1          2.2–2.5  1.1–1.3        10.9–14.1  5.4–7.1
+//	                    2          3.7–4.6  1.9–2.3        16.1–19.0  8.1–9.5
+//	4864×896×8          1          2.6–3.6   10–15         10.1–11.4   41–45
+//	                    2          4.1–5.6   16–22         15.7–19.8   63–79
+//	151936×896×1        1          3.2–3.8  1.6–1.9        13.0–13.8  6.5–6.9
+//	                    2          5.6–7.1  2.8–3.5        20.6–25.5   10–13
+//
+// Direct A is 3.5–5× faster: the 2 GB of a 0.5B model's weights take ≈ 90
+// ms at 22 GB/s, against ≈ 330 ms packed. One core is bound by the kernel
+// (the 12×8 one alone, A in L1, takes ≈ 7 cycles per k step for its 12
+// rows: ≈ 21 GB/s of A), two come near the memory. BenchmarkDirectPanels
+// (A 4864×896 and 896×4864, one core) set the threshold: direct A is
+// 2.4–3.5× faster than packing at 1 panel (N = 16), 1.8–2.5× at 2,
+// 1.35–1.7× at 4, 1.2–1.55× at 8 and 1.1–1.2× at 16 (80–95 GFLOP/s
+// against 60–85). maxDirect = 8 stops short of that: B is re-read from
+// L2/L3 for every row tile, which a larger B would not survive.
 package gemm

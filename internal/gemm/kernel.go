@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"sync"
@@ -12,6 +13,11 @@ import (
 // starting from +0, or from c's current value when load is set (the chain
 // continued across K blocks). pf names memory the next calls will touch.
 type microKernel func(k int, a, b, c []float32, ldc int, load bool, pf hint)
+
+// directKernel is a microKernel that reads A in place instead of from a
+// packed micro-panel: row r of the MR×k block at a[r*lda:], k contiguous.
+// It must give the packed kernel's bits (the same chains).
+type directKernel func(k int, a []float32, lda int, b, c []float32, ldc int, load bool, pf hint)
 
 // hint is a prefetch hint for a micro-kernel; nil fields prefetch nothing.
 type hint struct {
@@ -27,6 +33,15 @@ type kernel struct {
 	mc     int    // rows of A packed per block (a multiple of mr)
 	nc     int    // columns of B per block (a multiple of nr): kc×nc stays in L3
 	run    microKernel
+
+	// direct, if not nil, is run's twin on A in place, used for full MR-row
+	// tiles when B has at most maxDirect panels (each A element then
+	// serves so few tiles that packing it costs more than it saves).
+	// narrow, if not nil, is direct for tiles of at most NR/2 columns: it
+	// computes (reads, writes) only the first NR/2 columns of C; narrow2,
+	// if not nil, is narrow for 2·MR rows, used when B is one such panel.
+	direct, narrow, narrow2 directKernel
+	maxDirect               int
 }
 
 // envKernel names the environment variable that forces a kernel.
@@ -61,20 +76,51 @@ func choose(cands []*kernel, force string) *kernel {
 		}
 	}
 	for _, k := range cands {
-		if k == goKernel || selfCheck(k) {
+		if k == goKernel {
 			return k
 		}
+		if !selfCheck(k) {
+			continue
+		}
+		if k.direct != nil && !selfCheckDirect(k) {
+			packOnly := *k // the direct kernel is wrong: always pack A
+			packOnly.direct, packOnly.narrow, packOnly.narrow2 = nil, nil, nil
+			return &packOnly
+		}
+		return k
 	}
 	return goKernel
 }
 
+// forceDirect is a copy of k that reads A in place whatever the number of
+// B panels (on), or that always packs A (!on).
+func forceDirect(k *kernel, on bool) *kernel {
+	f := *k
+	f.maxDirect = 0
+	if on {
+		f.maxDirect = math.MaxInt
+	}
+	return &f
+}
+
 // selfCheck multiplies a small problem that covers full and edge tiles and
 // a continued K block with k and with the Go reference, and reports whether
-// every bit agrees.
-func selfCheck(k *kernel) bool {
-	m, n, kk := 2*k.mr+3, 2*k.nr+5, k.kc+37
+// every bit agrees. Its three B panels take the packed path.
+func selfCheck(k *kernel) bool { return selfCheckShape(k, 2*k.mr+3, 2*k.nr+5) }
+
+// selfCheckDirect is selfCheck for k's direct kernels, forced: full,
+// narrow and edge panels, and B of one narrow panel (narrow2).
+func selfCheckDirect(k *kernel) bool {
+	f := forceDirect(k, true)
+	return selfCheckShape(f, 2*k.mr+3, 2*k.nr+5) && selfCheckShape(f, 3*k.mr+1, k.nr/2-3)
+}
+
+// selfCheckShape is selfCheck on m rows × n columns, A at a padded stride.
+func selfCheckShape(k *kernel, m, n int) bool {
+	kk := k.kc + 37
+	lda := kk + 3
 	rng := rand.New(rand.NewPCG(1, 2))
-	a := make([]float32, m*kk)
+	a := make([]float32, m*lda)
 	b := make([]float32, kk*n)
 	for i := range a {
 		a[i] = float32(rng.NormFloat64())
@@ -83,9 +129,9 @@ func selfCheck(k *kernel) bool {
 		b[i] = float32(rng.NormFloat64())
 	}
 	want := make([]float32, m*n)
-	reference(want, n, a, kk, m, b, kk, n, n, false)
+	reference(want, n, a, lda, m, b, kk, n, n, false)
 	got := make([]float32, m*n)
-	matMul(got, n, a, kk, m, packB(k, b, kk, n, n, false), 1)
+	matMul(got, n, a, lda, m, packB(k, b, kk, n, n, false), 1)
 	for i := range want {
 		if got[i] != want[i] {
 			return false

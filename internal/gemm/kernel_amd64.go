@@ -9,10 +9,20 @@ import "golang.org/x/sys/cpu"
 func kern6x16AVX2(k int, a, b, c *float32, ldc int, load int, nextC, nextB *float32)
 
 //go:noescape
+func kern6x16AVX2Direct(k int, a *float32, lda int, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
+//go:noescape
+func kern6x8AVX2Direct(k int, a *float32, lda int, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
+//go:noescape
+func kern12x8AVX2Direct(k int, a *float32, lda int, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
+//go:noescape
 func kern8x32AVX512(k int, a, b, c *float32, ldc int, load int, nextC, nextB *float32)
 
 var (
-	avx2Kernel = &kernel{name: "avx2+fma", mr: 6, nr: 16, kc: 1024, mc: 72, nc: 2048, run: runAVX2}
+	avx2Kernel = &kernel{name: "avx2+fma", mr: 6, nr: 16, kc: 1024, mc: 72, nc: 2048, run: runAVX2,
+		direct: runAVX2Direct, narrow: runAVX2Narrow, narrow2: runAVX2Narrow2, maxDirect: 8}
 	// avx512Kernel was not run on hardware where it was written: choose
 	// keeps it only if selfCheck passes.
 	avx512Kernel = &kernel{name: "avx512", mr: 8, nr: 32, kc: 512, mc: 128, nc: 2048, run: runAVX512}
@@ -34,6 +44,24 @@ func runAVX2(k int, a, b, c []float32, ldc int, load bool, pf hint) {
 	_, _, _ = a[k*6-1], b[k*16-1], c[5*ldc+15]
 	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
 	kern6x16AVX2(k, &a[0], &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+func runAVX2Direct(k int, a []float32, lda int, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[5*lda+k-1], b[k*16-1], c[5*ldc+15]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern6x16AVX2Direct(k, &a[0], lda, &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+func runAVX2Narrow(k int, a []float32, lda int, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[5*lda+k-1], b[k*16-1], c[5*ldc+7]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern6x8AVX2Direct(k, &a[0], lda, &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+func runAVX2Narrow2(k int, a []float32, lda int, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[11*lda+k-1], b[k*16-1], c[11*ldc+7]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern12x8AVX2Direct(k, &a[0], lda, &b[0], &c[0], ldc, b2i(load), pc, pb)
 }
 
 func runAVX512(k int, a, b, c []float32, ldc int, load bool, pf hint) {

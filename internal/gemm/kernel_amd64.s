@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "kernel_amd64.h"
 
 // Register-blocked f32 micro-kernels: C[MR, NR] (+)= A[MR, k] · B[k, NR]
 // for one packed A micro-panel (k×MR, row index fastest) and one packed B
@@ -33,17 +34,6 @@
 	VFMADD231PS  Y13, Y14, Y9       \
 	VFMADD231PS  Y12, Y15, Y10      \
 	VFMADD231PS  Y13, Y15, Y11
-
-// PREFETCH2ROWS prefetches the cache lines of floats 0 and 15 of two rows
-// at stride DX from SI and advances SI by two rows. The kernels prefetch
-// the C tile of the next call this way: a K block after the first loads
-// its tile first, and a load from DRAM would stall every chain.
-#define PREFETCH2ROWS \
-	PREFETCHT0 (SI)          \
-	PREFETCHT0 60(SI)        \
-	PREFETCHT0 (SI)(DX*1)    \
-	PREFETCHT0 60(SI)(DX*1)  \
-	LEAQ       (SI)(DX*2), SI
 
 // func kern6x16AVX2(k int, a, b, c *float32, ldc int, load int, nextC, nextB *float32)
 // a: [k][6] packed A; b: [k][16] packed B; c: 6 rows of 16 at stride ldc
