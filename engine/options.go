@@ -30,14 +30,16 @@ type Tokenizer interface {
 // the model's max_position_embeddings.
 type Options struct {
 	// Device is "auto" (the default, "" = $GOEVAL_DEVICE else auto: the
-	// fastest device here, see ResolveDevice), "cpu" (the pure-Go simplego
-	// backend), "xla-cpu" or "cuda" (XLA with a PJRT plugin).
+	// fastest device here, see ResolveDevice), "cpu" (goeval's pure-Go
+	// backend, internal/gocpu; GoMLX's simplego for bfloat16), "xla-cpu" or
+	// "cuda" (XLA with a PJRT plugin).
 	Device string
 	// PluginProgress receives the progress bar of a PJRT plugin download
 	// that auto or xla-cpu starts (nil: none).
 	PluginProgress io.Writer
 	// Backend, when set, is a GoMLX backend spec that overrides Device:
-	// "go", "go:dotgeneral_small", "xla:/abs/path/pjrt_plugin.so".
+	// "gocpu", "go" (simplego), "go:dotgeneral_small",
+	// "xla:/abs/path/pjrt_plugin.so".
 	Backend string
 	// DType is the compute dtype: "float32" (default, also "f32") or
 	// "bfloat16" ("bf16"). Log-softmax is always float64 on top of it.
