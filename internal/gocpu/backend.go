@@ -113,6 +113,10 @@ type Buffer struct {
 	// packed caches this buffer's right-hand-side layouts for matmuls
 	// (weights are packed once, at their first product).
 	packed *packCache
+	// pool, when set, takes the storage back when the buffer is finalized:
+	// set on execution outputs, cleared once the storage is handed out
+	// (BufferData), so no one can hold it when it is reused.
+	pool *pool
 }
 
 func (b *Backend) buffer(x backends.Buffer) (*Buffer, error) {
@@ -135,7 +139,10 @@ func (b *Backend) BufferFinalize(x backends.Buffer) error {
 	if !ok || buf == nil {
 		return errors.Errorf("gocpu: buffer is %T, not a gocpu buffer", x)
 	}
-	buf.flat, buf.packed = nil, nil
+	if buf.pool != nil && buf.flat != nil {
+		buf.pool.put(buf.shape.DType, buf.flat)
+	}
+	buf.flat, buf.packed, buf.pool = nil, nil, nil
 	return nil
 }
 
@@ -202,6 +209,7 @@ func (b *Backend) BufferData(x backends.Buffer) (any, error) {
 		return nil, err
 	}
 	buf.packed = nil // the caller may change it: drop layouts derived from it
+	buf.pool = nil   // the caller may keep it: never reuse it
 	return buf.flat, nil
 }
 

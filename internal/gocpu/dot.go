@@ -29,6 +29,11 @@ type dotPlan struct {
 	// cacheRHS: the rhs is a parameter or constant (a weight) laid out
 	// [K, N]: its packed form is kept on its buffer.
 	cacheRHS bool
+	// rhsBatchOff/rhsLD: a batched rhs read in place (the KV cache in
+	// attention): item i's [K, N] (or [N, K] when transB) matrix starts at
+	// rhsBatchOff[i] with rows rhsLD apart. nil: rhs is normalised.
+	rhsBatchOff []int
+	rhsLD       int
 	// swap: the rhs is a weight laid out [N, K] (a checkpoint's linear
 	// weight, or a tied embedding as LM head): computed as cᵀ = w·aᵀ with
 	// the weight as gemm's left operand, read in place (no packed copy).
@@ -81,6 +86,9 @@ func (b *Builder) DotGeneral(lhs backends.Op, lhsContract, lhsBatch []int, rhs b
 	} else {
 		p.rhsPerm = permOrNil(concat(rhsBatch, rhsContract, rhsCross))
 	}
+	if p.rhsPerm != nil && p.batch > 1 {
+		p.planStridedRHS(rs, rhsBatch, rhsContract, rhsCross)
+	}
 	stored := p.batch == 1 && p.rhsPerm == nil && isStored(in[1])
 	p.swap = stored && p.transB
 	p.cacheRHS = stored && !p.transB
@@ -89,6 +97,34 @@ func (b *Builder) DotGeneral(lhs backends.Op, lhsContract, lhsBatch []int, rhs b
 		run = p.runGeneric
 	}
 	return b.newNode(backends.OpTypeDotGeneral, p.out, run, in[0], in[1]), nil
+}
+
+// planStridedRHS lets a batched rhs with one contracting and one cross
+// axis, one of them its last (contiguous) axis, be read in place: each
+// batch item is a strided matrix, so no transposed copy is made.
+func (p *dotPlan) planStridedRHS(rs shapes.Shape, batch, contract, cross []int) {
+	last := rs.Rank() - 1
+	if len(contract) != 1 || len(cross) != 1 || (contract[0] != last && cross[0] != last) {
+		return
+	}
+	st := strides(rs.Dimensions)
+	p.transB = contract[0] == last
+	if p.transB {
+		p.rhsLD = st[cross[0]]
+	} else {
+		p.rhsLD = st[contract[0]]
+	}
+	p.rhsBatchOff = make([]int, p.batch)
+	for i := range p.batch {
+		off, rem := 0, i
+		for j := len(batch) - 1; j >= 0; j-- {
+			d := rs.Dimensions[batch[j]]
+			off += (rem % d) * st[batch[j]]
+			rem /= d
+		}
+		p.rhsBatchOff[i] = off
+	}
+	p.rhsPerm = nil
 }
 
 // Dot implements backends.Builder: lhs's last axis contracted with rhs's
@@ -186,7 +222,11 @@ func (p *dotPlan) run(x *runCtx, in []*Buffer) (*Buffer, error) {
 		size := gemm.PackedSize(p.k, p.n)
 		parallelItems(x, p.batch, func(i int) {
 			scratch := x.b.pool.get(dtypes.Float32, size, false).([]float32)
-			pb := gemm.PackBInto(scratch, bf[i*kn:(i+1)*kn], p.k, p.n, ldb, p.transB)
+			item, ld := bf[i*kn:(i+1)*kn], ldb
+			if p.rhsBatchOff != nil {
+				item, ld = bf[p.rhsBatchOff[i]:], p.rhsLD
+			}
+			pb := gemm.PackBInto(scratch, item, p.k, p.n, ld, p.transB)
 			gemm.MatMul(c[i*mn:(i+1)*mn], p.n, a[i*mk:(i+1)*mk], p.k, p.m, pb, 1)
 			x.b.pool.put(dtypes.Float32, scratch)
 		})

@@ -155,10 +155,10 @@ func (e *Executable) collect(vals []*Buffer) []backends.Buffer {
 		owned := e.nodes[r].run != nil && !given[r]
 		given[r] = true
 		if owned {
-			out[i] = &Buffer{shape: o.shape, flat: v.flat}
+			out[i] = &Buffer{shape: o.shape, flat: v.flat, pool: e.b.pool}
 			continue
 		}
-		c := &Buffer{shape: o.shape, flat: makeFlat(o.shape.DType, o.shape.Size())}
+		c := &Buffer{shape: o.shape, flat: makeFlat(o.shape.DType, o.shape.Size()), pool: e.b.pool}
 		_ = copyFlat(c.flat, v.flat)
 		out[i] = c
 	}

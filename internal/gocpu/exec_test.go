@@ -125,3 +125,42 @@ func TestUnusedNodesSkipped(t *testing.T) {
 		t.Fatalf("Neg = %v", got)
 	}
 }
+
+// TestFinalizedOutputsReused: an execution output's storage goes back to
+// the pool when finalized (the KV cache of the previous decode step), but
+// never once its data was handed out (BufferData).
+func TestFinalizedOutputsReused(t *testing.T) {
+	b, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := b.Builder("reuse")
+	x, _ := bld.Parameter("x", shapes.Make(dtypes.Float32, 4096), nil)
+	y, _ := bld.Neg(x)
+	exe, err := bld.Compile([]backends.Op{y}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := b.BufferFromFlatData(0, make([]float32, 4096), shapes.Make(dtypes.Float32, 4096))
+	run := func() *Buffer {
+		out, err := exe.Execute([]backends.Buffer{in}, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out[0].(*Buffer)
+	}
+	first := run()
+	storage := &first.flat.([]float32)[0]
+	if err := b.BufferFinalize(first); err != nil {
+		t.Fatal(err)
+	}
+	second := run()
+	if &second.flat.([]float32)[0] != storage {
+		t.Fatal("a finalized output's storage was not reused")
+	}
+	flat, _ := b.BufferData(second)
+	_ = b.BufferFinalize(second)
+	if third := run(); &third.flat.([]float32)[0] == &flat.([]float32)[0] {
+		t.Fatal("storage handed out by BufferData was reused")
+	}
+}

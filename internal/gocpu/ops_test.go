@@ -86,6 +86,13 @@ var opCases = []opCase{
 	{"batched-permuted", []shapes.Shape{s(2, 6, 3, 8), s(2, 3, 5, 6)}, func(in []*Node) *Node {
 		return Einsum("bkhd,bhqk->bhqd", in[0], in[1])
 	}, 1e-5},
+	{"gqa-scores-and-values", []shapes.Shape{s(2, 3, 2, 3, 8), s(2, 5, 2, 8), s(2, 5, 2, 8)}, func(in []*Node) *Node {
+		// attention's products (models/nn.attend): q [B,T,K,G,D], k and v
+		// [B,S,K,D] read in place per (B, K).
+		scores := DotGeneral(in[0], []int{4}, []int{0, 2}, in[1], []int{3}, []int{0, 2}) // [B,K,T,G,S]
+		out := DotGeneral(scores, []int{4}, []int{0, 1}, in[2], []int{1}, []int{0, 2})   // [B,K,T,G,D]
+		return Add(ReduceSum(scores, -1), ReduceSum(out, -1))
+	}, 1e-5},
 	{"argmax", []shapes.Shape{s(4, 9)}, func(in []*Node) *Node { return ConvertDType(ArgMax(in[0], 1), f32) }, 0},
 	{"gather-rows", []shapes.Shape{s(10, 4)}, func(in []*Node) *Node {
 		idx := Const(in[0].Graph(), [][]int32{{3}, {0}, {9}, {3}, {12}})
