@@ -86,7 +86,7 @@ func (b *Builder) DotGeneral(lhs backends.Op, lhsContract, lhsBatch []int, rhs b
 	} else {
 		p.rhsPerm = permOrNil(concat(rhsBatch, rhsContract, rhsCross))
 	}
-	if p.rhsPerm != nil && p.batch > 1 {
+	if p.rhsPerm != nil && p.batch > 1 && ls.DType == dtypes.Float32 { // runGeneric normalises
 		p.planStridedRHS(rs, rhsBatch, rhsContract, rhsCross)
 	}
 	stored := p.batch == 1 && p.rhsPerm == nil && isStored(in[1])

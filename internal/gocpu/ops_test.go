@@ -93,6 +93,10 @@ var opCases = []opCase{
 		out := DotGeneral(scores, []int{4}, []int{0, 1}, in[2], []int{1}, []int{0, 2})   // [B,K,T,G,D]
 		return Add(ReduceSum(scores, -1), ReduceSum(out, -1))
 	}, 1e-5},
+	{"gqa-float64", []shapes.Shape{s(2, 3, 2, 3, 8), s(2, 5, 2, 8)}, func(in []*Node) *Node {
+		q, k := ConvertDType(in[0], dtypes.Float64), ConvertDType(in[1], dtypes.Float64)
+		return ConvertDType(DotGeneral(q, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2}), f32)
+	}, 1e-6},
 	{"argmax", []shapes.Shape{s(4, 9)}, func(in []*Node) *Node { return ConvertDType(ArgMax(in[0], 1), f32) }, 0},
 	{"gather-rows", []shapes.Shape{s(10, 4)}, func(in []*Node) *Node {
 		idx := Const(in[0].Graph(), [][]int32{{3}, {0}, {9}, {3}, {12}})
