@@ -7,7 +7,6 @@ import (
 	"github.com/gomlx/gomlx/backends/shapeinference"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/pkg/errors"
 )
 
 // Binary, comparison and logical ops, with GoMLX's broadcasting: an
@@ -30,7 +29,7 @@ func (b *Builder) binary(op backends.OpType, lhs, rhs backends.Op) (backends.Op,
 	}
 	run := binaryRunFor(op, ls, rs, shape)
 	if run == nil {
-		return nil, errors.Errorf("gocpu: %s of %s is not implemented", op, ls.DType)
+		return nil, errUnsupported(op.String(), ls.DType.String())
 	}
 	return b.newNode(op, shape, run, in[0], in[1]), nil
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/gomlx/gomlx/backends/shapeinference"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/pkg/errors"
 
 	"github.com/goeval/goeval/internal/vmath"
 )
@@ -82,7 +81,7 @@ func (b *Builder) unary(op backends.OpType, x backends.Op) (backends.Op, error) 
 		run = unarySigned(op, shape)
 	}
 	if run == nil {
-		return nil, errors.Errorf("gocpu: %s of %s is not implemented", op, shape.DType)
+		return nil, errUnsupported(op.String(), shape.DType.String())
 	}
 	return b.newNode(op, shape, run, in[0]), nil
 }

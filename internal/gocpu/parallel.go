@@ -9,25 +9,16 @@ import (
 // minChunk is the smallest element count worth a goroutine.
 const minChunk = 1 << 15
 
-// parallel runs f over [0, n) in up to x.threads() contiguous chunks.
-func parallel(x *runCtx, n int, f func(lo, hi int)) {
-	t := min(x.threads(), n/minChunk)
-	if t <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for i := range t {
-		lo, hi := i*n/t, (i+1)*n/t
-		wg.Add(1)
-		go func() { defer wg.Done(); f(lo, hi) }()
-	}
-	wg.Wait()
-}
+// parallel runs f over [0, n) in up to x.threads() contiguous chunks of
+// at least minChunk elements.
+func parallel(x *runCtx, n int, f func(lo, hi int)) { split(min(x.threads(), n/minChunk), n, f) }
 
 // parallelRange splits [0, n) into up to x.threads() contiguous ranges.
-func parallelRange(x *runCtx, n int, f func(lo, hi int)) {
-	t := min(x.threads(), n)
+func parallelRange(x *runCtx, n int, f func(lo, hi int)) { split(min(x.threads(), n), n, f) }
+
+// split runs f on t contiguous ranges of [0, n), each on its own goroutine
+// (t ≤ 1: f(0, n) on the caller's).
+func split(t, n int, f func(lo, hi int)) {
 	if t <= 1 {
 		f(0, n)
 		return

@@ -56,7 +56,7 @@ func (b *Builder) reduce(op backends.OpType, x backends.Op, axes []int) (backend
 		run = reduceRun[int64](op, s, shape, ost)
 	}
 	if run == nil {
-		return nil, errors.Errorf("gocpu: %s of %s is not implemented", op, s.DType)
+		return nil, errUnsupported(op.String(), s.DType.String())
 	}
 	return b.newNode(op, shape, run, in[0]), nil
 }
