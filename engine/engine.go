@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/goeval/goeval/lm/lmenc"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -287,15 +285,4 @@ func (e *Engine) NumParameters() int {
 		return 0
 	}
 	return e.ctx.NumParameters()
-}
-
-// limitHeap sets a soft Go memory limit of about 1.3× the weights (plus
-// 256 MiB) unless GOMEMLIMIT is set or a limit exists. Without it the Go
-// GC lets the heap grow to twice the live weights before collecting the
-// backend's per-call temporaries (e.g. simplego's blocked matmul copies).
-func limitHeap(weightBytes int64) {
-	if os.Getenv("GOMEMLIMIT") != "" || debug.SetMemoryLimit(-1) != math.MaxInt64 {
-		return
-	}
-	debug.SetMemoryLimit(weightBytes*13/10 + 256<<20)
 }

@@ -65,11 +65,11 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 	if err != nil {
 		return nil, err
 	}
-	defer cache.free()
+	defer cache.close()
 	var pc prefixCache
 	defer func() {
 		if pc.row != nil {
-			pc.row.free()
+			pc.row.close()
 		}
 	}()
 	rows := make([]*genRow, cache.B)

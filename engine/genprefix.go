@@ -90,7 +90,7 @@ func (e *Engine) loadPrefix(gs *genState, pc *prefixCache, items []genItem, g in
 		return nil
 	}
 	if pc.row != nil {
-		pc.row.free()
+		pc.row.close()
 	}
 	row, err := e.newCache(1, s)
 	if err != nil {
@@ -135,7 +135,7 @@ func (e *Engine) extendExec(gs *genState) (*mlctx.Exec, error) {
 // starts from the prefix row and runs its own tokens with Extend.
 //
 //	tokens, positions [P, T], last [P], src [B], sel [B],
-//	prefix 2L × [1, S, K, D], cache 2L × [B, S, K, D]
+//	prefix 2L × [1, K, S, D], cache 2L × [B, K, S, D]
 //	→ logits [P, V] f32 at last, cache' (selected rows replaced)
 func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
@@ -145,11 +145,10 @@ func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		prefix, cache := flat[:half], flat[half:]
 		g := tokens.Graph()
 		p := tokens.Shape().Dim(0)
-		dims := cache[0].Shape().Dimensions // [B, S, K, D]
-		s := dims[1]
+		dims := cache[0].Shape().Dimensions // [B, K, S, D]
 		start := make([]models.KV, half/2)
 		for i := range start {
-			row := func(x *Node) *Node { return BroadcastToDims(x, p, s, dims[2], dims[3]) }
+			row := func(x *Node) *Node { return BroadcastToDims(x, p, dims[1], dims[2], dims[3]) }
 			start[i] = models.KV{K: row(prefix[2*i]), V: row(prefix[2*i+1])}
 		}
 		hidden, kv := m.Extend(ctx, tokens, positions, start) // [P, T, H]

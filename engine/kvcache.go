@@ -10,30 +10,34 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/models"
 )
 
-// KV cache layout: per layer, keys and values [B, S, K, D] on the device,
-// where slot s of row b holds the token at position s of the request that
-// row serves (slots are absolute positions). S is a length bucket (bucketT)
+// KV cache layout: per layer, keys and values [B, K, S, D] on the device
+// (head-major: nn.AttentionCached), where slot s of row b holds the token
+// at position s of the request that row serves (slots are absolute
+// positions). S is a length bucket (bucketT)
 // chosen per GenerateUntil call, so one graph is compiled per (B, S) for
 // decode and per (P, T, B, S) for prefill.
 //
 //	prefill: tokens [P, T] (right-padded prompts), last [P] (index of each
 //	         prompt's last token), src [B] / sel [B] (cache row b takes
-//	         prefill row src[b] when sel[b]), cache 2L × [B, S, K, D]
+//	         prefill row src[b] when sel[b]), cache 2L × [B, K, S, D]
 //	         → logits [P, V] f32 at last, cache' (selected rows replaced,
 //	         slots ≥ T zeroed)
 //	decode:  tokens [B], positions [B], cache → logits [B, V] f32, cache'
 //
-// simplego has no DynamicUpdateSlice, so decode writes its slot with
-// Where(slot == position, k, cache) (models.Model.Decode), and prefill
-// moves whole rows with Gather + Where.
+// Decode writes each row's slot with DynamicUpdateSlice, in place on the
+// pure-Go backend, whose cache inputs are donated (runGen); simplego has no
+// DynamicUpdateSlice and writes it with a Where (models.Model.Decode).
+// Prefill moves whole rows with Gather + Where.
 
 // kvCache is the device-side cache of one decode batch.
 type kvCache struct {
-	B, S int
-	t    []*tensors.Tensor // 2L tensors: K0, V0, K1, V1, …
+	B, S     int
+	t        []*tensors.Tensor // 2L tensors: K0, V0, K1, V1, …
+	reserved int64             // Go heap bytes reserved for it (heap.go)
 }
 
 // genState holds the generation graphs and counters of an Engine.
@@ -106,9 +110,20 @@ func (e *Engine) newCache(b, s int) (*kvCache, error) {
 	layers, kv, d := e.model.CacheDims()
 	c := &kvCache{B: b, S: s, t: make([]*tensors.Tensor, 2*layers)}
 	for i := range c.t {
-		c.t[i] = tensors.FromShape(shapes.Make(dtype, b, s, kv, d))
+		c.t[i] = tensors.FromShape(shapes.Make(dtype, b, kv, s, d))
+	}
+	if inGoHeap(e.backend) { // a step holds the old cache and the new one
+		c.reserved = 2 * int64(len(c.t)) * int64(c.t[0].Shape().Memory())
+		reserveHeap(c.reserved)
 	}
 	return c, nil
+}
+
+// close frees the cache and gives back its heap reservation.
+func (c *kvCache) close() {
+	c.free()
+	reserveHeap(-c.reserved)
+	c.reserved = 0
 }
 
 // free releases the cache tensors.
@@ -137,11 +152,11 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		// Qwen2.5-0.5B). Same dot products, same bits.
 		// logits [P, V]
 		logits := ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)
-		// Pad each layer's [P, T, K, D] to [P, S, K, D] with zeros.
-		dims := cache[0].Shape().Dimensions // [B, S, K, D]
-		if s := dims[1]; t < s {
+		// Pad each layer's [P, K, T, D] to [P, K, S, D] with zeros.
+		dims := cache[0].Shape().Dimensions // [B, K, S, D]
+		if s := dims[2]; t < s {
 			pad := func(x *Node) *Node {
-				return Concatenate([]*Node{x, Zeros(g, shapes.Make(x.DType(), p, s-t, dims[2], dims[3]))}, 1)
+				return Concatenate([]*Node{x, Zeros(g, shapes.Make(x.DType(), p, dims[1], s-t, dims[3]))}, 2)
 			}
 			for i := range kv {
 				kv[i] = models.KV{K: pad(kv[i].K), V: pad(kv[i].V)}
@@ -155,7 +170,7 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 // row src[b] of every layer's keys and values where sel[b], and keeps its
 // own elsewhere.
 //
-//	kv L × [P, S, K, D], src [B] int32, sel [B] bool, cache 2L × [B, S, K, D] → 2L × [B, S, K, D]
+//	kv L × [P, K, S, D], src [B] int32, sel [B] bool, cache 2L × [B, K, S, D] → 2L × [B, K, S, D]
 func intoCache(kv []models.KV, src, sel *Node, cache []*Node) []*Node {
 	dims := cache[0].Shape().Dimensions
 	b := dims[0]
@@ -163,7 +178,7 @@ func intoCache(kv []models.KV, src, sel *Node, cache []*Node) []*Node {
 	var out []*Node
 	for i, l := range kv {
 		for j, x := range []*Node{l.K, l.V} {
-			rows := Gather(x, Reshape(src, b, 1)) // [B, S, K, D]
+			rows := Gather(x, Reshape(src, b, 1)) // [B, K, S, D]
 			out = append(out, Where(selAll, rows, cache[2*i+j]))
 		}
 	}
@@ -190,7 +205,10 @@ func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 
 // runGen runs one generation graph: it compiles the shape on first use,
 // swaps the cache for the graph's new one and returns the logits [rows·V].
+// On goeval's pure-Go backend the old cache is donated, so a decode step
+// writes its slots in place and the old storage is reused.
 func (e *Engine) runGen(x *mlctx.Exec, kind string, c *kvCache, args []any) ([]float32, time.Duration, error) {
+	n := len(args)
 	for _, t := range c.t {
 		args = append(args, t)
 	}
@@ -206,6 +224,15 @@ func (e *Engine) runGen(x *mlctx.Exec, kind string, c *kvCache, args []any) ([]f
 		e.stats.Compiles++
 		e.stats.CompileTime += d
 		e.opts.logf("compiled %s graph %s B=%d S=%d in %v", kind, shape, c.B, c.S, d.Round(time.Microsecond))
+	}
+	if e.backend.String() == gocpu.Name {
+		for i, t := range c.t {
+			d, err := DonateTensorBuffer(t, e.backend, 0)
+			if err != nil {
+				return nil, 0, fmt.Errorf("run %s: donate cache: %w", kind, err)
+			}
+			args[n+i] = d
+		}
 	}
 	start := time.Now()
 	outs, err := x.Exec(args...)

@@ -25,10 +25,10 @@ func TestArchsDecodeMatchesHidden(t *testing.T) {
 				full := cm.Hidden(ctx, tokens, Iota(g, tokens.Shape(), 1), nil)
 				last := Reshape(Slice(full, AxisRange(), AxisRange(n-1, n), AxisRange()), 1, -1)
 				_, kv := cm.Prefill(ctx, Slice(tokens, AxisRange(), AxisRange(0, n-1)))
-				for i := range kv { // pad the cache to `slots` positions
+				for i := range kv { // pad the cache [1, K, n−1, D] to `slots` positions
 					pad := func(x *Node) *Node {
-						z := ZerosLike(Slice(x, AxisRange(), AxisRange(0, slots-(n-1))))
-						return Concatenate([]*Node{x, z}, 1)
+						z := ZerosLike(Slice(x, AxisRange(), AxisRange(), AxisRange(0, slots-(n-1))))
+						return Concatenate([]*Node{x, z}, 2)
 					}
 					kv[i] = KV{K: pad(kv[i].K), V: pad(kv[i].V)}
 				}

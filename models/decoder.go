@@ -32,7 +32,7 @@ type blocks interface {
 type attendFunc func(q, k, v *Node) *Node
 
 // kvHook receives a layer's new keys and values [B, T, K, D] and returns the
-// ones attention uses (a KV cache's).
+// ones attention uses (a KV cache's, [B, K, S, D], or the same ones).
 type kvHook func(k, v *Node) (*Node, *Node)
 
 // decoder is the one decoder-layer loop behind every architecture: it
@@ -77,7 +77,7 @@ func (d *decoder) Logits(ctx *context.Context, hidden *Node) *Node {
 //	tokens [B, T] → embed [B, T, H] → L × layer → norm → [B, T, H]
 func (d *decoder) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) *Node {
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, keyValid, w) }
-	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil })
+	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false)
 }
 
 // HiddenPacked implements Model: Hidden with the packed rows' prefix-tree
@@ -85,7 +85,7 @@ func (d *decoder) Hidden(ctx *context.Context, tokens, positions, keyValid *Node
 func (d *decoder) HiddenPacked(ctx *context.Context, tokens, positions, node, end *Node) *Node {
 	visible := nn.PackedMask(node, end)
 	maskFor := func(w int) *Node { return LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) }
-	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil })
+	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false)
 }
 
 // Prefill implements Model.
@@ -96,40 +96,69 @@ func (d *decoder) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
 	kv := make([]KV, len(d.attn))
 	hooks := func(i int) kvHook {
 		return func(k, v *Node) (*Node, *Node) {
-			kv[i] = KV{K: k, V: v}
+			kv[i] = KV{K: headMajor(k), V: headMajor(v)}
 			return k, v
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, nil, w) }
-	return d.forward(ctx, tokens, positions, maskFor, hooks), kv
+	return d.forward(ctx, tokens, positions, maskFor, hooks, false), kv
 }
 
-// Decode implements Model. simplego has no DynamicUpdateSlice, so each
-// row's keys and values go to cache slot positions[b] through Where.
+// headMajor is the cache layout of a layer's keys or values:
+// [B, T, K, D] → [B, K, T, D].
+func headMajor(x *Node) *Node { return TransposeAllDims(x, 0, 2, 1, 3) }
+
+// Decode implements Model. Each row's keys and values go to cache slot
+// positions[b] in place where the backend has DynamicUpdateSlice (XLA,
+// goeval's pure-Go backend, which writes into the donated cache), else
+// (simplego) through a Where over the whole cache.
 func (d *decoder) Decode(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
 	g := tokens.Graph()
 	b := tokens.Shape().Dim(0)
 	if len(cache) != len(d.attn) {
 		panic(fmt.Sprintf("Decode: %d cache layers for a %d-layer model", len(cache), len(d.attn)))
 	}
-	s := cache[0].K.Shape().Dim(1)
+	s := cache[0].K.Shape().Dim(2)
 	tok, pos := Reshape(tokens, b, 1), Reshape(positions, b, 1)
 	slots := Iota(g, shapes.Make(dtypes.Int32, b, s), 1) // [B, S]
-	// write [B, S, K, D]: true at each row's slot positions[b].
-	write := Reshape(Equal(slots, BroadcastToDims(pos, b, s)), b, s, 1, 1)
-	write = BroadcastToDims(write, b, s, d.kvHeads, d.headDim)
+	put := d.slotWriter(positions, slots)
 	next := make([]KV, len(cache))
 	hooks := func(i int) kvHook {
-		return func(k, v *Node) (*Node, *Node) {
-			k = Where(write, BroadcastToDims(k, b, s, d.kvHeads, d.headDim), cache[i].K)
-			v = Where(write, BroadcastToDims(v, b, s, d.kvHeads, d.headDim), cache[i].V)
-			next[i] = KV{K: k, V: v}
-			return k, v
+		return func(k, v *Node) (*Node, *Node) { // [B, 1, K, D]
+			next[i] = KV{K: put(cache[i].K, k), V: put(cache[i].V, v)}
+			return next[i].K, next[i].V
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(pos, slots, nil, w) }
-	h := d.forward(ctx, tok, pos, maskFor, hooks)
+	h := d.forward(ctx, tok, pos, maskFor, hooks, true)
 	return Reshape(h, b, d.cfg.HiddenSize), next
+}
+
+// slotWriter returns put(cache, x): the cache [B, K, S, D] with row b's
+// x [B, 1, K, D] in slot positions[b].
+func (d *decoder) slotWriter(positions, slots *Node) func(cache, x *Node) *Node {
+	g := positions.Graph()
+	b, s := slots.Shape().Dim(0), slots.Shape().Dim(1)
+	if g.Backend().String() == "go" { // simplego: no DynamicUpdateSlice
+		write := Reshape(Equal(slots, BroadcastToDims(Reshape(positions, b, 1), b, s)), b, 1, s, 1)
+		write = BroadcastToDims(write, b, d.kvHeads, s, d.headDim)
+		return func(cache, x *Node) *Node {
+			return Where(write, BroadcastToDims(Reshape(x, b, d.kvHeads, 1, d.headDim), b, d.kvHeads, s, d.headDim), cache)
+		}
+	}
+	zero := Scalar(g, dtypes.Int32, 0)
+	at := make([][]*Node, b) // row r's start (r, 0, positions[r], 0)
+	for r := range at {
+		p := Reshape(Slice(positions, AxisRange(r, r+1)))
+		at[r] = []*Node{Scalar(g, dtypes.Int32, r), zero, p, zero}
+	}
+	return func(cache, x *Node) *Node {
+		x = Reshape(x, b, d.kvHeads, 1, d.headDim) // [B, 1, K, D] → [B, K, 1, D]: same order
+		for r := range at {
+			cache = DynamicUpdateSlice(cache, Slice(x, AxisRange(r, r+1)), at[r])
+		}
+		return cache
+	}
 }
 
 // Extend implements Model. Slot s of row b takes the keys and values of
@@ -141,29 +170,31 @@ func (d *decoder) Extend(ctx *context.Context, tokens, positions *Node, cache []
 	if len(cache) != len(d.attn) {
 		panic(fmt.Sprintf("Extend: %d cache layers for a %d-layer model", len(cache), len(d.attn)))
 	}
-	s := cache[0].K.Shape().Dim(1)
+	s := cache[0].K.Shape().Dim(2)
 	slots := Iota(g, shapes.Make(dtypes.Int32, b, s), 1)                                     // [B, S]
 	off := Sub(slots, BroadcastToDims(Slice(positions, AxisRange(), AxisRange(0, 1)), b, s)) // [B, S]
 	valid := LogicalAnd(GreaterOrEqual(off, ZerosLike(off)), LessThan(off, Scalar(g, dtypes.Int32, t)))
-	write := BroadcastToDims(Reshape(valid, b, s, 1, 1), b, s, d.kvHeads, d.headDim)
+	write := BroadcastToDims(Reshape(valid, b, 1, s, 1), b, d.kvHeads, s, d.headDim)
 	rows := Iota(g, shapes.Make(dtypes.Int32, b, s), 0)
 	at := Stack([]*Node{rows, MinScalar(MaxScalar(off, int32(0)), int32(t-1))}, -1) // [B, S, 2]: (row, token)
 	next := make([]KV, len(cache))
 	hooks := func(i int) kvHook {
-		return func(k, v *Node) (*Node, *Node) { // [B, T, K, D] → [B, S, K, D]
-			k = Where(write, Gather(k, at), cache[i].K)
-			v = Where(write, Gather(v, at), cache[i].V)
+		return func(k, v *Node) (*Node, *Node) { // [B, T, K, D] → [B, K, S, D]
+			k = Where(write, headMajor(Gather(k, at)), cache[i].K)
+			v = Where(write, headMajor(Gather(v, at)), cache[i].V)
 			next[i] = KV{K: k, V: v}
 			return k, v
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, slots, nil, w) }
-	return d.forward(ctx, tokens, positions, maskFor, hooks), next
+	return d.forward(ctx, tokens, positions, maskFor, hooks, true), next
 }
 
 // forward is the decoder with a per-layer KV hook and masks built by
-// maskFor(window) ([B, T, S], S the attended length), one per window.
-func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook) *Node {
+// maskFor(window) ([B, T, S], S the attended length), one per window. With
+// cached, the hooks return the cache's keys and values [B, K, S, D]
+// (nn.AttentionCached), else [B, S, K, D] (nn.Attention).
+func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook, cached bool) *Node {
 	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 	x := d.blocks.embed(ctx, tokens) // [B, T, H]
 	masks := map[int]*Node{}
@@ -175,6 +206,9 @@ func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor
 		attend := func(q, k, v *Node) *Node {
 			if h != nil {
 				k, v = h(k, v)
+			}
+			if cached {
+				return nn.AttentionCached(q, k, v, mask, o)
 			}
 			return nn.Attention(q, k, v, mask, o)
 		}

@@ -42,12 +42,13 @@ type Model interface {
 	//	hidden [..., H] → [..., V] (compute dtype)
 	Logits(ctx *context.Context, hidden *graph.Node) *graph.Node
 	// CacheDims returns the number of layers, KV heads and head dim of the
-	// cache tensors [B, S, K, D].
+	// cache tensors [B, K, S, D].
 	CacheDims() (layers, kvHeads, headDim int)
 	// Prefill runs right-padded prompts from position 0 (Hidden with
-	// positions 0..T-1) and returns every layer's keys and values too.
+	// positions 0..T-1) and returns every layer's keys and values too, in
+	// the cache layout.
 	//
-	//	tokens [B, T] int32 → hidden [B, T, H], kv L × {[B, T, K, D]}
+	//	tokens [B, T] int32 → hidden [B, T, H], kv L × {[B, K, T, D]}
 	Prefill(ctx *context.Context, tokens *graph.Node) (hidden *graph.Node, kv []KV)
 	// Decode runs one token per row at its own position: it writes the
 	// token's keys and values into cache slot positions[b] of row b and
@@ -56,7 +57,7 @@ type Model interface {
 	// harmless. Prefill and Decode are exact re-arrangements of Hidden:
 	// the same ops on the same values.
 	//
-	//	tokens [B] int32, positions [B] int32, cache L × {[B, S, K, D]} → hidden [B, H], cache'
+	//	tokens [B] int32, positions [B] int32, cache L × {[B, K, S, D]} → hidden [B, H], cache'
 	Decode(ctx *context.Context, tokens, positions *graph.Node, cache []KV) (hidden *graph.Node, next []KV)
 	// Extend is Decode for T tokens per row: row b's tokens, at the
 	// consecutive positions[b, :], write their keys and values to the
@@ -66,7 +67,7 @@ type Model interface {
 	// prefix computed once). Tokens whose position is past S write
 	// nothing.
 	//
-	//	tokens, positions [B, T] int32, cache 2L × [B, S, K, D] → hidden [B, T, H], cache'
+	//	tokens, positions [B, T] int32, cache 2L × [B, K, S, D] → hidden [B, T, H], cache'
 	Extend(ctx *context.Context, tokens, positions *graph.Node, cache []KV) (hidden *graph.Node, next []KV)
 	// DecodeLogits is Logits for the few rows of a decode step. It computes
 	// the same dot products as Logits, possibly in a layout the backend runs
@@ -77,8 +78,9 @@ type Model interface {
 }
 
 // KV is one layer's key/value cache: rotated keys and values, each
-// [B, S, K, D], where cache slot s holds the token at position s of its
-// row (slots are absolute positions).
+// [B, K, S, D] (head-major: every row and KV head one contiguous [S, D]
+// matrix, read in place by batched products), where cache slot s holds the
+// token at position s of its row (slots are absolute positions).
 type KV struct{ K, V *graph.Node }
 
 // Arch is everything goeval knows about one architecture (config.json

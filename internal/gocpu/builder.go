@@ -23,8 +23,11 @@ type node struct {
 	run    runFunc
 	// alias: the value shares its input 0's storage (Reshape, Identity).
 	alias bool
-	param int     // index among the parameters, or -1
-	value *Buffer // a constant's value
+	// inPlace: the op may write into input 0's storage when the execution
+	// owns it and nothing reads it later (DynamicUpdateSlice; exec.go).
+	inPlace bool
+	param   int     // index among the parameters, or -1
+	value   *Buffer // a constant's value
 }
 
 // Builder implements backends.Builder; ops this backend lacks return an

@@ -110,27 +110,82 @@ func queryChunk(b, n, t, s int) int {
 //	q [B, T, N, D], k, v [B, S, K, D], mask [B, T, S] bool → [B, T, N·D]
 func attend(q, k, v, mask *Node, o AttentionOptions) *Node {
 	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
-	s, kv := k.Shape().Dim(1), k.Shape().Dim(2)
-	scale := o.Scale
-	if scale == 0 {
-		scale = 1 / math.Sqrt(float64(d))
-	}
-	g := n / kv
-	dtype := q.DType()
-	q5 := Reshape(q, b, t, kv, g, d)
+	kv := k.Shape().Dim(2)
+	q5 := Reshape(q, b, t, kv, n/kv, d)
 	// scores [B, K, T, G, S]: batch (B, K), contract D.
 	scores := DotGeneral(q5, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2})
-	scores = SoftCap(MulScalar(ConvertDType(scores, dtypes.Float32), scale), o.SoftCap)
-	m := BroadcastToDims(Reshape(mask, b, 1, t, 1, s), b, kv, t, g, s)
-	scores = Where(m, scores, BroadcastToDims(Infinity(q.Graph(), dtypes.Float32, -1), b, kv, t, g, s))
-	maxS := ReduceAndKeep(scores, ReduceMax, -1)
-	e := Exp(Sub(scores, maxS))
-	probs := Div(e, ReduceAndKeep(e, ReduceSum, -1))
-	probs = ConvertDType(probs, dtype)
+	probs := softmax(scores, mask, d, o)
 	// out [B, K, T, G, D]: batch (B, K), contract S.
 	out := DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2})
 	out = TransposeAllDims(out, 0, 2, 1, 3, 4) // [B, T, K, G, D]
 	return Reshape(out, b, t, n*d)
+}
+
+// AttentionCached is Attention over a KV cache stored head-major, k and v
+// [B, K, S, D]: every (row, KV head) is one contiguous [S, D] matrix, the
+// layout XLA's batched products read as they are — with [B, S, K, D] it
+// copied the whole cache twice per layer and decode step (a transpose to
+// [B, K, D, S] for the scores and one to [B, K, S, D] for the values).
+// The cache is the scores' left operand ([batch, S, D] contracting D, the
+// queries are the small side), so no operand needs a copy. The same dot
+// products and softmax as Attention, chunked the same way.
+//
+//	q [B, T, N, D], k, v [B, K, S, D], mask [B, T, S] bool → [B, T, N·D]
+func AttentionCached(q, k, v, mask *Node, o AttentionOptions) *Node {
+	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
+	kv, s := k.Shape().Dim(1), k.Shape().Dim(2)
+	if n%kv != 0 || k.Shape().Dim(3) != d || !v.Shape().Equal(k.Shape()) {
+		panicf("AttentionCached: q %s incompatible with k %s / v %s", q.Shape(), k.Shape(), v.Shape())
+	}
+	tc := queryChunk(b, n, t, s)
+	if tc >= t {
+		return attendCached(q, k, v, mask, o)
+	}
+	var outs []*Node
+	for t0 := 0; t0 < t; t0 += tc {
+		rows := AxisRange(t0, min(t0+tc, t))
+		outs = append(outs, attendCached(Slice(q, AxisRange(), rows), k, v, Slice(mask, AxisRange(), rows), o))
+	}
+	return Concatenate(outs, 1)
+}
+
+// attendCached is AttentionCached on one run of queries.
+//
+//	q [B, T, N, D], k, v [B, K, S, D], mask [B, T, S] bool → [B, T, N·D]
+func attendCached(q, k, v, mask *Node, o AttentionOptions) *Node {
+	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
+	kv := k.Shape().Dim(1)
+	q5 := Reshape(q, b, t, kv, n/kv, d)
+	// [B, K, S, T, G]: batch (B, K), contract D, the cache on the left.
+	scores := DotGeneral(k, []int{3}, []int{0, 1}, q5, []int{4}, []int{0, 2})
+	scores = TransposeAllDims(scores, 0, 1, 3, 4, 2) // [B, K, T, G, S]
+	probs := softmax(scores, mask, d, o)
+	// out [B, K, T, G, D]: batch (B, K), contract S.
+	out := DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{2}, []int{0, 1})
+	out = TransposeAllDims(out, 0, 2, 1, 3, 4) // [B, T, K, G, D]
+	return Reshape(out, b, t, n*d)
+}
+
+// softmax turns raw scores into attention weights in the scores' dtype:
+// scaled (1/√d unless o.Scale), soft-capped, masked keys −∞, softmax over
+// S in float32.
+//
+//	scores [B, K, T, G, S], mask [B, T, S] bool → [B, K, T, G, S]
+func softmax(scores, mask *Node, d int, o AttentionOptions) *Node {
+	dims := scores.Shape().Dimensions
+	b, kv, t, g, s := dims[0], dims[1], dims[2], dims[3], dims[4]
+	scale := o.Scale
+	if scale == 0 {
+		scale = 1 / math.Sqrt(float64(d))
+	}
+	dtype := scores.DType()
+	x := SoftCap(MulScalar(ConvertDType(scores, dtypes.Float32), scale), o.SoftCap)
+	m := BroadcastToDims(Reshape(mask, b, 1, t, 1, s), b, kv, t, g, s)
+	x = Where(m, x, BroadcastToDims(Infinity(scores.Graph(), dtypes.Float32, -1), b, kv, t, g, s))
+	maxS := ReduceAndKeep(x, ReduceMax, -1)
+	e := Exp(Sub(x, maxS))
+	probs := Div(e, ReduceAndKeep(e, ReduceSum, -1))
+	return ConvertDType(probs, dtype)
 }
 
 // SoftCap is cap·tanh(x/cap); cap 0 leaves x as it is.
