@@ -210,7 +210,9 @@ func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor
 			if cached {
 				return nn.AttentionCached(q, k, v, mask, o)
 			}
-			return nn.Attention(q, k, v, mask, o)
+			causal := o
+			causal.Causal = true // masks from positions in column order (and packed rows' preorder)
+			return nn.Attention(q, k, v, mask, causal)
 		}
 		x = d.blocks.layer(ctx, i, x, positions, attend)
 	}

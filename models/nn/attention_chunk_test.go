@@ -1,6 +1,8 @@
 package nn
 
 import (
+	"github.com/goeval/goeval/internal/gocpu"
+	"github.com/gomlx/gomlx/backends"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -74,6 +76,56 @@ func TestAttentionChunkedExact(t *testing.T) {
 		for i := range whole {
 			if math.Float32bits(got[i]) != math.Float32bits(whole[i]) {
 				t.Fatalf("chunks of %d queries: output %d = %v, unchunked %v", rows, i, got[i], whole[i])
+			}
+		}
+	}
+}
+
+// TestAttentionCausalExact: causal attention over a row longer than one
+// causal chunk (query chunks that see only the keys up to their last
+// column) gives the bits of one unchunked pass over every key, on
+// goeval's pure-Go backend and on simplego, with padding keys masked.
+func TestAttentionCausalExact(t *testing.T) {
+	const b, tq, n, kv, d = 2, 300, 4, 2, 16
+	if causalChunk(tq) >= tq {
+		t.Fatalf("causalChunk(%d) = %d: the test needs several chunks", tq, causalChunk(tq))
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	randF := func(heads int) []float32 {
+		x := make([]float32, b*tq*heads*d)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+		}
+		return x
+	}
+	qf, kf, vf := randF(n), randF(kv), randF(kv)
+	valid := make([]bool, b*tq)
+	for i := range valid {
+		valid[i] = i%tq < tq-7 || i < tq // row 1 has 7 padding keys
+	}
+	gocpuB, err := gocpu.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gocpuB.Finalize()
+	simple, err := simplego.New("ops_sequential")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer simple.Finalize()
+	for _, backend := range []backends.Backend{gocpuB, simple} {
+		run := func(causal bool) []float32 {
+			out := MustExecOnce(backend, func(q, k, v, valid *Node) *Node {
+				pos := Iota(q.Graph(), shapes.Make(dtypes.Int32, b, tq), 1)
+				return Attention(q, k, v, AttentionMask(pos, pos, valid, 0), AttentionOptions{Causal: causal})
+			}, tensors.FromFlatDataAndDimensions(qf, b, tq, n, d), tensors.FromFlatDataAndDimensions(kf, b, tq, kv, d),
+				tensors.FromFlatDataAndDimensions(vf, b, tq, kv, d), tensors.FromFlatDataAndDimensions(valid, b, tq))
+			return tensors.MustCopyFlatData[float32](out)
+		}
+		whole, chunked := run(false), run(true)
+		for i := range whole {
+			if math.Float32bits(chunked[i]) != math.Float32bits(whole[i]) {
+				t.Fatalf("%s: causal chunks: output %d = %v, one pass %v", backend.Name(), i, chunked[i], whole[i])
 			}
 		}
 	}
