@@ -9,11 +9,12 @@ import (
 
 // The Go heap limit on backends whose tensors live in the Go heap: about
 // 1.3× the weights plus 256 MiB, raised by the KV caches generation holds
-// (reserveHeap) — without that raise a large decode batch's cache pushes
+// (reserveHeap). Without that raise a large decode batch's cache pushes
 // the live heap over the limit and the collector runs back to back (a
-// 16-row, 1024-slot decode of Qwen2.5-0.5B spent a third of its CPU in the
-// GC). Without any limit the Go GC lets the heap grow to twice the live
-// weights before collecting the backend's per-call temporaries.
+// 16-row, 768-slot decode of Qwen2.5-0.5B collected ~20 times a second,
+// a fifth of its CPU profile). Without any limit the Go GC lets the heap
+// grow to twice the live weights before collecting the backend's per-call
+// temporaries.
 var heapLimit struct {
 	mu    sync.Mutex
 	base  int64 // the limit goeval set for the weights (0: none, e.g. GOMEMLIMIT)
