@@ -26,9 +26,10 @@ import (
 // taken.
 
 // genTimingRounds is how many times each candidate is timed (its best
-// counts): once was not enough on XLA, where two whole gsm8k runs out of
-// three measured 16 rows no faster than 8 (a 16-row step 2× its usual
-// time in every timed step), and ran twice the decode steps.
+// counts): once was not enough on XLA, where the first timing of a 16-row
+// step at 768 slots gave 673 ms and the second 455 ms (8 rows: 340 ms), so
+// 16 rows looked no faster than 8 and two gsm8k runs out of three decoded
+// 8 rows in twice the steps.
 const genTimingRounds = 2
 
 // genBatchCandidates are the decode batches tried.

@@ -109,9 +109,9 @@ func (d *decoder) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
 func headMajor(x *Node) *Node { return TransposeAllDims(x, 0, 2, 1, 3) }
 
 // Decode implements Model. Each row's keys and values go to cache slot
-// positions[b] in place where the backend has DynamicUpdateSlice (XLA,
-// goeval's pure-Go backend, which writes into the donated cache), else
-// (simplego) through a Where over the whole cache.
+// positions[b] with DynamicUpdateSlice — in place on goeval's pure-Go
+// backend, which gets the cache donated; XLA copies the cache once — or,
+// on simplego, which lacks it, through a Where over the whole cache.
 func (d *decoder) Decode(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
 	g := tokens.Graph()
 	b := tokens.Shape().Dim(0)
