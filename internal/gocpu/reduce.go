@@ -119,10 +119,9 @@ func reduceInto[T any](dst, src []T, dims, ost []int, f func(a, v T) T) {
 	if inner == 0 || len(src) == 0 {
 		return
 	}
-	idx := make([]int, r-1)
-	pos := 0
+	w := newRowWalk(dims, ost, 0)
 	for o := 0; o < len(src); o += inner {
-		row := src[o : o+inner]
+		row, pos := src[o:o+inner], w.pos
 		if is == 0 {
 			a := dst[pos]
 			for _, v := range row {
@@ -135,15 +134,7 @@ func reduceInto[T any](dst, src []T, dims, ost []int, f func(a, v T) T) {
 				d[i] = f(d[i], v)
 			}
 		}
-		for ax := r - 2; ax >= 0; ax-- {
-			idx[ax]++
-			pos += ost[ax]
-			if idx[ax] < dims[ax] {
-				break
-			}
-			pos -= ost[ax] * dims[ax]
-			idx[ax] = 0
-		}
+		w.next()
 	}
 }
 

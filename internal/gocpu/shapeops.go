@@ -131,8 +131,34 @@ func stridedCopy(dst any, dims []int, src any, off int, st []int) {
 	}
 }
 
+// rowWalk is an odometer over the rows (every axis but the last) of dims
+// in row-major order: pos is the current row's offset in a layout with
+// strides st.
+type rowWalk struct {
+	dims, st, idx []int
+	pos           int
+}
+
+func newRowWalk(dims, st []int, off int) rowWalk {
+	r := len(dims) - 1
+	return rowWalk{dims: dims[:r], st: st[:r], idx: make([]int, r), pos: off}
+}
+
+// next moves to the next row.
+func (w *rowWalk) next() {
+	for ax := len(w.idx) - 1; ax >= 0; ax-- {
+		w.idx[ax]++
+		w.pos += w.st[ax]
+		if w.idx[ax] < w.dims[ax] {
+			return
+		}
+		w.pos -= w.st[ax] * w.dims[ax]
+		w.idx[ax] = 0
+	}
+}
+
 // stridedCopyT: the last axis is the inner loop (contiguous when its
-// stride is 1); the outer axes advance an odometer once per row.
+// stride is 1); the outer axes advance a rowWalk once per row.
 func stridedCopyT[T any](dst []T, dims []int, src []T, off int, st []int) {
 	r := len(dims)
 	if r == 0 {
@@ -143,10 +169,9 @@ func stridedCopyT[T any](dst []T, dims []int, src []T, off int, st []int) {
 	if inner == 0 || len(dst) == 0 {
 		return
 	}
-	idx := make([]int, r-1)
-	pos := off
+	w := newRowWalk(dims, st, off)
 	for o := 0; o < len(dst); o += inner {
-		row := dst[o : o+inner]
+		row, pos := dst[o:o+inner], w.pos
 		switch is {
 		case 1:
 			copy(row, src[pos:pos+inner])
@@ -162,15 +187,7 @@ func stridedCopyT[T any](dst []T, dims []int, src []T, off int, st []int) {
 				p += is
 			}
 		}
-		for ax := r - 2; ax >= 0; ax-- {
-			idx[ax]++
-			pos += st[ax]
-			if idx[ax] < dims[ax] {
-				break
-			}
-			pos -= st[ax] * dims[ax]
-			idx[ax] = 0
-		}
+		w.next()
 	}
 }
 

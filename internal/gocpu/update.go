@@ -98,18 +98,9 @@ func paste[T any](dst []T, off int, st []int, src []T, dims []int) {
 	if inner == 0 || len(src) == 0 {
 		return
 	}
-	idx := make([]int, r-1)
-	pos := off
+	w := newRowWalk(dims, st, off)
 	for o := 0; o < len(src); o += inner {
-		copy(dst[pos:pos+inner], src[o:o+inner])
-		for ax := r - 2; ax >= 0; ax-- {
-			idx[ax]++
-			pos += st[ax]
-			if idx[ax] < dims[ax] {
-				break
-			}
-			pos -= st[ax] * dims[ax]
-			idx[ax] = 0
-		}
+		copy(dst[w.pos:w.pos+inner], src[o:o+inner])
+		w.next()
 	}
 }
