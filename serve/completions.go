@@ -216,15 +216,15 @@ func (s *Server) scoreCompletions(r *http.Request, echo bool, cs []*completion) 
 			}
 		}
 	}
+	for _, c := range cs {
+		c.scores = make([]*lm.TokenScores, len(c.gen)) // nil entries: nothing to score
+	}
 	if len(j.score) == 0 {
 		return nil
 	}
 	res, err := s.runJob(r, j)
 	if err != nil {
 		return err
-	}
-	for _, c := range cs {
-		c.scores = make([]*lm.TokenScores, len(c.gen))
 	}
 	for k, w := range where {
 		cs[w.c].scores[w.g] = &res.score[k]
