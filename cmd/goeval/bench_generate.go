@@ -29,6 +29,7 @@ func benchGenerate(args []string) error {
 	fs.IntVar(&o.Steps, "steps", 8, "tokens generated per row (the first comes from prefill)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random prompts")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the whole run (model load included) to this file")
+	opProfile := fs.Int("op-profile", 0, "pure-Go backend: time every op and print the N costliest op-and-shape entries to stderr at the end (0: off)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval bench generate --model DIR [--batches 1,8,32] [--prompt-len N] [--steps N] [flags]")
 		fmt.Fprintln(fs.Output(), "Prints one line per batch size: prefill and decode tokens/s (graph time, compiles excluded).")
@@ -56,6 +57,9 @@ func benchGenerate(args []string) error {
 			return err
 		}
 		defer stop()
+	}
+	if *opProfile > 0 {
+		defer bench.OpProfile(os.Stderr, *opProfile)()
 	}
 	_, err = bench.Generate(context.Background(), f.open, o)
 	return err

@@ -22,6 +22,7 @@ func benchScore(args []string) error {
 	fs.IntVar(&o.Continuation, "continuation", 8, "continuation tokens per request")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random token ids")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the timed pass to this file")
+	opProfile := fs.Int("op-profile", 0, "pure-Go backend: time every op of the timed pass and print the N costliest op-and-shape entries to stderr (0: off)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval bench score --model DIR [flags]")
 		fmt.Fprintln(fs.Output(), "Scores --requests random requests twice (the first pass compiles) and prints one line: backend, batch, buckets, tokens/s, compile time, peak RSS.")
@@ -41,6 +42,21 @@ func benchScore(args []string) error {
 		}
 		defer f.Close()
 		o.Profile = func() (func(), error) { return startCPUProfile(f) }
+	}
+	if *opProfile > 0 {
+		cpu := o.Profile
+		o.Profile = func() (func(), error) {
+			stopOps := bench.OpProfile(os.Stderr, *opProfile)
+			if cpu == nil {
+				return stopOps, nil
+			}
+			stopCPU, err := cpu()
+			if err != nil {
+				stopOps()
+				return nil, err
+			}
+			return func() { stopCPU(); stopOps() }, nil
+		}
 	}
 	r, err := bench.Score(context.Background(), f.open, o)
 	if err != nil {

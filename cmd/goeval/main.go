@@ -53,7 +53,14 @@ func runMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "goeval: unknown command %q; run 'goeval help' for the list\n", args[0])
 		return 2
 	}
-	if err := cmd.run(args[1:]); err != nil {
+	stopProfiles, err := startDevProfiles()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goeval %s: %v\n", cmd.name, err)
+		return 2
+	}
+	err = cmd.run(args[1:])
+	stopProfiles()
+	if err != nil {
 		if st := signalStatus(); st != 0 { // SIGINT/SIGTERM: 130/143, as shells report
 			fmt.Fprintf(os.Stderr, "goeval %s: stopped by %v\n", cmd.name, caught.Load())
 			return st

@@ -2,6 +2,7 @@ package gocpu
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -198,7 +199,15 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 				in = append(in, vals[v.idx])
 			}
 			x.inPlace = p.inPlace[i]
+			var t0 time.Time
+			timed := opStats.on.Load()
+			if timed {
+				t0 = time.Now()
+			}
 			v, err := nd.run(x, in)
+			if timed {
+				recordOp(nd, time.Since(t0))
+			}
 			if err != nil {
 				return nil, errors.Wrapf(err, "gocpu: %s → %s", nd.op, nd.shape)
 			}

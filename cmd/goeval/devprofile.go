@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/goeval/goeval/bench"
+)
+
+// Profiling any command, for developers: GOEVAL_CPUPROFILE=FILE writes a
+// pprof CPU profile of the whole command, GOEVAL_OP_PROFILE=N prints the N
+// costliest op-and-shape entries of goeval's pure-Go backend to stderr when
+// the command ends (as `goeval bench … --op-profile N` does). Both are off
+// when unset; a value that cannot be used is one line and exit status 2.
+const (
+	envCPUProfile = "GOEVAL_CPUPROFILE"
+	envOpProfile  = "GOEVAL_OP_PROFILE"
+)
+
+// startDevProfiles starts what the environment asks for; stop ends it.
+func startDevProfiles() (stop func(), err error) {
+	var stops []func()
+	stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	if v := os.Getenv(envOpProfile); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("$%s=%q: want a positive number of entries, or unset it", envOpProfile, v)
+		}
+		stops = append(stops, bench.OpProfile(os.Stderr, n))
+	}
+	if path := os.Getenv(envCPUProfile); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			stop()
+			return nil, fmt.Errorf("$%s: %v", envCPUProfile, err)
+		}
+		end, err := startCPUProfile(f)
+		if err != nil {
+			f.Close()
+			stop()
+			return nil, err
+		}
+		stops = append(stops, func() { end(); f.Close() })
+	}
+	return stop, nil
+}
