@@ -225,6 +225,7 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 			}
 		}
 	}
+	e.b.pool.age()
 	return e.collect(p, vals), nil
 }
 
