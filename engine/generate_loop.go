@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/lm"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
@@ -20,6 +21,45 @@ import (
 // prefillTokenBudget caps P·T of one prefill graph (memory of its
 // attention scores), but never below one row.
 const prefillTokenBudget = 4096
+
+// cheapShapes reports whether a graph of a new shape costs next to
+// nothing: on goeval's pure-Go backend building one takes milliseconds,
+// where XLA compiles for a second or more. Prefill graphs there are sized
+// to the prompts (prefillT, prefillP) instead of to the length and row
+// buckets, which padded 8 prompts of 750 tokens to 12 rows of 768.
+func (e *Engine) cheapShapes() bool { return e.backend.String() == gocpu.Name }
+
+// prefillAlign is the prompt-length granularity of prefill graphs on
+// cheap-shape backends.
+const prefillAlign = 16
+
+// prefillT is the padded length of a prefill graph whose longest prompt
+// has n tokens, in a cache of s slots: the length bucket, or n rounded up
+// to prefillAlign where shapes are cheap.
+func (e *Engine) prefillT(n, s int) int {
+	if e.cheapShapes() {
+		return min((n+prefillAlign-1)/prefillAlign*prefillAlign, s)
+	}
+	return min(bucketT(n, e.maxLen), s)
+}
+
+// prefillP is the row count of a prefill graph for n prompts in a cache
+// of b rows: a power of two (bucketB), or n where shapes are cheap.
+func (e *Engine) prefillP(n, b int) int {
+	if e.cheapShapes() {
+		return n
+	}
+	return bucketB(n, b)
+}
+
+// floorPow2 is the largest power of two ≤ n (n ≥ 1).
+func floorPow2(n int) int {
+	b := 1
+	for b*2 <= n {
+		b *= 2
+	}
+	return b
+}
 
 // genRow is a cache row serving one request.
 type genRow struct {
@@ -103,8 +143,11 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 // their first skip tokens are a shared prefix already computed) and
 // returns those rows.
 func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s, skip int) []int {
-	t := min(bucketT(len(items[waiting[0]].ctx)-skip, e.maxLen), s) // the longest waiting prompt
+	t := e.prefillT(len(items[waiting[0]].ctx)-skip, s) // the longest waiting prompt
 	maxRows := max(1, prefillTokenBudget/t)
+	if !e.cheapShapes() {
+		maxRows = floorPow2(maxRows) // a full graph: its rows are a power of two
+	}
 	var admitted []int
 	for r := range rows {
 		if rows[r] == nil && len(admitted) < min(maxRows, len(waiting)) {
@@ -133,11 +176,11 @@ func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []ge
 // extend graph, genprefix.go) —, writes their cache rows and picks each
 // one's first token.
 func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult, skip int, pc *prefixCache) error {
-	p, n := bucketB(len(admitted), c.B), 0
+	p, n := e.prefillP(len(admitted), c.B), 0
 	for _, r := range admitted {
 		n = max(n, len(rows[r].it.ctx)-skip)
 	}
-	t := min(bucketT(n, e.maxLen), c.S)
+	t := e.prefillT(n, c.S)
 	tok, last := make([]int32, p*t), make([]int32, p)
 	src, sel := make([]int32, c.B), make([]bool, c.B)
 	real := 0

@@ -98,7 +98,7 @@ func (e *Engine) loadPrefix(gs *genState, pc *prefixCache, items []genItem, g in
 	}
 	pc.group, pc.row = g, row
 	p := grp.prefix
-	t := min(bucketT(p, e.maxLen), s)
+	t := e.prefillT(p, s)
 	tok := make([]int32, t)
 	copy(tok, items[grp.members[0]].ctx[:p])
 	args := []any{
