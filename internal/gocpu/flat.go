@@ -50,6 +50,40 @@ func flatLen(flat any) int {
 	return -1
 }
 
+// reslice is flat[:n] (n ≤ cap(flat)).
+func reslice(flat any, n int) any {
+	switch f := flat.(type) {
+	case []bool:
+		return f[:n]
+	case []int32:
+		return f[:n]
+	case []int64:
+		return f[:n]
+	case []float32:
+		return f[:n]
+	case []float64:
+		return f[:n]
+	}
+	return flat
+}
+
+// flatCap is cap(flat).
+func flatCap(flat any) int {
+	switch f := flat.(type) {
+	case []bool:
+		return cap(f)
+	case []int32:
+		return cap(f)
+	case []int64:
+		return cap(f)
+	case []float32:
+		return cap(f)
+	case []float64:
+		return cap(f)
+	}
+	return -1
+}
+
 // copyFlat copies src into dst, both []T of the same T and length.
 func copyFlat(dst, src any) error {
 	n := -1
@@ -115,16 +149,24 @@ const poolKeep = 3
 func newPool() *pool { return &pool{free: map[poolKey][]any{}, seen: map[poolKey]uint64{}} }
 
 // get returns a []T of n elements; its contents are arbitrary unless zero.
+// It is pooled storage of exactly n elements, else the smallest pooled
+// storage of up to poolFit × n (sliced to n: causal attention's query
+// chunks, largest first, then share the first chunk's buffers), else new.
 func (p *pool) get(dt dtypes.DType, n int, zero bool) any {
 	k := poolKey{dt, n}
 	p.mu.Lock()
 	p.seen[k] = p.epoch
+	if len(p.free[k]) == 0 {
+		k = p.fit(dt, n)
+	}
 	if l := p.free[k]; len(l) > 0 {
 		f := l[len(l)-1]
 		l[len(l)-1] = nil
 		p.free[k] = l[:len(l)-1]
-		p.bytes -= int64(n * dt.Size())
+		p.bytes -= int64(k.n * dt.Size())
+		p.seen[k] = p.epoch
 		p.mu.Unlock()
+		f = reslice(f, n)
 		if zero {
 			clearFlat(f)
 		}
@@ -134,9 +176,24 @@ func (p *pool) get(dt dtypes.DType, n int, zero bool) any {
 	return makeFlat(dt, n)
 }
 
-// put returns storage to the pool.
+// poolFit bounds how much larger than asked pooled storage may be.
+const poolFit = 4
+
+// fit is the key of the smallest pooled storage of dt with more than n and
+// at most poolFit × n elements, or {dt, n} when none is (mu held).
+func (p *pool) fit(dt dtypes.DType, n int) poolKey {
+	best := poolKey{dt, n}
+	for k, l := range p.free {
+		if k.dt == dt && len(l) > 0 && k.n > n && k.n <= poolFit*n && (best.n == n || k.n < best.n) {
+			best = k
+		}
+	}
+	return best
+}
+
+// put returns storage to the pool, under its capacity.
 func (p *pool) put(dt dtypes.DType, flat any) {
-	n := flatLen(flat)
+	n := flatCap(flat)
 	size := int64(n * dt.Size())
 	if n <= 0 || size < 4096 {
 		return
@@ -147,7 +204,7 @@ func (p *pool) put(dt dtypes.DType, flat any) {
 		return
 	}
 	k := poolKey{dt, n}
-	p.free[k] = append(p.free[k], flat)
+	p.free[k] = append(p.free[k], reslice(flat, n))
 	p.seen[k] = p.epoch
 	p.bytes += size
 }

@@ -42,3 +42,28 @@ func TestPoolAges(t *testing.T) {
 		t.Fatal("an aged-out buffer was handed out again")
 	}
 }
+
+// TestPoolFit: a request with no storage of its exact size pooled takes the
+// smallest pooled storage of up to poolFit times its size, sliced to it;
+// that storage goes back under its full size.
+func TestPoolFit(t *testing.T) {
+	p := newPool()
+	const n = 1 << 12
+	for _, size := range []int{3 * n, 2 * n, poolFit*n + 1} {
+		p.put(dtypes.Float32, make([]float32, size))
+	}
+	got := p.get(dtypes.Float32, n+1, false).([]float32)
+	if len(got) != n+1 || cap(got) != 2*n {
+		t.Fatalf("got len %d cap %d, want the 2n buffer sliced to n+1", len(got), cap(got))
+	}
+	if got := p.get(dtypes.Float32, n, false).([]float32); cap(got) != 3*n {
+		t.Fatalf("second request got cap %d, want the 3n buffer", cap(got))
+	}
+	if got := p.get(dtypes.Float32, n, false).([]float32); cap(got) != n {
+		t.Fatalf("third request got cap %d, want a new buffer: the last pooled one is over poolFit × n", cap(got))
+	}
+	p.put(dtypes.Float32, got)
+	if l := p.free[poolKey{dtypes.Float32, 2 * n}]; len(l) != 1 || flatLen(l[0]) != 2*n {
+		t.Fatalf("storage not pooled back under its full size: %v", p.free)
+	}
+}

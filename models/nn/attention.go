@@ -98,16 +98,19 @@ func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
 	if tc >= t {
 		return attend(q, k, v, mask, o)
 	}
-	var outs []*Node
-	for t0 := 0; t0 < t; t0 += tc {
-		t1 := min(t0+tc, t)
+	// The last chunk is built (and on goeval's backend run) first: with
+	// causal key ranges it is the largest, and the smaller chunks after it
+	// reuse its buffers instead of each leaving one of its own size.
+	outs := make([]*Node, (t+tc-1)/tc)
+	for i := len(outs) - 1; i >= 0; i-- {
+		t0, t1 := i*tc, min((i+1)*tc, t)
 		rows := AxisRange(t0, t1)
 		kc, vc, mc := k, v, Slice(mask, AxisRange(), rows)
 		if causal && t1 < s { // keys past the chunk's last query
 			keys := AxisRange(0, t1)
 			kc, vc, mc = Slice(k, AxisRange(), keys), Slice(v, AxisRange(), keys), Slice(mc, AxisRange(), AxisRange(), keys)
 		}
-		outs = append(outs, attend(Slice(q, AxisRange(), rows), kc, vc, mc, o))
+		outs[i] = attend(Slice(q, AxisRange(), rows), kc, vc, mc, o)
 	}
 	return Concatenate(outs, 1)
 }
