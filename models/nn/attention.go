@@ -213,7 +213,7 @@ func softmax(scores, mask *Node, d int, o AttentionOptions) *Node {
 	dtype := scores.DType()
 	x := SoftCap(MulScalar(ConvertDType(scores, dtypes.Float32), scale), o.SoftCap)
 	m := BroadcastToDims(Reshape(mask, b, 1, t, 1, s), b, kv, t, g, s)
-	x = Where(m, x, BroadcastToDims(Infinity(scores.Graph(), dtypes.Float32, -1), b, kv, t, g, s))
+	x = Where(m, x, Infinity(scores.Graph(), dtypes.Float32, -1)) // a scalar: the backend broadcasts it
 	maxS := ReduceAndKeep(x, ReduceMax, -1)
 	e := Exp(Sub(x, maxS))
 	probs := Div(e, ReduceAndKeep(e, ReduceSum, -1))
