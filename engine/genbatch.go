@@ -18,7 +18,8 @@ import (
 // cache length. The timing steps run on zeroed caches and count as
 // compiles, not as decode steps, in GenStats. goeval's pure-Go backend is
 // measured too (its decode reads each weight once per step: 38.7 / 55.1 /
-// 56.2 tok/s at 8 / 16 / 32 rows of 512 slots at the 0.5B shape); simplego
+// 56.2 tok/s at 8 / 16 / 32 rows of 512 slots at the 0.5B shape), but
+// only beyond genUntimedRows requests; simplego
 // keeps the scoring batch, a step there costs seconds. On CUDA nothing is timed: each
 // candidate would be a compile of 5–12 s at the 0.5B shape, and a GPU step
 // barely grows with the rows (an H100 at the 0.5B shape: 5.4 ms at 1 row,
@@ -31,6 +32,13 @@ import (
 // 16 rows looked no faster than 8 and two gsm8k runs out of three decoded
 // 8 rows in twice the steps.
 const genTimingRounds = 2
+
+// genUntimedRows: on goeval's pure-Go backend requests that fit this many
+// rows all decode together, untimed. A step of 16 rows there never costs
+// twice one of 8 (the weights are read once per step; the rest grows with
+// the rows), so 8 rows could only tie, in twice the steps; timing both
+// cost a 16-document gsm8k run 4 s of its 112.
+const genUntimedRows = 16
 
 // genBatchCandidates are the decode batches tried.
 var genBatchCandidates = []int{8, 16, 32, 64}
@@ -50,6 +58,9 @@ func (e *Engine) genBatch(gs *genState, n, s int) (int, error) {
 	layers, kv, d := e.model.CacheDims()
 	rowBytes := 2 * layers * s * kv * d * 4
 	if e.device.Device == "cuda" {
+		return largestFitting(n, rowBytes, b), nil
+	}
+	if e.cheapShapes() && bucketPow2(n) <= genUntimedRows {
 		return largestFitting(n, rowBytes, b), nil
 	}
 	best, bestRate := b, 0.0

@@ -170,3 +170,41 @@ func TestGenGroups(t *testing.T) {
 		t.Errorf("groups by prefix %v; want 40: [0 2], 0: [3 4 1]", byPrefix)
 	}
 }
+
+// TestGenBatchUntimed: on goeval's pure-Go backend, requests that fit
+// genUntimedRows rows all decode together without timing candidates, and
+// generate what an explicit batch of 4 generates.
+func TestGenBatchUntimed(t *testing.T) {
+	auto := openFixture(t, "tiny-qwen3", Options{Device: os.Getenv("GOEVAL_TEST_DEVICE")})
+	if !auto.cheapShapes() {
+		t.Skipf("backend %s times its decode batch (TestGenBatchAuto)", auto.backend.String())
+	}
+	fixed := openFixture(t, "tiny-qwen3", Options{BatchSize: 4})
+	reqs := prefixPrompts(11, 12, fixed.Config().VocabSize)
+	want, err := fixed.GenerateUntil(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := auto.GenStats()
+	got, err := auto.GenerateUntil(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !slices.Equal(got[i].IDs, want[i].IDs) {
+			t.Errorf("request %d: auto batch generated %v, batch 4 %v", i, got[i].IDs, want[i].IDs)
+		}
+	}
+	if len(auto.gen.autoBatch) != 0 {
+		t.Errorf("12 requests timed their batch: %v", auto.gen.autoBatch)
+	}
+	// One row each, all at once: every decode step serves all 12 (16 rows).
+	after := auto.GenStats()
+	maxTokens := 0
+	for _, r := range got {
+		maxTokens = max(maxTokens, len(r.IDs))
+	}
+	if steps := after.DecodeSteps - before.DecodeSteps; steps > maxTokens {
+		t.Errorf("%d decode steps for at most %d tokens per request: not one batch", steps, maxTokens)
+	}
+}

@@ -197,13 +197,23 @@ func convertRun(from dtypes.DType, shape shapes.Shape) runFunc {
 		switch dst := out.flat.(type) {
 		case []float32:
 			if s, ok := in[0].flat.([]float64); ok && from == dtypes.Float64 {
-				for i := range dst {
-					dst[i] = float32(s[i])
-				}
+				parallel(x, len(dst), func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						dst[i] = float32(s[i])
+					}
+				})
 				return out, nil
 			}
 			fill(dst, src, func(v float64) float32 { return float32(v) })
 		case []float64:
+			if s, ok := in[0].flat.([]float32); ok { // the LM head's log-softmax: 3.5 → <1 ns per element
+				parallel(x, len(dst), func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						dst[i] = float64(s[i])
+					}
+				})
+				return out, nil
+			}
 			fill(dst, src, func(v float64) float64 { return v })
 		case []int32:
 			fill(dst, src, func(v float64) int32 { return int32(v) })
