@@ -49,8 +49,10 @@ func limitHeap(weightBytes int64) {
 	watchGC()
 }
 
-// gcSentinel is garbage whose finalizer runs once per collection.
-type gcSentinel struct{ next *gcSentinel }
+// gcSentinel is garbage whose finalizer runs once per collection (the
+// pointer field keeps it out of the tiny allocator, whose blocks a
+// finalizer may outlive).
+type gcSentinel struct{ _ *gcSentinel }
 
 // watchGC calls followHeap after every garbage collection from now on: a
 // sentinel's finalizer runs once the collection that found it dead ends,
@@ -76,12 +78,11 @@ func reserveHeap(n int64) {
 // liveHeapMetric is the heap the last collection found live.
 const liveHeapMetric = "/gc/heap/live:bytes"
 
-// followHeap runs after each collection (watchGC) and sets the part of
-// the limit above the weights' margin and the caches' reservations to
-// what the work holds now: with the live heap the collection found within
-// 1/8 of the limit, the limit becomes 1.125 × that live heap, so the next
-// collection comes after the work allocated an eighth of it; once the live
-// heap is back below, the limit falls back to base + extra.
+// followHeap runs after each collection (watchGC) and makes the limit
+// max(base + extra, 1.125 × the live heap that collection found): while
+// the work holds more than the weights' margin and the caches'
+// reservations, the next collection comes after it allocated an eighth of
+// its live heap; once it holds less, the limit is base + extra again.
 func followHeap() {
 	heapLimit.mu.Lock()
 	defer heapLimit.mu.Unlock()
