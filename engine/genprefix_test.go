@@ -112,20 +112,7 @@ func TestGenBatchAuto(t *testing.T) {
 	device := os.Getenv("GOEVAL_TEST_DEVICE")
 	fixed := openFixture(t, "tiny-qwen3", Options{BatchSize: 4, Device: device})
 	auto := openFixture(t, "tiny-qwen3", Options{Device: device})
-	reqs := prefixPrompts(9, 30, fixed.Config().VocabSize)
-	want, err := fixed.GenerateUntil(context.Background(), reqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := auto.GenerateUntil(context.Background(), reqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		if !slices.Equal(got[i].IDs, want[i].IDs) {
-			t.Errorf("request %d: auto batch generated %v, batch 4 %v", i, got[i].IDs, want[i].IDs)
-		}
-	}
+	generateLikeBatch4(t, fixed, auto, prefixPrompts(9, 30, fixed.Config().VocabSize))
 	measured := auto.gen.autoBatch
 	if len(measured) != 1 {
 		t.Fatalf("measured batches %v; want one cache length", measured)
@@ -180,21 +167,8 @@ func TestGenBatchUntimed(t *testing.T) {
 		t.Skipf("backend %s times its decode batch (TestGenBatchAuto)", auto.backend.String())
 	}
 	fixed := openFixture(t, "tiny-qwen3", Options{BatchSize: 4})
-	reqs := prefixPrompts(11, 12, fixed.Config().VocabSize)
-	want, err := fixed.GenerateUntil(context.Background(), reqs)
-	if err != nil {
-		t.Fatal(err)
-	}
 	before := auto.GenStats()
-	got, err := auto.GenerateUntil(context.Background(), reqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		if !slices.Equal(got[i].IDs, want[i].IDs) {
-			t.Errorf("request %d: auto batch generated %v, batch 4 %v", i, got[i].IDs, want[i].IDs)
-		}
-	}
+	got := generateLikeBatch4(t, fixed, auto, prefixPrompts(11, 12, fixed.Config().VocabSize))
 	if len(auto.gen.autoBatch) != 0 {
 		t.Errorf("12 requests timed their batch: %v", auto.gen.autoBatch)
 	}
@@ -207,4 +181,25 @@ func TestGenBatchUntimed(t *testing.T) {
 	if steps := after.DecodeSteps - before.DecodeSteps; steps > maxTokens {
 		t.Errorf("%d decode steps for at most %d tokens per request: not one batch", steps, maxTokens)
 	}
+}
+
+// generateLikeBatch4 generates reqs on fixed (an explicit batch of 4) and
+// on auto, fails the test where any request's ids differ, and returns
+// auto's results.
+func generateLikeBatch4(t *testing.T, fixed, auto *Engine, reqs []lm.GenerateRequest) []lm.GenerateResult {
+	t.Helper()
+	want, err := fixed.GenerateUntil(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := auto.GenerateUntil(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !slices.Equal(got[i].IDs, want[i].IDs) {
+			t.Errorf("request %d: auto batch generated %v, batch 4 %v", i, got[i].IDs, want[i].IDs)
+		}
+	}
+	return got
 }
