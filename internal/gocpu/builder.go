@@ -28,6 +28,7 @@ type node struct {
 	inPlace bool
 	param   int     // index among the parameters, or -1
 	value   *Buffer // a constant's value
+	statKey string  // the op-statistics key, set at its first timed run (opStats.mu)
 }
 
 // Builder implements backends.Builder; ops this backend lacks return an

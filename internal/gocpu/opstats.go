@@ -38,8 +38,25 @@ func SetOpStats(on bool) {
 	opStats.on.Store(on)
 }
 
-// recordOp adds d to node nd's entry.
+// recordOp adds d to node nd's entry. The entry's key is formatted once
+// per node (statKey), not on every run.
 func recordOp(nd *node, d time.Duration) {
+	opStats.mu.Lock()
+	defer opStats.mu.Unlock()
+	if nd.statKey == "" {
+		nd.statKey = opKey(nd)
+	}
+	s := opStats.m[nd.statKey]
+	if s == nil {
+		s = &OpStat{Key: nd.statKey}
+		opStats.m[nd.statKey] = s
+	}
+	s.Calls++
+	s.Time += d
+}
+
+// opKey is "Op out ← in0, in1 …".
+func opKey(nd *node) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s %s ←", nd.op, nd.shape)
 	for i, in := range nd.inputs {
@@ -48,16 +65,7 @@ func recordOp(nd *node, d time.Duration) {
 		}
 		fmt.Fprintf(&sb, " %s", in.shape)
 	}
-	key := sb.String()
-	opStats.mu.Lock()
-	defer opStats.mu.Unlock()
-	s := opStats.m[key]
-	if s == nil {
-		s = &OpStat{Key: key}
-		opStats.m[key] = s
-	}
-	s.Calls++
-	s.Time += d
+	return sb.String()
 }
 
 // OpStats returns the table, most time first.
