@@ -266,16 +266,22 @@ type countWriter struct {
 	cut int64
 }
 
+// Write counts bytes before they are written: once the client can have
+// them, Served already says so (counting after Write raced with a client
+// that read the last chunk and returned first). A short write takes back
+// what was not sent.
 func (c *countWriter) Write(b []byte) (int, error) {
 	if c.cut > 0 && c.n+int64(len(b)) > c.cut {
 		b = b[:c.cut-c.n]
+		c.s.Served.Add(int64(len(b)))
 		n, _ := c.ResponseWriter.Write(b)
-		c.s.Served.Add(int64(n))
+		c.s.Served.Add(int64(n - len(b)))
 		c.ResponseWriter.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler) // drop the connection mid-body
 	}
+	c.s.Served.Add(int64(len(b)))
 	n, err := c.ResponseWriter.Write(b)
 	c.n += int64(n)
-	c.s.Served.Add(int64(n))
+	c.s.Served.Add(int64(n - len(b)))
 	return n, err
 }
