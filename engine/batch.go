@@ -18,6 +18,46 @@ import (
 // Rows are right-padded: causality already hides the padding from every
 // real position, and masked keys add exact zeros, so a row's result does
 // not depend on its bucket or its neighbours (see invariance_test.go).
+//
+// Where a graph of a new shape costs next to nothing (goeval's pure-Go
+// backend: Engine.cheapShapes), the buckets are padding for nothing: the
+// shapes are exact instead (shapeRule), T rounded up to 16, K to 8, B the
+// rows there are.
+
+// shapeRule rounds a graph's dimensions: to the buckets above, or, when
+// exact, barely (see above).
+type shapeRule struct{ exact bool }
+
+// exactAlignT and exactAlignK are the granularity of exact shapes.
+const exactAlignT, exactAlignK = 16, 8
+
+// t is the padded length of rows of n tokens (at most maxLen, unless n
+// is longer).
+func (r shapeRule) t(n, maxLen int) int {
+	if !r.exact {
+		return bucketT(n, maxLen)
+	}
+	return min(roundUp(n, exactAlignT), max(roundUp(maxLen, 8), roundUp(n, 8)))
+}
+
+// b is the row count of a pass of n rows of at most rowCap.
+func (r shapeRule) b(n, rowCap int) int {
+	if !r.exact {
+		return bucketB(n, rowCap)
+	}
+	return n
+}
+
+// k is the scored-slot count of a pass scoring n positions.
+func (r shapeRule) k(n int) int {
+	if !r.exact {
+		return bucketPow2(n)
+	}
+	return roundUp(n, exactAlignK)
+}
+
+// roundUp rounds n up to a multiple of m.
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
 
 // batch is one forward pass: rows index the deduplicated items.
 type batch struct {
@@ -57,7 +97,7 @@ func itemKey(it item) string {
 
 // planBatches orders the (non-empty) items among cand and groups them into
 // batches.
-func planBatches(items []item, cand []int, batchSize, maxLen int) []batch {
+func planBatches(items []item, cand []int, batchSize, maxLen int, sr shapeRule) []batch {
 	order := make([]int, 0, len(cand))
 	for _, i := range cand {
 		if len(items[i].targets) > 0 {
@@ -73,13 +113,13 @@ func planBatches(items []item, cand []int, batchSize, maxLen int) []batch {
 	var out []batch
 	for start := 0; start < len(order); {
 		// The first row is the longest: it sets T and so the row cap.
-		rowCap := passRows(bucketT(len(items[order[start]].inp), maxLen), batchSize)
+		rowCap := passRows(sr.t(len(items[order[start]].inp), maxLen), batchSize)
 		rows := order[start:min(start+rowCap, len(order))]
 		t, k := 0, 0
 		for _, r := range rows {
 			t, k = max(t, len(items[r].inp)), k+len(items[r].targets)
 		}
-		out = append(out, batch{B: bucketB(len(rows), rowCap), T: bucketT(t, maxLen), K: bucketPow2(k), rows: rows})
+		out = append(out, batch{B: sr.b(len(rows), rowCap), T: sr.t(t, maxLen), K: sr.k(k), rows: rows})
 		start += len(rows)
 	}
 	return out

@@ -29,28 +29,18 @@ const prefillTokenBudget = 4096
 // buckets, which padded 8 prompts of 750 tokens to 12 rows of 768.
 func (e *Engine) cheapShapes() bool { return e.backend.String() == gocpu.Name }
 
-// prefillAlign is the prompt-length granularity of prefill graphs on
-// cheap-shape backends.
-const prefillAlign = 16
+// shapeRule is how this engine's graphs round their dimensions: exact
+// where shapes are cheap, else to buckets (batch.go).
+func (e *Engine) shapeRule() shapeRule { return shapeRule{exact: e.cheapShapes()} }
 
 // prefillT is the padded length of a prefill graph whose longest prompt
 // has n tokens, in a cache of s slots: the length bucket, or n rounded up
-// to prefillAlign where shapes are cheap.
-func (e *Engine) prefillT(n, s int) int {
-	if e.cheapShapes() {
-		return min((n+prefillAlign-1)/prefillAlign*prefillAlign, s)
-	}
-	return min(bucketT(n, e.maxLen), s)
-}
+// to 16 where shapes are cheap.
+func (e *Engine) prefillT(n, s int) int { return min(e.shapeRule().t(n, e.maxLen), s) }
 
 // prefillP is the row count of a prefill graph for n prompts in a cache
 // of b rows: a power of two (bucketB), or n where shapes are cheap.
-func (e *Engine) prefillP(n, b int) int {
-	if e.cheapShapes() {
-		return n
-	}
-	return bucketB(n, b)
-}
+func (e *Engine) prefillP(n, b int) int { return e.shapeRule().b(n, b) }
 
 // floorPow2 is the largest power of two ≤ n (n ≥ 1).
 func floorPow2(n int) int {
@@ -96,7 +86,7 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 			groupOf[m] = g
 		}
 	}
-	s := bucketT(need, e.maxLen)
+	s := e.shapeRule().t(need, e.maxLen)
 	b, err := e.genBatch(gs, len(items), s)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,8 @@ import (
 // transient); DecodeLogits' vocabulary chunks would not help: simplego's
 // Reshape copies a weight it does not own, so they copy the head too. A
 // pass's K slots (a power of two) split into K/Kc calls of one compiled
-// shape; chunks past the used slots are not run.
+// shape (on exact shapes, batch.go, the last chunk may be shorter); chunks
+// past the used slots are not run.
 var (
 	headLogitsBudget         = 32 << 20
 	minHeadRows, maxHeadRows = 32, 128
@@ -49,12 +50,13 @@ func (e *Engine) runHead(h *tensors.Tensor, p *pass, tokens bool, results []Scor
 		return err
 	}
 	for from := 0; from < len(p.slotItem); from += kc {
-		chunk, err := sliceRows(h, from, kc)
+		n := min(kc, p.K-from) // the last chunk of exact shapes may be shorter
+		chunk, err := sliceRows(h, from, n)
 		if err != nil {
 			return err
 		}
-		args := []any{chunk, tensors.FromFlatDataAndDimensions(p.targets[from:from+kc], kc)}
-		if err := e.runHeadChunk(exec, kc, args, p, from, tokens, results); err != nil {
+		args := []any{chunk, tensors.FromFlatDataAndDimensions(p.targets[from:from+n], n)}
+		if err := e.runHeadChunk(exec, n, args, p, from, tokens, results); err != nil {
 			return err
 		}
 	}

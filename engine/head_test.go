@@ -42,7 +42,7 @@ func TestPassRows(t *testing.T) {
 		inp[0] = int32(i + 1)
 		items = append(items, item{inp: inp, targets: inp[1:]})
 	}
-	for _, b := range planBatches(items, []int{0, 1, 2, 3, 4, 5, 6, 7}, 8, 2048) {
+	for _, b := range planBatches(items, []int{0, 1, 2, 3, 4, 5, 6, 7}, 8, 2048, shapeRule{}) {
 		if b.B*b.T > passTokenBudget || len(b.rows) > b.B {
 			t.Errorf("pass B=%d T=%d with %d rows: over %d tokens", b.B, b.T, len(b.rows), passTokenBudget)
 		}

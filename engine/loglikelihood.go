@@ -148,9 +148,9 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 		rest[i] = i
 	}
 	if e.opts.packing() {
-		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg), e.packAlign())
+		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg), e.packAlign(), e.shapeRule())
 	}
-	unpacked := planBatches(uniq, rest, e.batch, e.maxLen)
+	unpacked := planBatches(uniq, rest, e.batch, e.maxLen, e.shapeRule())
 	step := lm.Step{Total: plan.tokens()}
 	for _, b := range unpacked {
 		for _, i := range b.rows {

@@ -87,7 +87,7 @@ func compareItems(a, b item) int {
 // score unpacked. attnKeys is the number of keys at which a token's
 // attention costs as much as its linear maps (rowCost); align is the node
 // alignment (packAlign or 1).
-func planPacked(items []item, cand []int, batchSize, attnKeys, align int) (plan packPlan, rest []int) {
+func planPacked(items []item, cand []int, batchSize, attnKeys, align int, sr shapeRule) (plan packPlan, rest []int) {
 	var members []int
 	for _, i := range cand {
 		if len(items[i].targets) > 0 {
@@ -110,14 +110,14 @@ func planPacked(items []item, cand []int, batchSize, attnKeys, align int) (plan 
 		}
 		cost := 0.0
 		for _, row := range r {
-			cost += rowCost(bucketT(row.used, c), attnKeys)
+			cost += rowCost(sr.t(row.used, c), attnKeys)
 		}
 		if best < 0 || cost < best {
 			best, rows, rest, capacity = cost, r, unpacked, c
 		}
 	}
 	plan.trie = tr
-	plan.batches = cutBatches(tr, items, rows, capacity, batchSize)
+	plan.batches = cutBatches(tr, items, rows, capacity, batchSize, sr)
 	return plan, rest
 }
 
@@ -129,16 +129,22 @@ func rowCost(t, attnKeys int) float64 {
 }
 
 // cutBatches sorts rows longest first (stable: depth-first order) and cuts
-// them into passes of equal T.
-func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize int) []packBatch {
-	rowT := func(r packRow) int { return bucketT(r.used, capacity) }
-	slices.SortStableFunc(rows, func(a, b packRow) int { return rowT(b) - rowT(a) })
+// them into passes of equal T; with exact shapes, into passes as long as
+// their first (longest) row.
+func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize int, sr shapeRule) []packBatch {
+	rowT := func(r packRow) int { return sr.t(r.used, capacity) }
+	slices.SortStableFunc(rows, func(a, b packRow) int {
+		if sr.exact {
+			return b.used - a.used
+		}
+		return rowT(b) - rowT(a)
+	})
 	var out []packBatch
 	for start := 0; start < len(rows); {
 		t := rowT(rows[start])
 		end := start
 		rowCap := passRows(t, batchSize)
-		for end < len(rows) && end-start < rowCap && rowT(rows[end]) == t {
+		for end < len(rows) && end-start < rowCap && (sr.exact || rowT(rows[end]) == t) {
 			end++
 		}
 		k, real := 0, 0
@@ -153,7 +159,7 @@ func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize 
 				}
 			}
 		}
-		out = append(out, packBatch{B: bucketB(end-start, rowCap), T: t, K: bucketPow2(k), rows: rows[start:end], real: real})
+		out = append(out, packBatch{B: sr.b(end-start, rowCap), T: t, K: sr.k(k), rows: rows[start:end], real: real})
 		start = end
 	}
 	return out

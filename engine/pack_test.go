@@ -320,7 +320,7 @@ func TestPackLayout(t *testing.T) {
 		items = append(items, it)
 	}
 	all := []int{0, 1, 2, 3, 4}
-	plan, rest := planPacked(items, all, 8, 1000, packAlign)
+	plan, rest := planPacked(items, all, 8, 1000, packAlign, shapeRule{})
 	if len(rest) != 0 || len(plan.batches) != 1 {
 		t.Fatalf("rest %v, %d batches; want everything in one batch", rest, len(plan.batches))
 	}
