@@ -227,6 +227,9 @@ func (b *Builder) Mul(l, r backends.Op) (backends.Op, error) {
 	return b.binary(backends.OpTypeMul, l, r)
 }
 func (b *Builder) Div(l, r backends.Op) (backends.Op, error) {
+	if n := b.fuseSoftmax(l, r); n != nil {
+		return n, nil
+	}
 	return b.binary(backends.OpTypeDiv, l, r)
 }
 func (b *Builder) Max(l, r backends.Op) (backends.Op, error) {

@@ -26,6 +26,11 @@ type node struct {
 	// inPlace: the op may write into input 0's storage when the execution
 	// owns it and nothing reads it later (DynamicUpdateSlice; exec.go).
 	inPlace bool
+	// lastAxis: a reduction over the last axis alone (fuse.go matches it).
+	lastAxis bool
+	// fused names the chain a fused node computes ("Softmax"; fuse.go),
+	// for op statistics.
+	fused   string
 	param   int     // index among the parameters, or -1
 	value   *Buffer // a constant's value
 	statKey string  // the op-statistics key, set at its first timed run (opStats.mu)

@@ -58,7 +58,11 @@ func recordOp(nd *node, d time.Duration) {
 // opKey is "Op out ← in0, in1 …".
 func opKey(nd *node) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s %s ←", nd.op, nd.shape)
+	op := nd.op.String()
+	if nd.fused != "" {
+		op = nd.fused
+	}
+	fmt.Fprintf(&sb, "%s %s ←", op, nd.shape)
 	for i, in := range nd.inputs {
 		if i > 0 {
 			sb.WriteByte(',')

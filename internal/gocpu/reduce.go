@@ -58,7 +58,9 @@ func (b *Builder) reduce(op backends.OpType, x backends.Op, axes []int) (backend
 	if run == nil {
 		return nil, errUnsupported(op.String(), s.DType.String())
 	}
-	return b.newNode(op, shape, run, in[0]), nil
+	n := b.newNode(op, shape, run, in[0])
+	n.lastAxis = len(axes) == 1 && axes[0] == s.Rank()-1
+	return n, nil
 }
 
 func reduceRun[T number](op backends.OpType, s, out shapes.Shape, ost []int) runFunc {

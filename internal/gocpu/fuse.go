@@ -1,0 +1,166 @@
+package gocpu
+
+import (
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+
+	"github.com/goeval/goeval/internal/vmath"
+)
+
+// Softmax fusion. A float32 softmax over the last axis, as GoMLX's graph
+// package writes it (attention's, models/nn):
+//
+//	m = Reshape(ReduceMax(x, last))   [..., 1]
+//	e = Exp(Sub(x, m))                [..., S]
+//	Div(e, Reshape(ReduceSum(e, last)))
+//
+// becomes one node reading x when Div is built: each row's max, its
+// differences, their exponentials and sum, then the quotients, with the
+// same loops and kernels in the same order as the separate ops, so the
+// same bits — but in one pass over a row that stays in cache, instead of
+// five ops each writing or reading the whole [..., S] tensor. When x is
+// Where(mask, z·scale, fill) — attention's scaled, masked scores — the
+// node reads mask and z and builds each row of x itself (MaskedSoftmax),
+// saving two more passes. The nodes
+// of the chain stay in the graph; nothing needs them unless another node
+// reads them (Executable.needed), so they do not run.
+
+// fuseOps turns fusion on (tests compare with it off).
+var fuseOps = true
+
+// fuseSoftmax returns the fused node for Div(l, r) when l and r are the
+// chain above, else nil.
+func (b *Builder) fuseSoftmax(l, r backends.Op) *node {
+	e, err1 := b.node(l, "Div")
+	sum, err2 := b.node(r, "Div")
+	if !fuseOps || err1 != nil || err2 != nil || b.compiled || e.op != backends.OpTypeExp {
+		return nil
+	}
+	sub := e.inputs[0]
+	if sub.op != backends.OpTypeSub || !reduceOfLast(sum, backends.OpTypeReduceSum, e) {
+		return nil
+	}
+	x := sub.inputs[0]
+	s := x.shape
+	if s.DType != dtypes.Float32 || s.Rank() == 0 || !reduceOfLast(sub.inputs[1], backends.OpTypeReduceMax, x) {
+		return nil
+	}
+	if in := maskedScaled(x); in != nil {
+		n := b.newNode(backends.OpTypeDiv, e.shape, maskedSoftmaxRun(s), in...)
+		n.fused = "MaskedSoftmax"
+		return n
+	}
+	n := b.newNode(backends.OpTypeDiv, e.shape, softmaxRun(s), x)
+	n.fused = "Softmax"
+	return n
+}
+
+// maskedScaled matches x = Where(mask, Mul(z, scale), fill) with mask and
+// z of x's shape and scale and fill scalars (attention's scaled, masked
+// scores) and returns [mask, z, scale, fill]; else nil.
+func maskedScaled(x *node) []*node {
+	if x.op != backends.OpTypeWhere || !x.inputs[2].shape.IsScalar() || !x.inputs[0].shape.Equal(shapes.Make(dtypes.Bool, x.shape.Dimensions...)) {
+		return nil
+	}
+	mul := x.inputs[1]
+	if mul.op != backends.OpTypeMul {
+		return nil
+	}
+	z, scale := mul.inputs[0], mul.inputs[1]
+	if z.shape.IsScalar() {
+		z, scale = scale, z // multiplication commutes: the same bits
+	}
+	if !scale.shape.IsScalar() || !z.shape.Equal(x.shape) {
+		return nil
+	}
+	return []*node{x.inputs[0], z, scale, x.inputs[2]}
+}
+
+// reduceOfLast reports whether n is Reshape(op(x) over x's last axis) back
+// to x's rank with the last axis 1.
+func reduceOfLast(n *node, op backends.OpType, x *node) bool {
+	if n.op != backends.OpTypeReshape || n.inputs[0].op != op {
+		return false
+	}
+	red := n.inputs[0]
+	if !red.lastAxis || red.inputs[0] != x || n.shape.Rank() != x.shape.Rank() {
+		return false
+	}
+	d := n.shape.Dimensions
+	return d[len(d)-1] == 1
+}
+
+// softmaxRun computes the fused softmax of float32 x (shape s) over its
+// last axis, rows in parallel.
+func softmaxRun(s shapes.Shape) runFunc {
+	dim := s.Dimensions[s.Rank()-1]
+	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
+		src := in[0].flat.([]float32)
+		o := x.alloc(s, false)
+		dst := o.flat.([]float32)
+		if dim == 0 {
+			return o, nil
+		}
+		rows := func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				softmaxRow(dst[i*dim:(i+1)*dim], src[i*dim:(i+1)*dim])
+			}
+		}
+		if n := len(src) / dim; len(src) >= minChunk {
+			parallelRange(x, n, rows)
+		} else {
+			rows(0, n)
+		}
+		return o, nil
+	}
+}
+
+// maskedSoftmaxRun is softmaxRun of Where(mask, z·scale, fill), each row
+// built in the output first: mul32's product, then Where's choice.
+func maskedSoftmaxRun(s shapes.Shape) runFunc {
+	dim := s.Dimensions[s.Rank()-1]
+	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
+		mask, z := in[0].flat.([]bool), in[1].flat.([]float32)
+		scale, fill := in[2].flat.([]float32)[0], in[3].flat.([]float32)[0]
+		o := x.alloc(s, false)
+		dst := o.flat.([]float32)
+		if dim == 0 {
+			return o, nil
+		}
+		rows := func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d, m, zr := dst[i*dim:(i+1)*dim], mask[i*dim:(i+1)*dim], z[i*dim:(i+1)*dim]
+				for k, v := range zr {
+					if m[k] {
+						d[k] = v * scale
+					} else {
+						d[k] = fill
+					}
+				}
+				softmaxRow(d, d)
+			}
+		}
+		if n := len(dst) / dim; len(dst) >= minChunk {
+			parallelRange(x, n, rows)
+		} else {
+			rows(0, n)
+		}
+		return o, nil
+	}
+}
+
+// softmaxRow is the chain on one row: ReduceMax's fold, sub32's
+// difference, vmath.Exp, ReduceSum's fold and div32's quotient (d may be
+// row).
+func softmaxRow(d, row []float32) {
+	m := fold(row, lowest[float32](), nil, backends.OpTypeReduceMax)
+	for k, v := range row {
+		d[k] = v - m
+	}
+	vmath.Exp(d, d)
+	sum := fold(d, 0, nil, backends.OpTypeReduceSum)
+	for k := range d {
+		d[k] /= sum
+	}
+}

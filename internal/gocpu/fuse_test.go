@@ -1,0 +1,82 @@
+package gocpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/gomlx/backends"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+)
+
+// maskedSoftmax is attention's softmax as models/nn writes it: scaled
+// scores, masked keys −∞, then max, exp, sum and quotient over the last
+// axis (fused as MaskedSoftmax).
+func maskedSoftmax(in []*Node) *Node {
+	g := in[0].Graph()
+	x := Where(GreaterThan(in[1], Scalar(g, f32, -1.2)), MulScalar(in[0], 0.125), Infinity(g, f32, -1))
+	return plainSoftmax([]*Node{x})
+}
+
+// plainSoftmax is the chain alone (fused as Softmax).
+func plainSoftmax(in []*Node) *Node {
+	x := in[0]
+	e := Exp(Sub(x, ReduceAndKeep(x, ReduceMax, -1)))
+	return Div(e, ReduceAndKeep(e, ReduceSum, -1))
+}
+
+// TestSoftmaxFused: the fused softmax gives the separate ops' bits (rows
+// long and short, masked keys, fully masked rows' NaN, rows in parallel
+// and not), and it is what runs.
+func TestSoftmaxFused(t *testing.T) {
+	b, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, fused := range []string{"MaskedSoftmax", "Softmax"} {
+		for _, dims := range [][]int{{16, 2, 1, 7, 768}, {3, 5}, {4, 1}, {2, 3, 64}} {
+			checkFused(t, b, fused, dims, rng)
+		}
+	}
+}
+
+func checkFused(t *testing.T, b backends.Backend, fused string, dims []int, rng *rand.Rand) {
+	c := opCase{inputs: []shapes.Shape{s(dims...), s(dims...)}, fn: maskedSoftmax}
+	if fused == "Softmax" {
+		c.fn = func(in []*Node) *Node { return Add(plainSoftmax(in[:1]), MulScalar(in[1], 0)) }
+	}
+	flats := make([][]float32, 2)
+	for i := range flats {
+		flats[i] = make([]float32, c.inputs[i].Size())
+		for j := range flats[i] {
+			flats[i][j] = float32(rng.NormFloat64() * 4)
+		}
+	}
+	for j := range dims[len(dims)-1] { // the first row fully masked
+		flats[1][j] = -5
+	}
+	fuseOps = false
+	want := run(t, b, c, flats)
+	fuseOps = true
+	SetOpStats(true)
+	got := run(t, b, c, flats)
+	SetOpStats(false)
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s %v: value %d: fused %v, separate ops %v", fused, dims, i, got[i], want[i])
+		}
+	}
+	if fused == "MaskedSoftmax" && !math.IsNaN(float64(got[0])) {
+		t.Errorf("%v: fully masked row gives %v, want NaN as the separate ops", dims, got[0])
+	}
+	ran := false
+	for _, st := range OpStats() {
+		ran = ran || strings.HasPrefix(st.Key, fused+" ")
+	}
+	if !ran {
+		t.Errorf("%v: no fused %s node ran", dims, fused)
+	}
+}
