@@ -224,6 +224,9 @@ func (b *Builder) Sub(l, r backends.Op) (backends.Op, error) {
 	return b.binary(backends.OpTypeSub, l, r)
 }
 func (b *Builder) Mul(l, r backends.Op) (backends.Op, error) {
+	if n := b.fuseSwiGLU(l, r); n != nil {
+		return n, nil
+	}
 	return b.binary(backends.OpTypeMul, l, r)
 }
 func (b *Builder) Div(l, r backends.Op) (backends.Op, error) {

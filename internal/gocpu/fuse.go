@@ -164,3 +164,71 @@ func softmaxRow(d, row []float32) {
 		d[k] /= sum
 	}
 }
+
+// SwiGLU fusion. The gated unit of a Llama MLP, Mul(Mul(g, Logistic(g)),
+// u) for float32 g and u of one shape (models/nn.SwiGLU), becomes one node
+// reading g and u when the outer Mul is built: per chunk of swigluChunk
+// elements, vmath.Logistic into a small buffer, then (g·σ)·u — the
+// separate ops' products in their order (multiplication commutes), same
+// bits, without the two [..., F] intermediates.
+
+// swigluChunk is the elements of one step (its σ buffer stays in L1).
+const swigluChunk = 1024
+
+// fuseSwiGLU returns the fused node for Mul(l, r) when one side is
+// Mul(g, Logistic(g)) and the other u, all float32 of one shape; else nil.
+func (b *Builder) fuseSwiGLU(l, r backends.Op) *node {
+	ln, err1 := b.node(l, "Mul")
+	rn, err2 := b.node(r, "Mul")
+	if !fuseOps || err1 != nil || err2 != nil || b.compiled {
+		return nil
+	}
+	gated, u := ln, rn
+	if !isSiLU(gated) {
+		gated, u = rn, ln
+	}
+	if !isSiLU(gated) || !u.shape.Equal(gated.shape) {
+		return nil
+	}
+	g := gated.inputs[0]
+	if gated.inputs[0].op == backends.OpTypeLogistic {
+		g = gated.inputs[1]
+	}
+	n := b.newNode(backends.OpTypeMul, u.shape, swigluRun(u.shape), g, u)
+	n.fused = "SwiGLU"
+	return n
+}
+
+// isSiLU reports whether n is Mul(g, Logistic(g)) (either order) of
+// float32 g.
+func isSiLU(n *node) bool {
+	if n.op != backends.OpTypeMul || n.shape.DType != dtypes.Float32 {
+		return false
+	}
+	a, c := n.inputs[0], n.inputs[1]
+	if a.op == backends.OpTypeLogistic {
+		a, c = c, a
+	}
+	return c.op == backends.OpTypeLogistic && c.inputs[0] == a && a.shape.Equal(n.shape)
+}
+
+// swigluRun computes (g·σ(g))·u over shape s, chunks in parallel.
+func swigluRun(s shapes.Shape) runFunc {
+	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
+		g, u := in[0].flat.([]float32), in[1].flat.([]float32)
+		o := x.alloc(s, false)
+		dst := o.flat.([]float32)
+		parallel(x, len(dst), func(lo, hi int) {
+			var sig [swigluChunk]float32
+			for c := lo; c < hi; c += swigluChunk {
+				e := min(c+swigluChunk, hi)
+				gs, us, d, sg := g[c:e], u[c:e], dst[c:e], sig[:e-c]
+				vmath.Logistic(sg, gs)
+				for k, v := range gs {
+					d[k] = float32(v*sg[k]) * us[k] // rounded as the separate ops round
+				}
+			}
+		})
+		return o, nil
+	}
+}

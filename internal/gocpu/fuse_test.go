@@ -58,6 +58,16 @@ func checkFused(t *testing.T, b backends.Backend, fused string, dims []int, rng 
 	for j := range dims[len(dims)-1] { // the first row fully masked
 		flats[1][j] = -5
 	}
+	got := sameBitsFused(t, b, c, flats, fused)
+	if fused == "MaskedSoftmax" && !math.IsNaN(float64(got[0])) {
+		t.Errorf("%v: fully masked row gives %v, want NaN as the separate ops", dims, got[0])
+	}
+}
+
+// sameBitsFused runs c with fusion off and on, fails unless the outputs
+// have the same bits and a node named fused ran, and returns the output.
+func sameBitsFused(t *testing.T, b backends.Backend, c opCase, flats [][]float32, fused string) []float32 {
+	t.Helper()
 	fuseOps = false
 	want := run(t, b, c, flats)
 	fuseOps = true
@@ -66,17 +76,42 @@ func checkFused(t *testing.T, b backends.Backend, fused string, dims []int, rng 
 	SetOpStats(false)
 	for i := range got {
 		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-			t.Fatalf("%s %v: value %d: fused %v, separate ops %v", fused, dims, i, got[i], want[i])
+			t.Fatalf("%s %v: value %d: fused %v, separate ops %v", fused, c.inputs[0], i, got[i], want[i])
 		}
-	}
-	if fused == "MaskedSoftmax" && !math.IsNaN(float64(got[0])) {
-		t.Errorf("%v: fully masked row gives %v, want NaN as the separate ops", dims, got[0])
 	}
 	ran := false
 	for _, st := range OpStats() {
 		ran = ran || strings.HasPrefix(st.Key, fused+" ")
 	}
 	if !ran {
-		t.Errorf("%v: no fused %s node ran", dims, fused)
+		t.Errorf("%v: no fused %s node ran", c.inputs[0], fused)
+	}
+	return got
+}
+
+// TestSwiGLUFused: silu(g)·u as models/nn.SwiGLU writes it (and with the
+// operands swapped) gives the separate ops' bits, in one fused node, on
+// sizes below, at and across the chunk and the parallel split.
+func TestSwiGLUFused(t *testing.T) {
+	b, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	fns := []func(in []*Node) *Node{
+		func(in []*Node) *Node { return Mul(Mul(in[0], Logistic(in[0])), in[1]) },
+		func(in []*Node) *Node { return Mul(in[1], Mul(Logistic(in[0]), in[0])) },
+	}
+	for _, dims := range [][]int{{3, 7}, {1, 1024}, {2, 1500}, {9, 4864}} {
+		for _, fn := range fns {
+			c := opCase{inputs: []shapes.Shape{s(dims...), s(dims...)}, fn: fn}
+			flats := [][]float32{make([]float32, c.inputs[0].Size()), make([]float32, c.inputs[0].Size())}
+			for _, f := range flats {
+				for j := range f {
+					f[j] = float32(rng.NormFloat64() * 6)
+				}
+			}
+			sameBitsFused(t, b, c, flats, "SwiGLU")
+		}
 	}
 }
