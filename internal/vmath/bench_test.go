@@ -63,3 +63,32 @@ func BenchmarkSiLU(b *testing.B) {
 		return float32(float64(x) / (1 + math.Exp(-float64(x))))
 	})
 }
+
+// BenchmarkExp64: Exp64's kernels against math.Exp, ns/elem, on
+// log-softmax-like inputs (x − max ≤ 0).
+func BenchmarkExp64(b *testing.B) {
+	for _, n := range benchSizes {
+		rng := rand.New(rand.NewPCG(3, 4))
+		src, dst := make([]float64, n), make([]float64, n)
+		for i := range src {
+			src[i] = -40 * rng.Float64()
+		}
+		run := func(name string, fn func(dst, src []float64)) {
+			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+				b.SetBytes(int64(8 * n))
+				for b.Loop() {
+					fn(dst, src)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+			})
+		}
+		for _, k := range kernels() {
+			run(k.name, k.exp64)
+		}
+		run("math.Exp", func(dst, src []float64) {
+			for i, x := range src {
+				dst[i] = math.Exp(x)
+			}
+		})
+	}
+}

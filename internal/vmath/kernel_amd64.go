@@ -19,6 +19,9 @@ func logisticAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
 //go:noescape
 func siluAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
 
+//go:noescape
+func exp64AVX2(dst, src *float64, n int, tab *[exp64TabLen][4]float64)
+
 // archKernel is the AVX2+FMA kernel where the CPU has both, else nil.
 var archKernel = avx2Kernel()
 
@@ -31,6 +34,7 @@ func avx2Kernel() *kernel {
 		exp:      func(dst, src []float32) { runAVX2(opExp, dst, src) },
 		logistic: func(dst, src []float32) { runAVX2(opLogistic, dst, src) },
 		silu:     func(dst, src []float32) { runAVX2(opSiLU, dst, src) },
+		exp64:    exp64Run,
 	}
 }
 
@@ -98,5 +102,37 @@ func callAVX2(op int, dst, src *float32, n int) {
 		logisticAVX2(dst, src, n, avx2Tab)
 	case opSiLU:
 		siluAVX2(dst, src, n, avx2Tab)
+	}
+}
+
+// exp64TabLen is the number of constants in exp64Tab; the E_ offsets of
+// exp64_amd64.s index it (32 bytes a row).
+const exp64TabLen = 8 + len(expPoly64)
+
+// exp64Tab holds each constant of exp64Go 4 times, the polynomial last.
+var exp64Tab = func() *[exp64TabLen][4]float64 {
+	c := []float64{log2e64, magic64, -ln2hi64, -ln2lo64, 1, expMin64, expHi64, math.Inf(1)}
+	c = append(c, expPoly64[:]...)
+	var t [exp64TabLen][4]float64
+	for i, v := range c {
+		t[i] = [4]float64{v, v, v, v}
+	}
+	return &t
+}()
+
+// exp64Run runs exp64AVX2 over src: whole vectors in place, the last
+// len%4 elements through a 4-element buffer (the same instructions for
+// every element).
+func exp64Run(dst, src []float64) {
+	n := len(src) &^ 3
+	dst = dst[:len(src)]
+	if n > 0 {
+		exp64AVX2(&dst[0], &src[0], n, exp64Tab)
+	}
+	if n < len(src) {
+		var buf [4]float64
+		k := copy(buf[:], src[n:])
+		exp64AVX2(&buf[0], &buf[0], 4, exp64Tab)
+		copy(dst[n:], buf[:k])
 	}
 }

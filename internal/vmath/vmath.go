@@ -9,13 +9,14 @@ type kernel struct {
 	exp      func(dst, src []float32)
 	logistic func(dst, src []float32)
 	silu     func(dst, src []float32)
+	exp64    func(dst, src []float64)
 }
 
 // envKernel names the environment variable that forces the Go kernel
 // (GOEVAL_VMATH=go); it is read once, at package initialization.
 const envKernel = "GOEVAL_VMATH"
 
-var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo}
+var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, exp64: exp64Go}
 
 // active is the kernel the exported functions use.
 var active = choose(archKernel, os.Getenv(envKernel))
@@ -36,6 +37,16 @@ func Kernel() string { return active.name }
 func Exp(dst, src []float32) {
 	checkLen(dst, src)
 	active.exp(dst, src)
+}
+
+// Exp64 sets dst[i] = e^src[i] for float64 (len(dst) == len(src); dst may
+// alias src), within 1 ulp of the correctly rounded value, with the same
+// bits from every kernel (exp64_go.go).
+func Exp64(dst, src []float64) {
+	if len(dst) != len(src) {
+		panic("vmath: len(dst) != len(src)")
+	}
+	active.exp64(dst, src)
 }
 
 // Logistic sets dst[i] = 1 / (1 + e^-src[i]) (the sigmoid), computed
