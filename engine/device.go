@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/gemm"
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/pjrt"
 )
@@ -39,8 +40,19 @@ type ResolveOptions struct {
 }
 
 // fallbackNotice finishes the notice of an auto run that settled for the
-// pure-Go backend.
-const fallbackNotice = "XLA on the CPU runs evaluations about 1.1–3× faster on this project's 2-core machines; %s, or pass --device cpu to silence this"
+// pure-Go backend where XLA is the faster CPU device (pureGoFirst false).
+const fallbackNotice = "on this CPU (AVX-512, or no AVX2) XLA is the faster CPU device (about 3× on AVX-512 in this project's measurements); %s, or pass --device cpu to silence this"
+
+// pureGoFirst reports whether auto prefers the pure-Go backend to XLA on
+// the CPU: where its matrix kernels are the AVX2 ones (x86-64 with AVX2
+// and FMA, no AVX-512). There whole evaluations ran faster on it than on
+// XLA in every same-run comparison (bench/peers/run_vs_lmeval.sh; README,
+// Performance: XLA's decode steps are slower and it compiles each shape),
+// though XLA's large scoring batches are a little faster (goeval bench
+// score). With AVX-512 XLA measured ~3× the
+// then pure-Go backend and goeval's AVX-512 kernels have not been timed,
+// so XLA stays first there. A variable for tests.
+var pureGoFirst = func() bool { return gemm.Kernel() == "avx2+fma" }
 
 // DefaultDevice is $GOEVAL_DEVICE, else "auto": the device used when none
 // is given.
@@ -53,7 +65,8 @@ func DefaultDevice() string {
 
 // ResolveDevice turns a device name ("" = [DefaultDevice]) into a backend.
 // auto: $GOMLX_BACKEND when set; else cuda when a CUDA plugin and an NVIDIA
-// GPU are present; else xla-cpu when a CPU plugin is installed or can be
+// GPU are present; else cpu where it is the faster CPU device
+// (pureGoFirst); else xla-cpu when a CPU plugin is installed or can be
 // (the pinned one, see package pjrt); else cpu, with a Notice. xla-cpu
 // installs the pinned plugin when none is found. Errors are bad input.
 func ResolveDevice(ctx context.Context, device string, o ResolveOptions) (DeviceChoice, error) {
@@ -88,16 +101,20 @@ func ResolveDevice(ctx context.Context, device string, o ResolveOptions) (Device
 // resolveAuto is auto without $GOMLX_BACKEND.
 func resolveAuto(ctx context.Context, o ResolveOptions) DeviceChoice {
 	cpu := DeviceChoice{Device: "cpu", Spec: gocpu.Name, Why: "pure-Go backend"}
-	p, pinned := pjrt.CPU()
-	switch {
-	case !xlaBuilt:
-		cpu.Notice = "this goeval was built without cgo (CGO_ENABLED=0), so it has no XLA device; " +
-			fmt.Sprintf(fallbackNotice, "rebuild with CGO_ENABLED=1")
-		return cpu
-	case gpuPresent():
+	if xlaBuilt && gpuPresent() {
 		if path, _ := findPlugin("cuda"); path != "" {
 			return DeviceChoice{Device: "cuda", Spec: "xla:" + path, Why: "NVIDIA GPU, PJRT plugin " + path}
 		}
+	}
+	if pureGoFirst() {
+		cpu.Why = "pure-Go backend: on a CPU with AVX2 and no AVX-512 it runs whole evaluations faster than XLA; --device xla-cpu for XLA"
+		return cpu
+	}
+	p, pinned := pjrt.CPU()
+	if !xlaBuilt {
+		cpu.Notice = "this goeval was built without cgo (CGO_ENABLED=0), so it has no XLA device; " +
+			fmt.Sprintf(fallbackNotice, "rebuild with CGO_ENABLED=1")
+		return cpu
 	}
 	if path, _ := findPlugin("cpu"); path != "" {
 		return DeviceChoice{Device: "xla-cpu", Spec: "xla:" + path, Why: "PJRT plugin " + path}

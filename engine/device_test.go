@@ -26,9 +26,10 @@ func isolate(t *testing.T) string {
 	t.Setenv("GOEVAL_OFFLINE", "1")
 	t.Setenv("GOEVAL_PJRT_URL", "")
 	t.Setenv("GOEVAL_DEVICE", "") // "" resolves as auto
-	saved := gpuPresent
+	saved, savedFirst := gpuPresent, pureGoFirst
 	gpuPresent = func() bool { return false }
-	t.Cleanup(func() { gpuPresent = saved })
+	pureGoFirst = func() bool { return false }
+	t.Cleanup(func() { gpuPresent, pureGoFirst = saved, savedFirst })
 	return filepath.Join(dir, "pjrt")
 }
 
@@ -78,6 +79,33 @@ func TestResolveAutoFindsPlugin(t *testing.T) {
 	}
 	gpuPresent = func() bool { return true }
 	if c := resolve(t, "auto"); c.Device != "cuda" || c.Spec != "xla:"+cuda {
+		t.Errorf("CUDA plugin and a GPU: %+v; want cuda", c)
+	}
+}
+
+// TestResolveAutoPrefersPureGo: where the pure-Go backend is the faster
+// CPU device (AVX2, no AVX-512) auto picks it over an installed XLA
+// plugin, with no notice and the reason; a GPU with a CUDA plugin still
+// wins.
+func TestResolveAutoPrefersPureGo(t *testing.T) {
+	dir := isolate(t)
+	pureGoFirst = func() bool { return true }
+	p, _ := pjrt.CPU()
+	path := p.Path(dir)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte("stand-in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c := resolve(t, "auto"); c.Device != "cpu" || c.Spec != gocpu.Name || c.Notice != "" || !strings.Contains(c.Why, "AVX2") {
+		t.Fatalf("AVX2 CPU with a plugin installed: %+v; want cpu saying why, no notice", c)
+	}
+	cuda := filepath.Join(t.TempDir(), "xla_cuda_plugin.so")
+	os.WriteFile(cuda, nil, 0o644)
+	saved := PluginLocators["cuda"]
+	PluginLocators["cuda"] = []func() []string{func() []string { return []string{cuda} }}
+	defer func() { PluginLocators["cuda"] = saved }()
+	gpuPresent = func() bool { return true }
+	if c := resolve(t, "auto"); c.Device != "cuda" {
 		t.Errorf("CUDA plugin and a GPU: %+v; want cuda", c)
 	}
 }
