@@ -131,12 +131,13 @@ func maskedSoftmaxRun(s shapes.Shape) runFunc {
 		rows := func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				d, m, zr := dst[i*dim:(i+1)*dim], mask[i*dim:(i+1)*dim], z[i*dim:(i+1)*dim]
+				m, d = m[:len(zr)], d[:len(zr)]
 				for k, v := range zr {
-					if m[k] {
-						d[k] = v * scale
-					} else {
-						d[k] = fill
+					v *= scale
+					if !m[k] {
+						v = fill
 					}
+					d[k] = v
 				}
 				softmaxRow(d, d)
 			}
@@ -150,19 +151,34 @@ func maskedSoftmaxRun(s shapes.Shape) runFunc {
 	}
 }
 
-// softmaxRow is the chain on one row: ReduceMax's fold, sub32's
-// difference, vmath.Exp, ReduceSum's fold and div32's quotient (d may be
-// row).
+// softmaxRow is the chain on one row (d may be row): the row's maximum,
+// then vmath.ExpShifted (sub32's difference, then vmath.Exp), ReduceSum's
+// fold, and div32's quotient vectorised (vmath.DivScalar). The maximum is
+// taken four lanes at a time (maxRow); it equals ReduceMax's fold but for
+// the sign of a zero maximum, which no difference x − m can show (x − ±0
+// differs only for x = ±0, and e^±0 = 1), so the bits are the chain's.
+// The sum stays one fold in order: packed rows put a query's keys at
+// other columns, with masked zeros between, and only a sequential sum
+// gives them the unpacked row's bits.
 func softmaxRow(d, row []float32) {
-	m := fold(row, lowest[float32](), nil, backends.OpTypeReduceMax)
-	for k, v := range row {
-		d[k] = v - m
-	}
-	vmath.Exp(d, d)
+	m := maxRow(row)
+	vmath.ExpShifted(d, row, m)
 	sum := fold(d, 0, nil, backends.OpTypeReduceSum)
-	for k := range d {
-		d[k] /= sum
+	vmath.DivScalar(d, d, sum)
+}
+
+// maxRow is the maximum of row (−Inf for none), NaN if any element is.
+func maxRow(row []float32) float32 {
+	m0, m1, m2, m3 := lowest[float32](), lowest[float32](), lowest[float32](), lowest[float32]()
+	i := 0
+	for ; i+4 <= len(row); i += 4 {
+		r := row[i : i+4 : i+4]
+		m0, m1, m2, m3 = max(m0, r[0]), max(m1, r[1]), max(m2, r[2]), max(m3, r[3])
 	}
+	for ; i < len(row); i++ {
+		m0 = max(m0, row[i])
+	}
+	return max(max(m0, m1), max(m2, m3))
 }
 
 // SwiGLU fusion. The gated unit of a Llama MLP, Mul(Mul(g, Logistic(g)),

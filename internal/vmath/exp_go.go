@@ -142,3 +142,20 @@ func siluGo(dst, src []float32) {
 		src, dst = src[n:], dst[n:]
 	}
 }
+
+// expSubGo is expGo of src − m (each difference rounded to float32).
+func expSubGo(dst, src []float32, m float32) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] = x - m
+	}
+	expGo(dst, dst)
+}
+
+// divGo is the scalar quotient loop.
+func divGo(dst, src []float32, s float32) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] = x / s
+	}
+}

@@ -20,6 +20,12 @@ func logisticAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
 func siluAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
 
 //go:noescape
+func expSubAVX2(dst, src *float32, n int, tab *[tabLen][8]float32, m *[8]float32)
+
+//go:noescape
+func divAVX2(dst, src *float32, n int, s *[8]float32)
+
+//go:noescape
 func exp64AVX2(dst, src *float64, n int, tab *[exp64TabLen][4]float64)
 
 // archKernel is the AVX2+FMA kernel where the CPU has both, else nil.
@@ -35,6 +41,8 @@ func avx2Kernel() *kernel {
 		logistic: func(dst, src []float32) { runAVX2(opLogistic, dst, src) },
 		silu:     func(dst, src []float32) { runAVX2(opSiLU, dst, src) },
 		exp64:    exp64Run,
+		expSub:   expSubRun,
+		div:      divRun,
 	}
 }
 
@@ -134,5 +142,36 @@ func exp64Run(dst, src []float64) {
 		k := copy(buf[:], src[n:])
 		exp64AVX2(&buf[0], &buf[0], 4, exp64Tab)
 		copy(dst[n:], buf[:k])
+	}
+}
+
+// expSubRun runs expSubAVX2 (the tail through an 8-element buffer, as
+// runAVX2).
+func expSubRun(dst, src []float32, m float32) {
+	ms := [8]float32{m, m, m, m, m, m, m, m}
+	n := len(src) &^ 7
+	dst = dst[:len(src)]
+	if n > 0 {
+		expSubAVX2(&dst[0], &src[0], n, avx2Tab, &ms)
+	}
+	if n < len(src) {
+		var buf [8]float32
+		k := copy(buf[:], src[n:])
+		expSubAVX2(&buf[0], &buf[0], 8, avx2Tab, &ms)
+		copy(dst[n:], buf[:k])
+	}
+}
+
+// divRun runs divAVX2, the last len%8 elements divided one by one (the
+// same IEEE quotient).
+func divRun(dst, src []float32, s float32) {
+	ss := [8]float32{s, s, s, s, s, s, s, s}
+	n := len(src) &^ 7
+	dst = dst[:len(src)]
+	if n > 0 {
+		divAVX2(&dst[0], &src[0], n, &ss)
+	}
+	for i := n; i < len(src); i++ {
+		dst[i] = src[i] / s
 	}
 }

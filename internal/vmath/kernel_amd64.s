@@ -161,3 +161,49 @@ siluloop:
 
 siludone:
 	RET
+
+// func expSubAVX2(dst, src *float32, n int, tab *[tabLen][8]float32, m *[8]float32)
+// dst = e^(src − m): the difference rounded to float32 (VSUBPS), then
+// EXPCORE, so the bits of a subtraction followed by Exp.
+TEXT ·expSubAVX2(SB), NOSPLIT, $0-40
+	ARGS
+	MOVQ m+32(FP), R9
+	JZ   expsubdone
+	LOADTAB
+
+expsubloop:
+	VMOVUPS (SI), Y0
+	VSUBPS  (R9), Y0, Y0
+	EXPCORE
+	VMOVUPS Y3, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     expsubloop
+	VZEROUPPER
+
+expsubdone:
+	RET
+
+// func divAVX2(dst, src *float32, n int, s *[8]float32)
+// dst = src / s, IEEE division 8 lanes a step (the bits of a scalar one).
+TEXT ·divAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ s+24(FP), R9
+	SHRQ $3, CX
+	JZ   divdone
+
+divloop:
+	VMOVUPS (SI), Y0
+	VDIVPS  (R9), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     divloop
+	VZEROUPPER
+
+divdone:
+	RET

@@ -10,13 +10,16 @@ type kernel struct {
 	logistic func(dst, src []float32)
 	silu     func(dst, src []float32)
 	exp64    func(dst, src []float64)
+	expSub   func(dst, src []float32, m float32)
+	div      func(dst, src []float32, s float32)
 }
 
 // envKernel names the environment variable that forces the Go kernel
 // (GOEVAL_VMATH=go); it is read once, at package initialization.
 const envKernel = "GOEVAL_VMATH"
 
-var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, exp64: exp64Go}
+var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, exp64: exp64Go,
+	expSub: expSubGo, div: divGo}
 
 // active is the kernel the exported functions use.
 var active = choose(archKernel, os.Getenv(envKernel))
@@ -47,6 +50,21 @@ func Exp64(dst, src []float64) {
 		panic("vmath: len(dst) != len(src)")
 	}
 	active.exp64(dst, src)
+}
+
+// ExpShifted sets dst[i] = Exp(src[i] − m): the float32 difference, then
+// Exp's value (the bits of the two steps done apart), as a softmax row
+// needs it. dst may alias src.
+func ExpShifted(dst, src []float32, m float32) {
+	checkLen(dst, src)
+	active.expSub(dst, src, m)
+}
+
+// DivScalar sets dst[i] = src[i] / s, IEEE division (the bits of a
+// scalar loop), vectorised. dst may alias src.
+func DivScalar(dst, src []float32, s float32) {
+	checkLen(dst, src)
+	active.div(dst, src, s)
 }
 
 // Logistic sets dst[i] = 1 / (1 + e^-src[i]) (the sigmoid), computed
