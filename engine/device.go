@@ -48,10 +48,10 @@ const fallbackNotice = "on this CPU (AVX-512, or no AVX2) XLA is the faster CPU 
 // and FMA, no AVX-512). There whole evaluations ran faster on it than on
 // XLA in every same-run comparison (bench/peers/run_vs_lmeval.sh; README,
 // Performance: XLA's decode steps are slower and it compiles each shape),
-// though XLA's large scoring batches are a little faster (goeval bench
-// score). With AVX-512 XLA measured ~3× the
-// then pure-Go backend and goeval's AVX-512 kernels have not been timed,
-// so XLA stays first there. A variable for tests.
+// though XLA's large scoring batches can be a little faster (goeval bench
+// score). With AVX-512, XLA measured ~3× the pure-Go backend of the time,
+// and goeval's AVX-512 kernels have not been timed since, so XLA stays
+// first there. A variable for tests.
 var pureGoFirst = func() bool { return gemm.Kernel() == "avx2+fma" }
 
 // DefaultDevice is $GOEVAL_DEVICE, else "auto": the device used when none

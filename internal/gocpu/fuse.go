@@ -1,6 +1,8 @@
 package gocpu
 
 import (
+	"slices"
+
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -16,15 +18,14 @@ import (
 //	Div(e, Reshape(ReduceSum(e, last)))
 //
 // becomes one node reading x when Div is built: each row's max, its
-// differences, their exponentials and sum, then the quotients, with the
-// same loops and kernels in the same order as the separate ops, so the
-// same bits — but in one pass over a row that stays in cache, instead of
-// five ops each writing or reading the whole [..., S] tensor. When x is
-// Where(mask, z·scale, fill) — attention's scaled, masked scores — the
-// node reads mask and z and builds each row of x itself (MaskedSoftmax),
-// saving two more passes. The nodes
-// of the chain stay in the graph; nothing needs them unless another node
-// reads them (Executable.needed), so they do not run.
+// differences, their exponentials and sum, then the quotients — the
+// separate ops' values, bit for bit (softmaxRow) — in one pass over a
+// row that stays in cache, instead of five ops each writing or reading
+// the whole [..., S] tensor. When x is Where(mask, z·scale, fill) —
+// attention's scaled, masked scores — the node reads mask and z and
+// builds each row of x itself (MaskedSoftmax), saving two more passes.
+// The nodes of the chain stay in the graph; nothing needs them unless
+// another node reads them (Executable.needed), so they do not run.
 
 // fuseOps turns fusion on (tests compare with it off).
 var fuseOps = true
@@ -87,8 +88,8 @@ func reduceOfLast(n *node, op backends.OpType, x *node) bool {
 	if !red.lastAxis || red.inputs[0] != x || n.shape.Rank() != x.shape.Rank() {
 		return false
 	}
-	d := n.shape.Dimensions
-	return d[len(d)-1] == 1
+	d, xd := n.shape.Dimensions, x.shape.Dimensions
+	return d[len(d)-1] == 1 && slices.Equal(d[:len(d)-1], xd[:len(xd)-1])
 }
 
 // softmaxRun computes the fused softmax of float32 x (shape s) over its
