@@ -108,11 +108,7 @@ func softmaxRun(s shapes.Shape) runFunc {
 				softmaxRow(dst[i*dim:(i+1)*dim], src[i*dim:(i+1)*dim])
 			}
 		}
-		if n := len(src) / dim; len(src) >= minChunk {
-			parallelRange(x, n, rows)
-		} else {
-			rows(0, n)
-		}
+		parallelRows(x, len(src)/dim, len(src), rows)
 		return o, nil
 	}
 }
@@ -143,11 +139,7 @@ func maskedSoftmaxRun(s shapes.Shape) runFunc {
 				softmaxRow(d, d)
 			}
 		}
-		if n := len(dst) / dim; len(dst) >= minChunk {
-			parallelRange(x, n, rows)
-		} else {
-			rows(0, n)
-		}
+		parallelRows(x, len(dst)/dim, len(dst), rows)
 		return o, nil
 	}
 }

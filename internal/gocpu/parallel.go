@@ -16,6 +16,17 @@ func parallel(x *runCtx, n int, f func(lo, hi int)) { split(min(x.threads(), n/m
 // parallelRange splits [0, n) into up to x.threads() contiguous ranges.
 func parallelRange(x *runCtx, n int, f func(lo, hi int)) { split(min(x.threads(), n), n, f) }
 
+// parallelRows runs f over n rows holding elems elements in all: split
+// over the threads when there are at least minChunk elements, else on the
+// caller's goroutine.
+func parallelRows(x *runCtx, n, elems int, f func(lo, hi int)) {
+	if elems < minChunk {
+		f(0, n)
+		return
+	}
+	parallelRange(x, n, f)
+}
+
 // split runs f on t contiguous ranges of [0, n), each on its own goroutine
 // (t ≤ 1: f(0, n) on the caller's).
 func split(t, n int, f func(lo, hi int)) {
