@@ -145,7 +145,8 @@ func TestRunResume(t *testing.T) {
 	dir := t.TempDir()
 	model, data := resumeSetup(t, dir)
 	args := []string{"run", "--model", model, "--tasks", strings.Join(resumeTasks, ","), "--data-dir", data,
-		"--limit", "24", "--num-fewshot", "0", "--gen-kwargs", "max_gen_toks=8", "--bootstrap-iters", "10", "--log-samples"}
+		"--limit", "24", "--num-fewshot", "0", "--gen-kwargs", "max_gen_toks=8", "--bootstrap-iters", "10", "--log-samples",
+		"--batch-size", "8"} // a fixed batch: auto times decode batches, and the pass counts compared below would follow the timings
 	fullOut, resOut, cache := filepath.Join(dir, "full"), filepath.Join(dir, "resumed"), filepath.Join(dir, "cache")
 
 	_, stderr, code := goeval(t, append(args, "--output-path", fullOut)...)
