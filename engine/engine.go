@@ -30,10 +30,13 @@ type Engine struct {
 	backend backends.Backend
 	spec    string // backend spec, e.g. "go" or "xla:/…/plugin.so"
 	device  DeviceChoice
-	ctx     *mlctx.Context
-	maxLen  int
-	batch   int
-	prefix  int32
+	// fixPrefill fixes prefill shapes per group as on a GPU (genshapes.go;
+	// tests set it elsewhere).
+	fixPrefill bool
+	ctx        *mlctx.Context
+	maxLen     int
+	batch      int
+	prefix     int32
 
 	mu    sync.Mutex
 	execs scoreExecs
@@ -50,33 +53,14 @@ type Engine struct {
 	views                []*Engine
 }
 
-// scoreExecs are the scoring Execs (score.go): the hidden-state graphs for
-// unpacked and packed rows, and the LM head.
-type scoreExecs struct{ unpacked, packed, head *mlctx.Exec }
+// scoreExecs are the scoring graphs (score.go): the hidden states of
+// unpacked and packed rows, and the LM head (each made on first use).
+type scoreExecs struct{ unpacked, packed, head *graphExecs }
 
-// get returns the Exec for packed or unpacked rows, or nil.
-func (x *scoreExecs) get(packed bool) *mlctx.Exec {
-	if packed {
-		return x.packed
-	}
-	return x.unpacked
-}
-
-// set stores the Exec for packed or unpacked rows.
-func (x *scoreExecs) set(packed bool, e *mlctx.Exec) {
-	if packed {
-		x.packed = e
-	} else {
-		x.unpacked = e
-	}
-}
-
-// finalize frees both Execs.
+// finalize frees the compiled graphs.
 func (x *scoreExecs) finalize() {
-	for _, e := range []*mlctx.Exec{x.unpacked, x.packed, x.head} {
-		if e != nil {
-			e.Finalize()
-		}
+	for _, g := range []*graphExecs{x.unpacked, x.packed, x.head} {
+		g.finalize()
 	}
 	*x = scoreExecs{}
 }

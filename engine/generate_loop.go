@@ -96,6 +96,12 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 		return nil, err
 	}
 	defer cache.close()
+	if e.fixedPrefill() {
+		e.fixPrefillShapes(items, groups, cache)
+	}
+	if err := e.compileGeneration(gs, items, groups, cache); err != nil {
+		return nil, err
+	}
 	var pc prefixCache
 	defer func() {
 		if pc.row != nil {
@@ -113,7 +119,7 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 			if end := slices.IndexFunc(waiting, func(i int) bool { return groupOf[i] != g }); end >= 0 {
 				waiting = waiting[:end] // one prefix per prefill
 			}
-			admitted := e.admit(rows, items, waiting, cache.S, groups[g].prefix)
+			admitted := e.admit(rows, items, waiting, cache.S, groups[g])
 			next += len(admitted)
 			if err := e.startRows(gs, cache, &pc, items, g, groups[g], rows, admitted, results); err != nil {
 				return nil, err
@@ -129,13 +135,17 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 	}
 }
 
-// admit puts waiting requests into free rows (within the prefill budget;
-// their first skip tokens are a shared prefix already computed) and
-// returns those rows.
-func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s, skip int) []int {
-	t := e.prefillT(len(items[waiting[0]].ctx)-skip, s) // the longest waiting prompt
+// admit puts waiting requests of group grp into free rows (within the
+// prefill budget, or the group's fixed prefill rows; their first
+// grp.prefix tokens are a shared prefix already computed) and returns
+// those rows.
+func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int, grp genGroup) []int {
+	t := e.prefillT(len(items[waiting[0]].ctx)-grp.prefix, s) // the longest waiting prompt
 	maxRows := max(1, prefillTokenBudget/t)
-	if !e.cheapShapes() {
+	switch {
+	case grp.fixP > 0:
+		maxRows = grp.fixP
+	case !e.cheapShapes():
 		maxRows = floorPow2(maxRows) // a full graph: its rows are a power of two
 	}
 	var admitted []int
@@ -153,24 +163,27 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s, skip i
 // prefix when it has one, else each prompt whole.
 func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []genItem, g int, grp genGroup, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
 	if grp.prefix == 0 || !e.opts.packing() {
-		return e.prefillRows(gs, c, rows, admitted, results, 0, nil)
+		return e.prefillRows(gs, c, rows, admitted, results, grp, 0, nil)
 	}
 	if err := e.loadPrefix(gs, pc, items, g, grp, c.S); err != nil {
 		return err
 	}
-	return e.prefillRows(gs, c, rows, admitted, results, grp.prefix, pc)
+	return e.prefillRows(gs, c, rows, admitted, results, grp, grp.prefix, pc)
 }
 
-// prefillRows runs the prompts of the admitted rows — whole (the prefill
-// graph), or after the resident shared prefix pc of skip tokens (the
-// extend graph, genprefix.go) —, writes their cache rows and picks each
-// one's first token.
-func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult, skip int, pc *prefixCache) error {
+// prefillRows runs the prompts of the admitted rows of group grp — whole
+// (the prefill graph), or after the resident shared prefix pc of skip
+// tokens (the extend graph, genprefix.go) —, writes their cache rows and
+// picks each one's first token.
+func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult, grp genGroup, skip int, pc *prefixCache) error {
 	p, n := e.prefillP(len(admitted), c.B), 0
 	for _, r := range admitted {
 		n = max(n, len(rows[r].it.ctx)-skip)
 	}
 	t := e.prefillT(n, c.S)
+	if grp.fixP > 0 {
+		p, t = grp.fixedDims(len(admitted))
+	}
 	tok, last := make([]int32, p*t), make([]int32, p)
 	src, sel := make([]int32, c.B), make([]bool, c.B)
 	real := 0
@@ -189,11 +202,7 @@ func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted 
 			pos[i] = int32(skip + i%t)
 		}
 		args = append(args, tensors.FromFlatDataAndDimensions(pos, p, t))
-		var err error
-		if x, err = e.extendExec(gs); err != nil {
-			return err
-		}
-		kind = "extend"
+		x, kind = gs.extend, "extend"
 	}
 	args = append(args, tensors.FromFlatDataAndDimensions(last, p),
 		tensors.FromFlatDataAndDimensions(src, c.B), tensors.FromFlatDataAndDimensions(sel, c.B))

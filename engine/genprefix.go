@@ -30,6 +30,10 @@ const minSharedPrefix = 32
 type genGroup struct {
 	prefix  int   // shared tokens computed once (0: prefill each prompt whole)
 	members []int // item indices, longest prompt first
+	// fixP and fixT, where prefill shapes are fixed (genshapes.go): the
+	// rows and length of the group's prefills (one row when only one is
+	// admitted); 0 where each prefill is sized to its prompts.
+	fixP, fixT int
 }
 
 // genGroups groups items by shared prefix (one last group, prefix 0, holds
@@ -117,20 +121,6 @@ func (e *Engine) loadPrefix(gs *genState, pc *prefixCache, items []genItem, g in
 	return nil
 }
 
-// extendExec returns the extend Exec, creating it once.
-func (e *Engine) extendExec(gs *genState) (*mlctx.Exec, error) {
-	if gs.extend != nil {
-		return gs.extend, nil
-	}
-	x, err := mlctx.NewExec(e.backend, e.ctx, extendGraph(e.model))
-	if err != nil {
-		return nil, err
-	}
-	x.SetMaxCache(256)
-	gs.extend = x
-	return x, nil
-}
-
 // extendGraph is prefillGraph after a shared prefix: every prompt row
 // starts from the prefix row and runs its own tokens with Extend.
 //
@@ -139,6 +129,7 @@ func (e *Engine) extendExec(gs *genState) (*mlctx.Exec, error) {
 //	→ logits [P, V] f32 at last, cache' (selected rows replaced)
 func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
+		defer building()()
 		tokens, positions, last, src, sel := in[0], in[1], in[2], in[3], in[4]
 		flat := in[5:]
 		half := len(flat) / 2

@@ -50,7 +50,9 @@ func prefixPrompts(seed uint64, n, vocab int) []lm.GenerateRequest {
 // once each, so the prefilled tokens drop by (n−1)·40 + 35 — on every
 // architecture of the packing test (sliding windows, soft-capping, a
 // separate-mode LoRA adapter; with max_length 24 the prompts lose their
-// shared start to truncation and only the outputs are compared).
+// shared start to truncation and only the outputs are compared) — and
+// with prefill shapes fixed per group as on a GPU (padded rows and
+// lengths).
 //
 // GOEVAL_TEST_DEVICE=xla-cpu runs it there (make parity), where a near-tie
 // could flip a greedy token but these do not.
@@ -68,7 +70,8 @@ func checkPrefixShared(t *testing.T, m packModel) {
 	for _, run := range []struct {
 		packing string
 		batch   int
-	}{{"off", 4}, {"on", 4}, {"on", 2}, {"on", 16}} {
+		fixed   bool // prefill shapes fixed per group, as on a GPU (genshapes.go)
+	}{{"off", 4, false}, {"on", 4, false}, {"on", 2, false}, {"on", 16, false}, {"on", 4, true}, {"off", 3, true}} {
 		o := m.opts
 		o.BatchSize, o.Packing, o.Device = run.batch, run.packing, device
 		e, err := Open(m.dir, o)
@@ -76,6 +79,7 @@ func checkPrefixShared(t *testing.T, m packModel) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { e.Close() })
+		e.fixPrefill = run.fixed
 		reqs := prefixPrompts(5, n, e.Config().VocabSize)
 		got, err := e.GenerateUntil(context.Background(), reqs)
 		if err != nil {
@@ -88,13 +92,13 @@ func checkPrefixShared(t *testing.T, m packModel) {
 		}
 		for i := range want {
 			if !slices.Equal(got[i].IDs, want[i].IDs) || got[i].StopReason != want[i].StopReason {
-				t.Errorf("packing %s batch %d: request %d generated %v (%s), whole prompts %v (%s)",
-					run.packing, run.batch, i, got[i].IDs, got[i].StopReason, want[i].IDs, want[i].StopReason)
+				t.Errorf("packing %s batch %d fixed shapes %v: request %d generated %v (%s), whole prompts %v (%s)",
+					run.packing, run.batch, run.fixed, i, got[i].IDs, got[i].StopReason, want[i].IDs, want[i].StopReason)
 			}
 		}
 		saved := (n-1)*40 + 35
-		if m.opts.MaxLength != 0 {
-			continue // prompts left-truncated to 18 ids: nothing shared to count
+		if m.opts.MaxLength != 0 || run.packing == "off" {
+			continue // prompts left-truncated to 18 ids, or whole: nothing shared to count
 		}
 		if s.PromptTokens != wantStats.PromptTokens || s.PrefillTokens != wantStats.PrefillTokens-saved {
 			t.Errorf("batch %d: prompt tokens %d, prefilled %d; want %d and %d", run.batch, s.PromptTokens, s.PrefillTokens,

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
-	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 )
 
 // The LM head runs on Kc slots at a time (score.go): its [Kc, V] f32
@@ -45,10 +44,6 @@ func headRows(v int) int {
 //	                                    top id [Kc] int32, top log-prob [Kc] f64)
 func (e *Engine) runHead(h *tensors.Tensor, p *pass, tokens bool, results []Score) error {
 	kc := min(p.K, headRows(e.cfg.VocabSize))
-	exec, err := e.headExec()
-	if err != nil {
-		return err
-	}
 	for from := 0; from < len(p.slotItem); from += kc {
 		n := min(kc, p.K-from) // the last chunk of exact shapes may be shorter
 		chunk, err := sliceRows(h, from, n)
@@ -56,7 +51,7 @@ func (e *Engine) runHead(h *tensors.Tensor, p *pass, tokens bool, results []Scor
 			return err
 		}
 		args := []any{chunk, tensors.FromFlatDataAndDimensions(p.targets[from:from+n], n)}
-		if err := e.runHeadChunk(exec, n, args, p, from, tokens, results); err != nil {
+		if err := e.runHeadChunk(n, args, p, from, tokens, results); err != nil {
 			return err
 		}
 	}
@@ -83,15 +78,19 @@ func sliceRows(h *tensors.Tensor, from, n int) (*tensors.Tensor, error) {
 }
 
 // runHeadChunk runs the head on one chunk of kc slots starting at slot from.
-func (e *Engine) runHeadChunk(exec *mlctx.Exec, kc int, args []any, p *pass, from int, tokens bool, results []Score) error {
-	shape := fmt.Sprintf("Kc=%d", kc)
-	if err := e.compileOnce(exec, "LM head", shape, args); err != nil {
+func (e *Engine) runHeadChunk(kc int, args []any, p *pass, from int, tokens bool, results []Score) error {
+	key := headKey(kc)
+	exec, err := e.headGraphs().exec(key)
+	if err != nil {
+		return err
+	}
+	if err := e.compileOnce(exec, key, args); err != nil {
 		return err
 	}
 	start := time.Now()
 	outs, err := exec.Exec(args...)
 	if err != nil {
-		return fmt.Errorf("run LM head %s: %w", shape, err)
+		return fmt.Errorf("run %s: %w", key, err)
 	}
 	defer func() {
 		for _, t := range outs {
@@ -109,15 +108,13 @@ func (e *Engine) runHeadChunk(exec *mlctx.Exec, kc int, args []any, p *pass, fro
 	return nil
 }
 
-// headExec returns the LM-head Exec (one compiled graph per Kc).
-func (e *Engine) headExec() (*mlctx.Exec, error) {
-	if e.execs.head != nil {
-		return e.execs.head, nil
+// headGraphs returns the LM-head graphs (one compiled shape per Kc).
+func (e *Engine) headGraphs() *graphExecs {
+	if e.execs.head == nil {
+		e.execs.head = newGraphExecs(e, "LM head", headGraph(e.model))
 	}
-	x, err := mlctx.NewExec(e.backend, e.ctx, headGraph(e.model))
-	if err != nil {
-		return nil, fmt.Errorf("LM head graph: %w", err)
-	}
-	e.execs.head = x
-	return x, nil
+	return e.execs.head
 }
+
+// headKey names the LM head's shape for kc slots (Engine.seen, logs).
+func headKey(kc int) string { return fmt.Sprintf("LM head Kc=%d", kc) }

@@ -42,8 +42,8 @@ type kvCache struct {
 
 // genState holds the generation graphs and counters of an Engine.
 type genState struct {
-	prefill, decode *mlctx.Exec
-	extend          *mlctx.Exec // after a shared prefix (genprefix.go), made on first use
+	prefill, decode *graphExecs
+	extend          *graphExecs // after a shared prefix (genprefix.go)
 	stats           GenStats
 	base            GenStats                // stats at the start of the current call
 	autoBatch       map[int]int             // measured decode batch by cache length (genbatch.go)
@@ -76,28 +76,20 @@ func (e *Engine) genExecs() (*genState, error) {
 	if e.gen != nil {
 		return e.gen, nil
 	}
-	pre, err := mlctx.NewExec(e.backend, e.ctx, prefillGraph(e.model))
-	if err != nil {
-		return nil, err
+	e.gen = &genState{
+		prefill: newGraphExecs(e, "prefill", prefillGraph(e.model)),
+		decode:  newGraphExecs(e, "decode", decodeGraph(e.model)),
+		extend:  newGraphExecs(e, "extend", extendGraph(e.model)),
 	}
-	dec, err := mlctx.NewExec(e.backend, e.ctx, decodeGraph(e.model))
-	if err != nil {
-		return nil, err
-	}
-	pre.SetMaxCache(256)
-	dec.SetMaxCache(256)
-	e.gen = &genState{prefill: pre, decode: dec}
 	return e.gen, nil
 }
 
 // finalize frees the compiled generation graphs.
 func (s *genState) finalize() {
 	if s != nil {
-		s.prefill.Finalize()
-		s.decode.Finalize()
-		if s.extend != nil {
-			s.extend.Finalize()
-		}
+		s.prefill.finalize()
+		s.decode.finalize()
+		s.extend.finalize()
 	}
 }
 
@@ -139,6 +131,7 @@ func (c *kvCache) free() {
 // prefillGraph builds the prefill graph described at the top of this file.
 func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
+		defer building()()
 		tokens, last, src, sel, cache := in[0], in[1], in[2], in[3], in[4:]
 		g := tokens.Graph()
 		p, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
@@ -188,6 +181,7 @@ func intoCache(kv []models.KV, src, sel *Node, cache []*Node) []*Node {
 // decodeGraph builds the one-token decode graph.
 func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
+		defer building()()
 		tokens, positions, flat := in[0], in[1], in[2:]
 		cache := make([]models.KV, len(flat)/2)
 		for i := range cache {
@@ -207,23 +201,27 @@ func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 // swaps the cache for the graph's new one and returns the logits [rows·V].
 // On goeval's pure-Go backend the old cache is donated, so a decode step
 // writes its slots in place and the old storage is reused.
-func (e *Engine) runGen(x *mlctx.Exec, kind string, c *kvCache, args []any) ([]float32, time.Duration, error) {
+func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]float32, time.Duration, error) {
 	n := len(args)
 	for _, t := range c.t {
 		args = append(args, t)
 	}
-	shape := fmt.Sprintf("%s", args[0].(*tensors.Tensor).Shape())
-	key := fmt.Sprintf("%s/%s/%d/%d", kind, shape, c.B, c.S)
+	shape := args[0].(*tensors.Tensor).Shape()
+	key := genKey(kind, shape, c.B, c.S)
+	x, err := g.exec(key)
+	if err != nil {
+		return nil, 0, err
+	}
 	if !e.seen[key] {
 		start := time.Now()
 		if err := x.PreCompile(args...); err != nil {
-			return nil, 0, fmt.Errorf("compile %s %s B=%d S=%d: %w", kind, shape, c.B, c.S, err)
+			return nil, 0, fmt.Errorf("compile %s graph: %w", key, err)
 		}
 		d := time.Since(start)
 		e.seen[key] = true
 		e.stats.Compiles++
 		e.stats.CompileTime += d
-		e.opts.logf("compiled %s graph %s B=%d S=%d in %v", kind, shape, c.B, c.S, d.Round(time.Microsecond))
+		e.opts.logf("compiled %s graph in %v", key, d.Round(time.Microsecond))
 	}
 	if e.backend.String() == gocpu.Name {
 		for i, t := range c.t {
@@ -237,7 +235,7 @@ func (e *Engine) runGen(x *mlctx.Exec, kind string, c *kvCache, args []any) ([]f
 	start := time.Now()
 	outs, err := x.Exec(args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("run %s %s B=%d S=%d: %w", kind, shape, c.B, c.S, err)
+		return nil, 0, fmt.Errorf("run %s: %w", key, err)
 	}
 	d := time.Since(start)
 	logits := tensors.MustCopyFlatData[float32](outs[0])
@@ -245,4 +243,10 @@ func (e *Engine) runGen(x *mlctx.Exec, kind string, c *kvCache, args []any) ([]f
 	c.free()
 	c.t = outs[1:]
 	return logits, d, nil
+}
+
+// genKey names a generation graph's shape (Engine.seen, logs): its kind,
+// its first input's shape and the cache's rows and slots.
+func genKey(kind string, first shapes.Shape, b, s int) string {
+	return fmt.Sprintf("%s %s B=%d S=%d", kind, first, b, s)
 }

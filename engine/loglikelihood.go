@@ -151,6 +151,9 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg), e.packAlign(), e.shapeRule())
 	}
 	unpacked := planBatches(uniq, rest, e.batch, e.maxLen, e.shapeRule())
+	if err := e.compileScoring(plan.batches, unpacked); err != nil {
+		return nil, err
+	}
 	step := lm.Step{Total: plan.tokens()}
 	for _, b := range unpacked {
 		for _, i := range b.rows {
@@ -195,30 +198,19 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 // first use), then the LM head on its used slots (head.go), and adds the
 // slots' scores into results.
 func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) error {
-	args := []any{tensors.FromFlatDataAndDimensions(p.tokens, p.B, p.T)}
-	if p.packed() {
-		for _, x := range [][]int32{p.positions, p.node, p.nodeEnd} {
-			args = append(args, tensors.FromFlatDataAndDimensions(x, p.B, p.T))
-		}
-	}
-	for _, x := range [][]int32{p.slotRow, p.slotPos} {
-		args = append(args, tensors.FromFlatDataAndDimensions(x, p.K))
-	}
-	exec, err := e.exec(p.packed())
+	args := p.args()
+	key := passKey(p.packed(), p.B, p.T, p.K)
+	exec, err := e.scoreGraphs(p.packed()).exec(key)
 	if err != nil {
 		return err
 	}
-	shape := fmt.Sprintf("B=%d T=%d K=%d", p.B, p.T, p.K)
-	if p.packed() {
-		shape += " packed"
-	}
-	if err := e.compileOnce(exec, "scoring", shape, args); err != nil {
+	if err := e.compileOnce(exec, key, args); err != nil {
 		return err
 	}
 	start := time.Now()
 	outs, err := exec.Exec(args...)
 	if err != nil {
-		return fmt.Errorf("run %s: %w", shape, err)
+		return fmt.Errorf("run %s: %w", key, err)
 	}
 	e.stats.ExecTime += time.Since(start)
 	e.stats.Batches++
@@ -234,21 +226,35 @@ func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) er
 	return e.runHead(outs[0], p, tokens, results)
 }
 
-// compileOnce compiles exec for args on the first use of the named shape.
-func (e *Engine) compileOnce(exec *mlctx.Exec, kind, shape string, args []any) error {
-	key := kind + " " + shape
+// args are the scoring graph's inputs for pass p.
+func (p *pass) args() []any {
+	args := []any{tensors.FromFlatDataAndDimensions(p.tokens, p.B, p.T)}
+	if p.packed() {
+		for _, x := range [][]int32{p.positions, p.node, p.nodeEnd} {
+			args = append(args, tensors.FromFlatDataAndDimensions(x, p.B, p.T))
+		}
+	}
+	for _, x := range [][]int32{p.slotRow, p.slotPos} {
+		args = append(args, tensors.FromFlatDataAndDimensions(x, p.K))
+	}
+	return args
+}
+
+// compileOnce compiles exec for args on the first use of the shape key
+// names (unless compileAhead did).
+func (e *Engine) compileOnce(exec *mlctx.Exec, key string, args []any) error {
 	if e.seen[key] {
 		return nil
 	}
 	start := time.Now()
 	if err := exec.PreCompile(args...); err != nil {
-		return fmt.Errorf("compile %s graph %s: %w", kind, shape, err)
+		return fmt.Errorf("compile %s graph: %w", key, err)
 	}
 	d := time.Since(start)
 	e.seen[key] = true
 	e.stats.Compiles++
 	e.stats.CompileTime += d
-	e.opts.logf("compiled %s graph %s in %v (%d graphs so far)", kind, shape, d.Round(time.Microsecond), e.stats.Compiles)
+	e.opts.logf("compiled %s graph in %v (%d graphs so far)", key, d.Round(time.Microsecond), e.stats.Compiles)
 	return nil
 }
 
@@ -278,17 +284,23 @@ type headOut struct {
 	topLP []float64
 }
 
-// exec returns the scoring Exec for packed or unpacked rows (it caches one
-// compiled graph per input shape).
-func (e *Engine) exec(packed bool) (*mlctx.Exec, error) {
-	if x := e.execs.get(packed); x != nil {
-		return x, nil
+// scoreGraphs returns the hidden-state graphs of packed or unpacked rows.
+func (e *Engine) scoreGraphs(packed bool) *graphExecs {
+	g := &e.execs.unpacked
+	if packed {
+		g = &e.execs.packed
 	}
-	x, err := mlctx.NewExec(e.backend, e.ctx, hiddenGraph(e.model, packed))
-	if err != nil {
-		return nil, err
+	if *g == nil {
+		*g = newGraphExecs(e, "scoring", hiddenGraph(e.model, packed))
 	}
-	x.SetMaxCache(256)
-	e.execs.set(packed, x)
-	return x, nil
+	return *g
+}
+
+// passKey names a scoring pass's shape (Engine.seen, logs).
+func passKey(packed bool, b, t, k int) string {
+	key := fmt.Sprintf("scoring B=%d T=%d K=%d", b, t, k)
+	if packed {
+		key += " packed"
+	}
+	return key
 }

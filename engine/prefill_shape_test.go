@@ -40,7 +40,7 @@ func TestPrefillShapes(t *testing.T) {
 			items[i].ctx = make([]int32, c.n)
 			waiting[i] = i
 		}
-		admitted := e.admit(make([]*genRow, 16), items, waiting, c.s, 0)
+		admitted := e.admit(make([]*genRow, 16), items, waiting, c.s, genGroup{})
 		if len(admitted) != c.wantAdmitted {
 			t.Errorf("%s: %d prompts of %d tokens: admitted %d, want %d", c.spec, c.waiting, c.n, len(admitted), c.wantAdmitted)
 		}

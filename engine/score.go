@@ -36,6 +36,7 @@ import (
 //	outputs: h [K, H] in the compute dtype (unused slots hold garbage)
 func hiddenGraph(m models.Model, packed bool) func(ctx *context.Context, in []*Node) *Node {
 	return func(ctx *context.Context, in []*Node) *Node {
+		defer building()()
 		tokens := in[0]
 		var hidden *Node // [B, T, H]
 		if packed {
@@ -59,6 +60,7 @@ func hiddenGraph(m models.Model, packed bool) func(ctx *context.Context, in []*N
 //	                                top id [Kc] int32, top log-prob [Kc] f64
 func headGraph(m models.Model) func(ctx *context.Context, h, targets *Node) []*Node {
 	return func(ctx *context.Context, h, targets *Node) []*Node {
+		defer building()()
 		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32) // [Kc, V]
 		top := ArgMax(logits, -1, dtypes.Int32)
 		lp, topLP := targetLogProbs(logits, targets)

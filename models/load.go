@@ -88,6 +88,10 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 		return nil, err
 	}
 	l := &Loaded{Config: cfg, Model: model, Context: context.New()}
+	// The root scope exists before any graph is built: ActiveAdapter's
+	// InAbsPath("/") would otherwise add it to the context's scope map
+	// while another graph, built at the same time, reads that map.
+	l.Context.InAbsPath("/")
 	var tf WeightTransform
 	if mode == AdapterMerged && len(adapters) == 1 {
 		tf = adapters[0].MergeInto

@@ -98,12 +98,19 @@ func ApplyRoPE(x, positions *Node, invFreq []float64) *Node {
 // every layer rotates q and k by the same positions and frequencies, and
 // cos and sin per element cost more than the rotation (24 layers × 2 ×
 // [B, T, D] of each, ~3 % of a Qwen2.5-0.5B scoring pass on goeval's
-// backend). Only the last graph's tables are kept.
-var ropeTables struct {
+// backend). Graphs may be built at once (engine's compileAhead), so the
+// tables are kept per graph, for the last maxRopeGraphs graphs.
+var ropeTables ropeTablesT
+
+type ropeTablesT struct {
 	sync.Mutex
-	g *Graph
-	m map[ropeKey][2]*Node
+	order   []*Graph
+	byGraph map[*Graph]map[ropeKey][2]*Node
 }
+
+// maxRopeGraphs bounds the graphs whose tables are kept (a dropped graph's
+// next layer rebuilds its tables: the same nodes' values, a few more ops).
+const maxRopeGraphs = 16
 
 // ropeKey names one table pair: frequencies by their slice (a model keeps
 // one per kind of layer).
@@ -121,10 +128,8 @@ func rotaryTables(positions *Node, invFreq []float64, dtype dtypes.DType) (cos, 
 	t := &ropeTables
 	t.Lock()
 	defer t.Unlock()
-	if g := positions.Graph(); t.g != g {
-		t.g, t.m = g, map[ropeKey][2]*Node{}
-	}
-	if c, ok := t.m[key]; ok {
+	m := t.tables(positions.Graph())
+	if c, ok := m[key]; ok {
 		return c[0], c[1]
 	}
 	b, s, h := positions.Shape().Dim(0), positions.Shape().Dim(1), len(invFreq)
@@ -138,8 +143,27 @@ func rotaryTables(positions *Node, invFreq []float64, dtype dtypes.DType) (cos, 
 	angles = Concatenate([]*Node{angles, angles}, -1)                               // [B, T, D]
 	cos = ConvertDType(Reshape(Cos(angles), b, s, 1, 2*h), dtype)
 	sin = ConvertDType(Reshape(Sin(angles), b, s, 1, 2*h), dtype)
-	t.m[key] = [2]*Node{cos, sin}
+	m[key] = [2]*Node{cos, sin}
 	return cos, sin
+}
+
+// tables returns graph g's tables (the caller holds the lock), dropping
+// the oldest graph's beyond maxRopeGraphs.
+func (t *ropeTablesT) tables(g *Graph) map[ropeKey][2]*Node {
+	if m, ok := t.byGraph[g]; ok {
+		return m
+	}
+	if t.byGraph == nil {
+		t.byGraph = map[*Graph]map[ropeKey][2]*Node{}
+	}
+	if len(t.order) == maxRopeGraphs {
+		delete(t.byGraph, t.order[0])
+		t.order = t.order[1:]
+	}
+	m := map[ropeKey][2]*Node{}
+	t.order = append(t.order, g)
+	t.byGraph[g] = m
+	return m
 }
 
 // ApplyPartialRoPE rotates the first rot dims of each head (rotate_half

@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// Compiled graphs. Each of the engine's graphs (scoring rows, packed rows,
+// LM head, prefill, extend, decode) is one graph-building function compiled
+// once per input shape. Where a new shape costs next to nothing (goeval's
+// pure-Go backend: cheapShapes) one GoMLX Exec holds all its shapes. Where
+// it costs an XLA compile (1 s on a CPU, 5–12 s on a GPU at Qwen2.5-0.5B)
+// each shape gets an Exec of its own, so that a call's shapes, known
+// before it runs, compile several at a time (compileAhead): GoMLX compiles
+// under its Exec's cache lock, one shape after the other.
+
+// graphExecs is one graph function's Execs: one for every shape, or one
+// per shape.
+type graphExecs struct {
+	build    func() (*mlctx.Exec, error)
+	perShape bool
+	one      *mlctx.Exec
+	byShape  map[string]*mlctx.Exec
+}
+
+// newGraphExecs returns the Execs of graph function fn (made on first
+// use), one per shape unless shapes are cheap.
+func newGraphExecs[F mlctx.ExecGraphFn](e *Engine, name string, fn F) *graphExecs {
+	backend, ctx := e.backend, e.ctx
+	return &graphExecs{
+		perShape: !e.cheapShapes(),
+		build: func() (*mlctx.Exec, error) {
+			x, err := mlctx.NewExec(backend, ctx, fn)
+			if err != nil {
+				return nil, fmt.Errorf("%s graph: %w", name, err)
+			}
+			x.SetMaxCache(256)
+			return x, nil
+		},
+	}
+}
+
+// exec returns the Exec that runs the given shape (a key naming it).
+func (g *graphExecs) exec(shape string) (*mlctx.Exec, error) {
+	if !g.perShape {
+		if g.one == nil {
+			x, err := g.build()
+			if err != nil {
+				return nil, err
+			}
+			g.one = x
+		}
+		return g.one, nil
+	}
+	if x, ok := g.byShape[shape]; ok {
+		return x, nil
+	}
+	x, err := g.build()
+	if err != nil {
+		return nil, err
+	}
+	if g.byShape == nil {
+		g.byShape = map[string]*mlctx.Exec{}
+	}
+	g.byShape[shape] = x
+	return x, nil
+}
+
+// finalize frees the compiled graphs (g may be nil).
+func (g *graphExecs) finalize() {
+	if g == nil {
+		return
+	}
+	if g.one != nil {
+		g.one.Finalize()
+	}
+	for _, x := range g.byShape {
+		x.Finalize()
+	}
+	g.one, g.byShape = nil, nil
+}
+
+// graphBuild serialises building graphs (not compiling them): a GoMLX
+// context's maps (scopes; graph parameters, which separate-mode adapters
+// set) are not safe for concurrent use, and compileAhead compiles several
+// shapes at once. Every graph function of the engine holds it.
+var graphBuild sync.Mutex
+
+// building locks graphBuild and returns its unlock: defer building()().
+func building() func() {
+	graphBuild.Lock()
+	return graphBuild.Unlock
+}
+
+// compileJob is one shape to compile: key is its name in Engine.seen and
+// the log, args are inputs of its shapes (their values are not used).
+type compileJob struct {
+	graphs *graphExecs
+	key    string
+	args   []any
+}
+
+// compileAhead compiles the jobs' shapes not compiled yet, up to
+// compileWorkers at a time (the caller holds e.mu). The time counted in
+// Stats.CompileTime is the wall time waited, not the sum of the compiles.
+func (e *Engine) compileAhead(jobs []compileJob) error {
+	var todo []compileJob
+	queued := map[string]bool{}
+	for _, j := range jobs {
+		if !e.seen[j.key] && !queued[j.key] {
+			queued[j.key] = true
+			todo = append(todo, j)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	execs := make([]*mlctx.Exec, len(todo))
+	for i, j := range todo { // Exec creation touches the graphExecs' maps: here, not in the workers
+		x, err := j.graphs.exec(j.key)
+		if err != nil {
+			return err
+		}
+		execs[i] = x
+	}
+	start := time.Now()
+	took := make([]time.Duration, len(todo))
+	errs := make([]error, len(todo))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(compileWorkers(), len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				t0 := time.Now()
+				errs[i] = tryCatch("compile "+todo[i].key, func() error { return execs[i].PreCompile(todo[i].args...) })
+				took[i] = time.Since(t0)
+			}
+		}()
+	}
+	for i := range todo {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	wall := time.Since(start)
+	for i, j := range todo {
+		if errs[i] != nil {
+			return fmt.Errorf("compile %s graph: %w", j.key, errs[i])
+		}
+		e.seen[j.key] = true
+		e.stats.Compiles++
+		e.opts.logf("compiled %s graph in %v (ahead, %d at a time)", j.key, took[i].Round(time.Millisecond), min(compileWorkers(), len(todo)))
+	}
+	e.stats.CompileTime += wall
+	return nil
+}
+
+// compileWorkers is how many shapes compile at once: GOEVAL_COMPILE_WORKERS
+// when set (1 compiles one after the other), else one per CPU up to 8 (an
+// XLA compile is mostly single-threaded; each holds its own HLO and code).
+func compileWorkers() int {
+	if n, err := strconv.Atoi(os.Getenv("GOEVAL_COMPILE_WORKERS")); err == nil && n > 0 {
+		return n
+	}
+	return max(1, min(runtime.NumCPU(), 8))
+}
+
+// compileScoring compiles the shapes of a scoring call's passes and their
+// LM-head chunks ahead, where shapes cost a compile.
+func (e *Engine) compileScoring(packed []packBatch, unpacked []batch) error {
+	if e.cheapShapes() {
+		return nil
+	}
+	dtype, err := e.opts.computeDType()
+	if err != nil {
+		return err
+	}
+	var jobs []compileJob
+	add := func(isPacked bool, b, t, k int) {
+		p := newPass(b, t, k, isPacked)
+		jobs = append(jobs, compileJob{e.scoreGraphs(isPacked), passKey(isPacked, b, t, k), p.args()})
+		kc := min(k, headRows(e.cfg.VocabSize)) // every chunk has kc rows off exact shapes
+		h := tensors.FromShape(shapes.Make(dtype, kc, e.cfg.HiddenSize))
+		jobs = append(jobs, compileJob{e.headGraphs(), headKey(kc), []any{h, tensors.FromShape(shapes.Make(dtypes.Int32, kc))}})
+	}
+	for _, b := range packed {
+		add(true, b.B, b.T, b.K)
+	}
+	for _, b := range unpacked {
+		add(false, b.B, b.T, b.K)
+	}
+	return e.compileAhead(jobs)
+}
