@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds what scripts/gpu_check.sh runs on a GPU machine that has no Go:
-# the goeval binary and the engine and transformers-parity test binaries,
+# the goeval binary and the engine, transformers-parity and gemm test binaries,
 # stripped, in DIR/bin.tgz, and lm-eval with the dependencies a PyTorch +
 # JAX image lacks as CPython 3.12 wheels in DIR/whl (pip; sdists are built
 # into wheels here). The versions are the parity venv's (make venv).
@@ -16,6 +16,7 @@ flags=(-trimpath -ldflags=-s\ -w)
 go build "${flags[@]}" -o "$dir/bin/goeval" ./cmd/goeval
 go test -c "${flags[@]}" -o "$dir/bin/engine.test" ./engine
 go test -c "${flags[@]}" -o "$dir/bin/hfparity.test" ./parity/models
+go test -c "${flags[@]}" -o "$dir/bin/gemm.test" ./internal/gemm
 tar czf "$dir/bin.tgz" -C "$dir" bin
 rm -rf "$dir/bin"
 
