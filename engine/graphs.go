@@ -167,8 +167,10 @@ func (e *Engine) compileAhead(jobs []compileJob) error {
 }
 
 // compileWorkers is how many shapes compile at once: GOEVAL_COMPILE_WORKERS
-// when set (1 compiles one after the other), else one per CPU up to 8 (an
-// XLA compile is mostly single-threaded; each holds its own HLO and code).
+// when set (1 compiles one after the other), else one per CPU up to 8 (each
+// holds its own HLO and code). XLA's GPU compiler already runs part of one
+// compile on several threads: on an H100 four shapes at once took 1.8× less
+// time than one after the other, not 4×.
 func compileWorkers() int {
 	if n, err := strconv.Atoi(os.Getenv("GOEVAL_COMPILE_WORKERS")); err == nil && n > 0 {
 		return n

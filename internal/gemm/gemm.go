@@ -1,6 +1,9 @@
 package gemm
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // PackedB is a right-hand side [K, N] laid out once for the micro-kernel:
 // panels of NR columns (the last zero-padded to NR), each panel K×NR with
@@ -30,21 +33,28 @@ func PackedSize(k, n int) int {
 // PackedSize(k, n) floats, and the PackedB uses it until the caller reuses
 // dst (scratch for right-hand sides packed per call).
 func PackBInto(dst, b []float32, k, n, ldb int, transB bool) *PackedB {
+	return PackBIntoThreads(dst, b, k, n, ldb, transB, 1)
+}
+
+// PackBIntoThreads is PackBInto on up to threads goroutines (panels split
+// between them; the layout is the same).
+func PackBIntoThreads(dst, b []float32, k, n, ldb int, transB bool, threads int) *PackedB {
 	size := PackedSize(k, n)
 	if len(dst) < size {
 		panic(fmt.Sprintf("gemm: PackBInto: dst has %d floats, needs %d", len(dst), size))
 	}
-	return packBInto(defaultKernel(), dst[:size], b, k, n, ldb, transB)
+	return packBInto(defaultKernel(), dst[:size], b, k, n, ldb, transB, threads)
 }
 
 // packB packs b for kern (see PackB).
 func packB(kern *kernel, b []float32, k, n, ldb int, transB bool) *PackedB {
 	np := (n + kern.nr - 1) / kern.nr
-	return packBInto(kern, make([]float32, np*k*kern.nr), b, k, n, ldb, transB)
+	return packBInto(kern, make([]float32, np*k*kern.nr), b, k, n, ldb, transB, 1)
 }
 
-// packBInto packs b for kern into data (exactly the packed size).
-func packBInto(kern *kernel, data, b []float32, k, n, ldb int, transB bool) *PackedB {
+// packBInto packs b for kern into data (exactly the packed size), its
+// panels split over up to threads goroutines when there are enough.
+func packBInto(kern *kernel, data, b []float32, k, n, ldb int, transB bool, threads int) *PackedB {
 	rows, cols := k, n
 	if transB {
 		rows, cols = n, k
@@ -54,21 +64,36 @@ func packBInto(kern *kernel, data, b []float32, k, n, ldb int, transB bool) *Pac
 	if n%kern.nr != 0 {
 		clear(data[(n/kern.nr)*k*kern.nr:]) // the padded columns of the last panel
 	}
+	pack := pb.packRowMajor
 	if transB {
-		pb.packTransposed(b, ldb)
-	} else {
-		pb.packRowMajor(b, ldb)
+		pack = pb.packTransposed
 	}
+	np := (n + kern.nr - 1) / kern.nr
+	if k*n < minParallel {
+		threads = 1
+	}
+	t := max(1, min(threads, np))
+	var wg sync.WaitGroup
+	for w := 1; w < t; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pack(b, ldb, np*w/t, np*(w+1)/t)
+		}()
+	}
+	pack(b, ldb, 0, np/t)
+	wg.Wait()
 	return pb
 }
 
-// packRowMajor packs b [K, N] a band of 64 rows at a time, so that the
-// rows being read stay few (TLB) and each panel is written 64 rows at once.
-func (pb *PackedB) packRowMajor(b []float32, ldb int) {
+// packRowMajor packs panels [p0, p1) of b [K, N] a band of 64 rows at a
+// time, so that the rows being read stay few (TLB) and each panel is
+// written 64 rows at once.
+func (pb *PackedB) packRowMajor(b []float32, ldb, p0, p1 int) {
 	k, n, nr := pb.K, pb.N, pb.kern.nr
 	for k0 := 0; k0 < k; k0 += 64 {
 		k1 := min(k0+64, k)
-		for j0 := 0; j0 < n; j0 += nr {
+		for j0 := p0 * nr; j0 < min(n, p1*nr); j0 += nr {
 			panel := pb.data[j0*k:] // panel j0/nr starts at (j0/nr)·K·NR = j0·K
 			w := min(nr, n-j0)
 			for kk := k0; kk < k1; kk++ {
@@ -78,14 +103,21 @@ func (pb *PackedB) packRowMajor(b []float32, ldb int) {
 	}
 }
 
-// packTransposed packs b [N, K] (row j is column j of B) panel by panel.
-func (pb *PackedB) packTransposed(b []float32, ldb int) {
+// packTransposed packs panels [p0, p1) of b [N, K] (row j is column j of
+// B), each one row of the panel (NR values, one from each of NR source
+// rows) at a time: the writes are contiguous and the NR source lines stay
+// in L1 (2.8 GB/s at 4864 × 896 on one Zen 3 core, against 2.0 writing
+// each source row down a column of the panel).
+func (pb *PackedB) packTransposed(b []float32, ldb, p0, p1 int) {
 	k, n, nr := pb.K, pb.N, pb.kern.nr
-	for j0 := 0; j0 < n; j0 += nr {
+	for j0 := p0 * nr; j0 < min(n, p1*nr); j0 += nr {
 		panel := pb.data[j0*k : j0*k+k*nr]
-		for j := 0; j < min(nr, n-j0); j++ {
-			for kk, v := range b[(j0+j)*ldb : (j0+j)*ldb+k] {
-				panel[kk*nr+j] = v
+		w := min(nr, n-j0)
+		rows := b[j0*ldb:]
+		for kk := range k {
+			dst := panel[kk*nr : kk*nr+w]
+			for j := range dst {
+				dst[j] = rows[j*ldb+kk]
 			}
 		}
 	}

@@ -241,3 +241,35 @@ func TestPackBInto(t *testing.T) {
 		}
 	}
 }
+
+// TestPackLayouts: a right-hand side packed from [N, K] (transB) has the
+// layout of its explicit transpose packed from [K, N], bit for bit,
+// whatever the thread count, for panel counts and sizes around NR and the
+// split between threads, with row strides wider than the rows.
+func TestPackLayouts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	nr := defaultKernel().nr
+	for _, c := range []struct{ k, n int }{{1, 1}, {7, nr - 1}, {33, nr}, {65, 3*nr + 5}, {300, 1100}, {896, 257}, {1024, 999}} {
+		ldT, ldR := c.k+3, c.n+2
+		bt := randSlice(rng, c.n*ldT)  // [N, K], stride ldT
+		br := make([]float32, c.k*ldR) // its transpose [K, N], stride ldR
+		for j := range c.n {
+			for kk := range c.k {
+				br[kk*ldR+j] = bt[j*ldT+kk]
+			}
+		}
+		want := PackB(br, c.k, c.n, ldR, false).data
+		for _, threads := range []int{1, 2, 3, 8} {
+			for _, transB := range []bool{false, true} {
+				dst := nanSlice(PackedSize(c.k, c.n))
+				var got *PackedB
+				if transB {
+					got = PackBIntoThreads(dst, bt, c.k, c.n, ldT, true, threads)
+				} else {
+					got = PackBIntoThreads(dst, br, c.k, c.n, ldR, false, threads)
+				}
+				sameBits(t, fmt.Sprintf("k %d n %d threads %d transB %v", c.k, c.n, threads, transB), got.data, want)
+			}
+		}
+	}
+}

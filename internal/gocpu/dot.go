@@ -216,7 +216,7 @@ func (p *dotPlan) run(x *runCtx, in []*Buffer) (*Buffer, error) {
 		// as the left operand would, and saves the transpose).
 		scratch := x.b.pool.get(dtypes.Float32, gemm.PackedSize(p.k, p.n), false).([]float32)
 		defer x.b.pool.put(dtypes.Float32, scratch)
-		gemm.MatMul(c, p.n, a, p.k, p.m, gemm.PackBInto(scratch, bf, p.k, p.n, ldb, p.transB), x.threads())
+		gemm.MatMul(c, p.n, a, p.k, p.m, gemm.PackBIntoThreads(scratch, bf, p.k, p.n, ldb, p.transB, x.threads()), x.threads())
 	default:
 		mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
 		size := gemm.PackedSize(p.k, p.n)
