@@ -102,6 +102,8 @@ func ApplyRoPE(x, positions *Node, invFreq []float64) *Node {
 // tables are kept per graph, for the last maxRopeGraphs graphs.
 var ropeTables ropeTablesT
 
+// ropeTablesT is ropeTables' type: the tables by graph, oldest graph first
+// in order.
 type ropeTablesT struct {
 	sync.Mutex
 	order   []*Graph
