@@ -212,16 +212,8 @@ func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]f
 	if err != nil {
 		return nil, 0, err
 	}
-	if !e.seen[key] {
-		start := time.Now()
-		if err := x.PreCompile(args...); err != nil {
-			return nil, 0, fmt.Errorf("compile %s graph: %w", key, err)
-		}
-		d := time.Since(start)
-		e.seen[key] = true
-		e.stats.Compiles++
-		e.stats.CompileTime += d
-		e.opts.logf("compiled %s graph in %v", key, d.Round(time.Microsecond))
+	if err := e.compileOnce(x, key, args); err != nil {
+		return nil, 0, err
 	}
 	if e.backend.String() == gocpu.Name {
 		for i, t := range c.t {

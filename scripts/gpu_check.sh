@@ -24,15 +24,8 @@
 # plugin, always runs); step 4 then also reruns goeval with its compiles
 # one at a time (GOEVAL_COMPILE_WORKERS=1) unless GPU_CHECK_SERIAL=0.
 set -uo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-bundle="$(cd "${1:-.gpu}" && pwd)"
-out="${2:-${OUT:-/tmp/gpu_check}}"
-mkdir -p "$out"
-exec > >(tee "$out/gpu_check.log") 2>&1
-work="$(mktemp -d)"
-tar xzf "$bundle/bin.tgz" -C "$work"
-B="$work/bin" G="$work/bin/goeval"
+source "$(dirname "$0")/gpu_lib.sh"
+gpu_setup gpu_check "$@"
 export HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
 steps=" ${GPU_CHECK_STEPS:-1 2 3 4 5 6 7 8} "
 step() { echo; echo "== $1 [$(date +%T), ${SECONDS} s]"; }
@@ -67,10 +60,7 @@ fi
 rvl="$work/rvl" m="$work/rvl/model"
 model05() {
   [[ -f "$m/model.safetensors" ]] && return
-  mkdir -p "$m"
-  zcat models/tokenizer/testdata/qwen3/tokenizer.json.gz >"$m/tokenizer.json"
-  zcat models/tokenizer/testdata/qwen3/tokenizer_config.json.gz >"$m/tokenizer_config.json"
-  $G synth model --preset qwen2.5-0.5b --tokenizer "$m" --out "$m" >/dev/null
+  synth05 "$m"
   python3 bench/peers/random_requests.py "$m/config.json" 512 120 8 >"$work/req.jsonl"
 }
 # maxdiff A B: the largest |Δ log-prob| between transformers' (A) and goeval's (B) request files.

@@ -7,21 +7,10 @@
 #
 # Usage: scripts/gpu_compile_probe.sh [BUNDLE_DIR] [OUT_DIR]
 set -uo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-bundle="$(cd "${1:-.gpu}" && pwd)"
-out="${2:-${OUT:-/tmp/gpu_probe}}"
-mkdir -p "$out"
-exec > >(tee "$out/gpu_compile_probe.log") 2>&1
-work="$(mktemp -d)"
-tar xzf "$bundle/bin.tgz" -C "$work"
-G="$work/bin/goeval"
+source "$(dirname "$0")/gpu_lib.sh"
+gpu_setup gpu_compile_probe "$@"
 for l in 24 6; do
-  m="$work/m$l"
-  mkdir -p "$m"
-  zcat models/tokenizer/testdata/qwen3/tokenizer.json.gz >"$m/tokenizer.json"
-  zcat models/tokenizer/testdata/qwen3/tokenizer_config.json.gz >"$m/tokenizer_config.json"
-  $G synth model --preset qwen2.5-0.5b --layers $l --tokenizer "$m" --out "$m" >/dev/null || exit 1
+  synth05 "$work/m$l" $l || exit 1
 done
 probe() { # name layers XLA_FLAGS...
   local name=$1 l=$2
