@@ -41,18 +41,22 @@ type ResolveOptions struct {
 
 // fallbackNotice finishes the notice of an auto run that settled for the
 // pure-Go backend where XLA is the faster CPU device (pureGoFirst false).
-const fallbackNotice = "on this CPU (AVX-512, or no AVX2) XLA is the faster CPU device (about 3× on AVX-512 in this project's measurements); %s, or pass --device cpu to silence this"
+const fallbackNotice = "on this CPU (no AVX2, so no assembly matrix kernels for the pure-Go backend) XLA is the faster CPU device; %s, or pass --device cpu to silence this"
 
 // pureGoFirst reports whether auto prefers the pure-Go backend to XLA on
-// the CPU: where its matrix kernels are the AVX2 ones (x86-64 with AVX2
-// and FMA, no AVX-512). There whole evaluations ran faster on it than on
-// XLA in every same-run comparison (bench/peers/run_vs_lmeval.sh; README,
-// Performance: XLA's decode steps are slower and it compiles each shape),
-// though XLA's large scoring batches can be a little faster (goeval bench
-// score). With AVX-512, XLA measured ~3× the pure-Go backend of the time,
-// and goeval's AVX-512 kernels have not been timed since, so XLA stays
-// first there. A variable for tests.
-var pureGoFirst = func() bool { return gemm.Kernel() == "avx2+fma" }
+// the CPU: where its matrix kernels are assembly (x86-64 with AVX2 and
+// FMA, or AVX-512). There whole evaluations ran faster on it than on XLA
+// in every same-run comparison (bench/peers/run_vs_lmeval.sh; README,
+// Performance): on AVX2 (Zen 3) across three rounds, on AVX-512 (Zen 5)
+// 4.57× lm-eval against XLA's 2.95× once its direct (decode) kernels were
+// written; XLA compiles each shape and its decode steps are slower, though
+// its large scoring batches can be a little faster (goeval bench score).
+// Elsewhere (arm64, x86-64 without AVX2) the pure-Go kernel is plain Go
+// and XLA stays first. A variable for tests.
+var pureGoFirst = func() bool {
+	k := gemm.Kernel()
+	return k == "avx2+fma" || k == "avx512"
+}
 
 // DefaultDevice is $GOEVAL_DEVICE, else "auto": the device used when none
 // is given.
@@ -107,7 +111,7 @@ func resolveAuto(ctx context.Context, o ResolveOptions) DeviceChoice {
 		}
 	}
 	if pureGoFirst() {
-		cpu.Why = "pure-Go backend: on a CPU with AVX2 and no AVX-512 it runs whole evaluations faster than XLA; --device xla-cpu for XLA"
+		cpu.Why = "pure-Go backend: with its " + gemm.Kernel() + " kernels it runs whole evaluations faster than XLA; --device xla-cpu for XLA"
 		return cpu
 	}
 	p, pinned := pjrt.CPU()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/gemm"
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/pjrt"
 )
@@ -84,7 +85,7 @@ func TestResolveAutoFindsPlugin(t *testing.T) {
 }
 
 // TestResolveAutoPrefersPureGo: where the pure-Go backend is the faster
-// CPU device (AVX2, no AVX-512) auto picks it over an installed XLA
+// CPU device (assembly kernels: AVX2 or AVX-512) auto picks it over an installed XLA
 // plugin, with no notice and the reason; a GPU with a CUDA plugin still
 // wins.
 func TestResolveAutoPrefersPureGo(t *testing.T) {
@@ -96,8 +97,8 @@ func TestResolveAutoPrefersPureGo(t *testing.T) {
 	if err := os.WriteFile(path, []byte("stand-in"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if c := resolve(t, "auto"); c.Device != "cpu" || c.Spec != gocpu.Name || c.Notice != "" || !strings.Contains(c.Why, "AVX2") {
-		t.Fatalf("AVX2 CPU with a plugin installed: %+v; want cpu saying why, no notice", c)
+	if c := resolve(t, "auto"); c.Device != "cpu" || c.Spec != gocpu.Name || c.Notice != "" || !strings.Contains(c.Why, gemm.Kernel()+" kernels") {
+		t.Fatalf("AVX2/AVX-512 CPU with a plugin installed: %+v; want cpu saying why, no notice", c)
 	}
 	cuda := filepath.Join(t.TempDir(), "xla_cuda_plugin.so")
 	os.WriteFile(cuda, nil, 0o644)

@@ -14,7 +14,7 @@
 # bench score' uses; goeval draws its own ids from the same shape, which does
 # not change a dense model's work). Tokens = model input positions
 # (C + K - 1 per request) for all three. Needs .venv, Go, node and
-# 'npm ci' in bench/peers.
+# 'npm install' in bench/peers (npm 11 rejects 'npm ci' on this lock).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -208,7 +208,8 @@ func TestNarrowColumns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
 	for _, kn := range available() {
 		for name, d := range directRuns(kn) {
-			const k, lda, ldc = 37, 41, 19
+			const k, lda = 37, 41
+			ldc := kn.nr + 3 // rows apart, not overlapping
 			a, b := randSlice(rng, (d.rows-1)*lda+k), randSlice(rng, k*kn.nr)
 			c0 := randSlice(rng, (d.rows-1)*ldc+kn.nr)
 			for _, load := range []bool{false, true} {

@@ -20,12 +20,23 @@ func kern12x8AVX2Direct(k int, a *float32, lda int, b, c *float32, ldc int, load
 //go:noescape
 func kern8x32AVX512(k int, a, b, c *float32, ldc int, load int, nextC, nextB *float32)
 
+// The AVX-512 kernels with A in place (kernel_avx512_direct_amd64.s).
+
+//go:noescape
+func kern8x32AVX512Direct(k int, a *float32, lda int, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
+//go:noescape
+func kern8x16AVX512Direct(k int, a *float32, lda int, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
+//go:noescape
+func kern16x16AVX512Direct(k int, a *float32, lda int, b, c *float32, ldc int, load int, nextC, nextB *float32)
+
 var (
 	avx2Kernel = &kernel{name: "avx2+fma", mr: 6, nr: 16, kc: 1024, mc: 72, nc: 2048, run: runAVX2,
 		direct: runAVX2Direct, narrow: runAVX2Narrow, narrow2: runAVX2Narrow2, maxDirect: 8}
-	// avx512Kernel was not run on hardware where it was written: choose
-	// keeps it only if selfCheck passes.
-	avx512Kernel = &kernel{name: "avx512", mr: 8, nr: 32, kc: 512, mc: 128, nc: 2048, run: runAVX512}
+	// choose keeps avx512Kernel only if selfCheck passes.
+	avx512Kernel = &kernel{name: "avx512", mr: 8, nr: 32, kc: 512, mc: 128, nc: 8192, run: runAVX512,
+		direct: runAVX512Direct, narrow: runAVX512Narrow, narrow2: runAVX512Narrow2, maxDirect: 8}
 )
 
 // available lists the kernels this CPU runs, preferred first.
@@ -68,6 +79,24 @@ func runAVX512(k int, a, b, c []float32, ldc int, load bool, pf hint) {
 	_, _, _ = a[k*8-1], b[k*32-1], c[7*ldc+31]
 	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
 	kern8x32AVX512(k, &a[0], &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+func runAVX512Direct(k int, a []float32, lda int, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[7*lda+k-1], b[k*32-1], c[7*ldc+31]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern8x32AVX512Direct(k, &a[0], lda, &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+func runAVX512Narrow(k int, a []float32, lda int, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[7*lda+k-1], b[k*32-1], c[7*ldc+15]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern8x16AVX512Direct(k, &a[0], lda, &b[0], &c[0], ldc, b2i(load), pc, pb)
+}
+
+func runAVX512Narrow2(k int, a []float32, lda int, b, c []float32, ldc int, load bool, pf hint) {
+	_, _, _ = a[15*lda+k-1], b[k*32-1], c[15*ldc+15]
+	pc, pb := orPtr(pf.c, &c[0]), orPtr(pf.b, &b[0])
+	kern16x16AVX512Direct(k, &a[0], lda, &b[0], &c[0], ldc, b2i(load), pc, pb)
 }
 
 // orPtr is p, or q where p is nil.
