@@ -218,6 +218,9 @@ func (p bcastPlan) run(x *runCtx, row func(o, i, j, n, si, sj int)) {
 
 // Add implements backends.Builder; the other binary ops follow.
 func (b *Builder) Add(l, r backends.Op) (backends.Op, error) {
+	if n := b.fuseRoPE(l, r); n != nil {
+		return n, nil
+	}
 	return b.binary(backends.OpTypeAdd, l, r)
 }
 func (b *Builder) Sub(l, r backends.Op) (backends.Op, error) {

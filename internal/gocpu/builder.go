@@ -31,6 +31,9 @@ type node struct {
 	// fused names the chain a fused node computes ("Softmax"; fuse.go),
 	// for op statistics.
 	fused   string
+	// aux: the op's parameters fusion matches (fuse_rope.go): a unit-step
+	// Slice's starts then limits; a Concatenate's axis.
+	aux     []int
 	param   int     // index among the parameters, or -1
 	value   *Buffer // a constant's value
 	statKey string  // the op-statistics key, set at its first timed run (opStats.mu)

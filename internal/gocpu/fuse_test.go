@@ -115,3 +115,66 @@ func TestSwiGLUFused(t *testing.T) {
 		}
 	}
 }
+
+// rope is models/nn.ApplyRoPE's rotation of in[0] by tables in[1] (cos)
+// and in[2] (sin), broadcast over the axes where they are 1.
+func rope(in []*Node) *Node {
+	x := in[0]
+	r, d := x.Rank(), x.Shape().Dim(-1)
+	axes := make([]SliceAxisSpec, r)
+	for i := range axes {
+		axes[i] = AxisRange()
+	}
+	lo, hi := append([]SliceAxisSpec(nil), axes...), append([]SliceAxisSpec(nil), axes...)
+	lo[r-1], hi[r-1] = AxisRange(0, d/2), AxisRange(d/2, d)
+	rotated := Concatenate([]*Node{Neg(Slice(x, hi...)), Slice(x, lo...)}, -1)
+	return Add(Mul(x, in[1]), Mul(rotated, in[2]))
+}
+
+// TestRoPEFused: the rotation as models/nn.ApplyRoPE writes it (and with
+// the products' and the sum's operands swapped) gives the separate ops'
+// bits in one fused node, with tables broadcast over heads, over nothing,
+// and over rows and heads; a rotation of other halves is left alone.
+func TestRoPEFused(t *testing.T) {
+	b, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	swapped := func(in []*Node) *Node {
+		x, d := in[0], in[0].Shape().Dim(-1)
+		rotated := Concatenate([]*Node{Neg(SliceAxis(x, -1, AxisRange(d/2, d))), SliceAxis(x, -1, AxisRange(0, d/2))}, -1)
+		return Add(Mul(in[2], rotated), Mul(in[1], x))
+	}
+	cases := [][2][]int{
+		{{2, 5, 3, 8}, {2, 5, 1, 8}}, {{1, 3, 2, 64}, {1, 3, 2, 64}}, {{4, 2, 6}, {1, 1, 6}}, {{3, 40, 14, 64}, {3, 40, 1, 64}},
+	}
+	for _, c := range cases {
+		for _, fn := range []func([]*Node) *Node{rope, swapped} {
+			oc := opCase{inputs: []shapes.Shape{s(c[0]...), s(c[1]...), s(c[1]...)}, fn: fn}
+			flats := make([][]float32, 3)
+			for i := range flats {
+				flats[i] = make([]float32, oc.inputs[i].Size())
+				for j := range flats[i] {
+					flats[i][j] = float32(rng.NormFloat64() * 3)
+				}
+			}
+			sameBitsFused(t, b, oc, flats, "RoPE")
+		}
+	}
+	// Halves swapped the other way (Neg on the first half) is not RoPE.
+	other := func(in []*Node) *Node {
+		x, d := in[0], in[0].Shape().Dim(-1)
+		rotated := Concatenate([]*Node{SliceAxis(x, -1, AxisRange(d/2, d)), Neg(SliceAxis(x, -1, AxisRange(0, d/2)))}, -1)
+		return Add(Mul(x, in[1]), Mul(rotated, in[2]))
+	}
+	oc := opCase{inputs: []shapes.Shape{s(2, 4), s(2, 4), s(2, 4)}, fn: other}
+	SetOpStats(true)
+	run(t, b, oc, [][]float32{make([]float32, 8), make([]float32, 8), make([]float32, 8)})
+	SetOpStats(false)
+	for _, st := range OpStats() {
+		if strings.HasPrefix(st.Key, "RoPE ") {
+			t.Errorf("a rotation with the negation on the first half was fused as RoPE")
+		}
+	}
+}

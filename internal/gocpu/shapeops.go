@@ -1,6 +1,8 @@
 package gocpu
 
 import (
+	"slices"
+
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/shapeinference"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -102,7 +104,21 @@ func (b *Builder) Slice(x backends.Op, starts, limits, stepsIn []int) (backends.
 		src[ax] = inSt[ax] * step
 		off += starts[ax] * inSt[ax]
 	}
-	return b.newNode(backends.OpTypeSlice, shape, copyRun(shape, off, src), in[0]), nil
+	n := b.newNode(backends.OpTypeSlice, shape, copyRun(shape, off, src), in[0])
+	if unitSteps(stepsIn) {
+		n.aux = append(slices.Clone(starts), limits...)
+	}
+	return n, nil
+}
+
+// unitSteps reports whether Slice's steps are all 1 (or not given).
+func unitSteps(steps []int) bool {
+	for _, st := range steps {
+		if st != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // copyRun copies input 0 into a new buffer of shape, reading output
@@ -220,7 +236,9 @@ func (b *Builder) Concatenate(axis int, ops ...backends.Op) (backends.Op, error)
 		}
 		return o, nil
 	}
-	return b.newNode(backends.OpTypeConcatenate, shape, run, in...), nil
+	n := b.newNode(backends.OpTypeConcatenate, shape, run, in...)
+	n.aux = []int{axis}
+	return n, nil
 }
 
 // concatInto copies src's outer rows of rowIn elements to dst's rows of
