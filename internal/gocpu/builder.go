@@ -30,7 +30,7 @@ type node struct {
 	lastAxis bool
 	// fused names the chain a fused node computes ("Softmax"; fuse.go),
 	// for op statistics.
-	fused   string
+	fused string
 	// aux: the op's parameters fusion matches (fuse_rope.go): a unit-step
 	// Slice's starts then limits; a Concatenate's axis.
 	aux     []int
