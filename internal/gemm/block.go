@@ -139,6 +139,10 @@ func packA(dst, a []float32, lda, i0, i1, p0, kb, mr int) {
 	for i := i0; i < i1; i += mr {
 		panel := dst[(i-i0)*kb : (i-i0+mr)*kb]
 		h := min(mr, i1-i)
+		if h == 8 && mr == 8 {
+			packA8(panel, a[i*lda+p0:], lda, kb)
+			continue
+		}
 		for r := 0; r < h; r++ {
 			src := a[(i+r)*lda+p0 : (i+r)*lda+p0+kb]
 			for k, v := range src {
@@ -150,5 +154,30 @@ func packA(dst, a []float32, lda, i0, i1, p0, kb, mr int) {
 				panel[k*mr+r] = 0
 			}
 		}
+	}
+}
+
+// packA8 packs 8 full rows of kb columns from a (row r at a[r·lda:]) into
+// panel, [kb][8]: k outermost, so each step writes one contiguous group of
+// 8 and the 8 source rows are read in step (one element of each). On Zen 5
+// (AVX-512, MR 8) this took bench score from 474 to 497 tok/s at 0.5B; the
+// same for 6 rows (AVX2) measured no faster there, so MR 6 keeps the loop.
+func packA8(panel, a []float32, lda, kb int) {
+	r0 := a[:kb]
+	r1 := a[lda : lda+kb]
+	r2 := a[2*lda : 2*lda+kb]
+	r3 := a[3*lda : 3*lda+kb]
+	r4 := a[4*lda : 4*lda+kb]
+	r5 := a[5*lda : 5*lda+kb]
+	r6 := a[6*lda : 6*lda+kb]
+	r7 := a[7*lda : 7*lda+kb]
+	// Each row resliced to r0's length: one bounds check per row, none per k.
+	n := len(r0)
+	r1, r2, r3, r4, r5, r6, r7 = r1[:n], r2[:n], r3[:n], r4[:n], r5[:n], r6[:n], r7[:n]
+	panel = panel[:8*kb]
+	for k := range r0 {
+		p := (*[8]float32)(panel[8*k:])
+		p[0], p[1], p[2], p[3] = r0[k], r1[k], r2[k], r3[k]
+		p[4], p[5], p[6], p[7] = r4[k], r5[k], r6[k], r7[k]
 	}
 }

@@ -273,3 +273,33 @@ func TestPackLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestPackA: packA's panels hold a's rows [i0, i1) × columns [p0, p0+kb)
+// as [panel][kb][mr], rows past i1 zero — for MR 8 (its unrolled path,
+// the AVX-512 kernel's) and others, whole and partial last panels.
+func TestPackA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 21))
+	const lda, rows = 37, 30
+	a := randSlice(rng, rows*lda)
+	for _, mr := range []int{4, 6, 8} {
+		for _, c := range [][4]int{{0, 16, 0, 37}, {3, 27, 5, 20}, {8, 30, 1, 1}, {0, 5, 30, 7}} {
+			i0, i1, p0, kb := c[0], c[1], c[2], c[3]
+			panels := (i1 - i0 + mr - 1) / mr
+			dst := randSlice(rng, panels*mr*kb) // stale values must be overwritten
+			packA(dst, a, lda, i0, i1, p0, kb, mr)
+			for p := 0; p < panels; p++ {
+				for k := 0; k < kb; k++ {
+					for r := 0; r < mr; r++ {
+						want := float32(0)
+						if i := i0 + p*mr + r; i < i1 {
+							want = a[i*lda+p0+k]
+						}
+						if got := dst[p*mr*kb+k*mr+r]; got != want {
+							t.Fatalf("mr %d rows [%d, %d) cols %d+%d: panel %d k %d row %d = %g, want %g", mr, i0, i1, p0, kb, p, k, r, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
