@@ -34,7 +34,9 @@ func kern16x16AVX512Direct(k int, a *float32, lda int, b, c *float32, ldc int, l
 var (
 	avx2Kernel = &kernel{name: "avx2+fma", mr: 6, nr: 16, kc: 1024, mc: 72, nc: 2048, run: runAVX2,
 		direct: runAVX2Direct, narrow: runAVX2Narrow, narrow2: runAVX2Narrow2, maxDirect: 8}
-	// choose keeps avx512Kernel only if selfCheck passes.
+	// choose keeps avx512Kernel only if selfCheck passes. Its NC block
+	// (8192 columns: a B block of kc×nc is 16 MiB, in a 32 MiB L3) covers
+	// a 0.5B model's MLP width, so A is packed once per K block there.
 	avx512Kernel = &kernel{name: "avx512", mr: 8, nr: 32, kc: 512, mc: 128, nc: 8192, run: runAVX512,
 		direct: runAVX512Direct, narrow: runAVX512Narrow, narrow2: runAVX512Narrow2, maxDirect: 8}
 )
