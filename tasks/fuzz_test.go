@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -190,6 +191,9 @@ func formatGenKwargs(kw map[string]any) (string, bool) {
 		case string:
 			if strings.ContainsAny(v, "\"'[](){}") {
 				return "", false // quotes and brackets group commas (py.SplitTopLevel)
+			}
+			if again, ok := py.CLIValue(strings.TrimSpace(v)).(string); !ok || again != v {
+				return "", false // written bare it would read as another value ("0" → 0)
 			}
 		}
 		s := toString(kw[k])
