@@ -244,24 +244,7 @@ store8x16d:
 // Zr. Sixteen chains hide the FMA latency where eight leave the FMA units
 // half idle.
 #define KSTEP16x16D(ko, bo) \
-	PREFETCHT0   bo(R11)            \
-	VMOVUPS      bo(BX), Z16        \
-	VBROADCASTSS ko(AX), Z18        \
-	VBROADCASTSS ko(AX)(R8*1), Z19  \
-	VBROADCASTSS ko(AX)(R8*2), Z20  \
-	VBROADCASTSS ko(R12), Z21       \
-	VFMADD231PS  Z16, Z18, Z0       \
-	VFMADD231PS  Z16, Z19, Z1       \
-	VFMADD231PS  Z16, Z20, Z2       \
-	VFMADD231PS  Z16, Z21, Z3       \
-	VBROADCASTSS ko(R12)(R8*1), Z22 \
-	VBROADCASTSS ko(R12)(R8*2), Z23 \
-	VBROADCASTSS ko(R13), Z24       \
-	VBROADCASTSS ko(R13)(R8*1), Z25 \
-	VFMADD231PS  Z16, Z22, Z4       \
-	VFMADD231PS  Z16, Z23, Z5       \
-	VFMADD231PS  Z16, Z24, Z6       \
-	VFMADD231PS  Z16, Z25, Z7       \
+	KSTEP8x16D(ko, bo)               \
 	VBROADCASTSS ko(SI), Z18        \
 	VBROADCASTSS ko(SI)(R8*1), Z19  \
 	VBROADCASTSS ko(SI)(R8*2), Z20  \
