@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+
 	"encoding/binary"
 	"slices"
 )
@@ -149,10 +151,34 @@ type pass struct {
 	slotRow, slotPos, targets []int32 // [K]
 	slotItem                  []int
 	real                      int // real (non-padding) tokens in the rows
+	// prefixPos [Pb] and prefixKV (2L × [1, K, Pb, D]) are the cached
+	// prefix that packed rows attend to (prefixkv.go), nil without one.
+	prefixPos []int32
+	prefixKV  []*tensors.Tensor
 }
 
 // packed reports whether p's rows are packed (pack.go).
 func (p *pass) packed() bool { return p.node != nil }
+
+// rowKind is the kind of rows a scoring graph takes.
+type rowKind int
+
+const (
+	unpackedRows rowKind = iota // one right-padded item per row
+	packedRows                  // packed rows (pack.go)
+	afterRows                   // packed rows after a cached prefix (prefixkv.go)
+)
+
+// kind is the kind of p's rows.
+func (p *pass) kind() rowKind {
+	switch {
+	case p.prefixKV != nil:
+		return afterRows
+	case p.packed():
+		return packedRows
+	}
+	return unpackedRows
+}
 
 // newPass allocates a pass of shape (B, T, K), with the packed inputs when
 // packed.

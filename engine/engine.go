@@ -43,6 +43,8 @@ type Engine struct {
 	seen  map[string]bool // compiled shapes
 	stats Stats
 	gen   *genState // generation graphs (generate.go), created on first use
+	// prefixes are the cached prefixes (prefixkv.go); nil with packing off.
+	prefixes *prefixStore
 
 	// Adapters (adapter.go): the separate-mode adapter applied (-1: none),
 	// how many the context holds, whether this Engine is a WithAdapter view
@@ -55,11 +57,13 @@ type Engine struct {
 
 // scoreExecs are the scoring graphs (score.go): the hidden states of
 // unpacked and packed rows, and the LM head (each made on first use).
-type scoreExecs struct{ unpacked, packed, head *graphExecs }
+// Packed rows after a cached prefix and the prefix itself have graphs of
+// their own (prefixkv.go).
+type scoreExecs struct{ unpacked, packed, after, prefix, head *graphExecs }
 
 // finalize frees the compiled graphs.
 func (x *scoreExecs) finalize() {
-	for _, g := range []*graphExecs{x.unpacked, x.packed, x.head} {
+	for _, g := range []*graphExecs{x.unpacked, x.packed, x.after, x.prefix, x.head} {
 		g.finalize()
 	}
 	*x = scoreExecs{}
@@ -85,8 +89,11 @@ type Stats struct {
 	// HeadRows is the most slots one LM-head call took (Kc, head.go) and
 	// HeadCalls the calls run.
 	HeadRows, HeadCalls int
-	Backend             string // backend spec
-	BackendName         string // backend description
+	// PrefixComputed is the cached prefixes run (prefixkv.go), PrefixHits
+	// the passes that found theirs in the store.
+	PrefixComputed, PrefixHits int
+	Backend                    string // backend spec
+	BackendName                string // backend description
 }
 
 var (
@@ -123,6 +130,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	}
 	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtype))
 	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
+	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)
 	}
@@ -251,6 +259,7 @@ func (e *Engine) Close() error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.prefixes.close()
 	e.execs.finalize()
 	e.gen.finalize()
 	e.gen = nil

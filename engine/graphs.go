@@ -180,7 +180,7 @@ func compileWorkers() int {
 
 // compileScoring compiles the shapes of a scoring call's passes and their
 // LM-head chunks ahead, where shapes cost a compile.
-func (e *Engine) compileScoring(packed []packBatch, unpacked []batch) error {
+func (e *Engine) compileScoring(packed *packPlan, unpacked []batch) error {
 	if e.cheapShapes() {
 		return nil
 	}
@@ -189,18 +189,27 @@ func (e *Engine) compileScoring(packed []packBatch, unpacked []batch) error {
 		return err
 	}
 	var jobs []compileJob
-	add := func(isPacked bool, b, t, k int) {
+	add := func(isPacked bool, b, t, k, past int) {
 		p := newPass(b, t, k, isPacked)
-		jobs = append(jobs, compileJob{e.scoreGraphs(isPacked), passKey(isPacked, b, t, k), p.args()})
+		if past > 0 {
+			p.prefixPos, p.prefixKV = make([]int32, past), e.prefixShapes(past)
+			tok := tensors.FromShape(shapes.Make(dtypes.Int32, 1, past))
+			jobs = append(jobs, compileJob{e.prefixGraphs(), prefixGraphKey(past), []any{tok}})
+		}
+		jobs = append(jobs, compileJob{e.scoreGraphs(p.kind()), p.key(), p.args()})
 		kc := min(k, headRows(e.cfg.VocabSize)) // every chunk has kc rows off exact shapes
 		h := tensors.FromShape(shapes.Make(dtype, kc, e.cfg.HiddenSize))
 		jobs = append(jobs, compileJob{e.headGraphs(), headKey(kc), []any{h, tensors.FromShape(shapes.Make(dtypes.Int32, kc))}})
 	}
-	for _, b := range packed {
-		add(true, b.B, b.T, b.K)
+	for _, b := range packed.batches {
+		past := 0
+		if b.prefix != 0 {
+			past = e.prefixSlots(packed.trie.prefixLen(b.prefix))
+		}
+		add(true, b.B, b.T, b.K, past)
 	}
 	for _, b := range unpacked {
-		add(false, b.B, b.T, b.K)
+		add(false, b.B, b.T, b.K, 0)
 	}
 	return e.compileAhead(jobs)
 }

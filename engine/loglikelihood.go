@@ -148,13 +148,13 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 		rest[i] = i
 	}
 	if e.opts.packing() {
-		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg), e.packAlign(), e.shapeRule())
+		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg), e.packAlign(), e.shapeRule(), e.prefixRule())
 	}
 	unpacked := planBatches(uniq, rest, e.batch, e.maxLen, e.shapeRule())
-	if err := e.compileScoring(plan.batches, unpacked); err != nil {
+	if err := e.compileScoring(&plan, unpacked); err != nil {
 		return nil, err
 	}
-	step := lm.Step{Total: plan.tokens()}
+	step := lm.Step{Total: plan.tokens() + plan.prefixTokens()}
 	for _, b := range unpacked {
 		for _, i := range b.rows {
 			step.Total += len(uniq[i].inp)
@@ -174,8 +174,13 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 		lm.ReportStep(ctx, step)
 		return err
 	}
+	var pre cachedPrefix
+	defer pre.release()
 	for _, b := range plan.batches {
-		if err := run(func() *pass { return plan.layout(uniq, b) }); err != nil {
+		if err := e.usePrefix(&pre, &plan, uniq, b.prefix, &step); err != nil {
+			return nil, err
+		}
+		if err := run(func() *pass { return pre.attach(plan.layout(uniq, b)) }); err != nil {
 			return nil, err
 		}
 	}
@@ -199,8 +204,8 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 // slots' scores into results.
 func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) error {
 	args := p.args()
-	key := passKey(p.packed(), p.B, p.T, p.K)
-	exec, err := e.scoreGraphs(p.packed()).exec(key)
+	key := p.key()
+	exec, err := e.scoreGraphs(p.kind()).exec(key)
 	if err != nil {
 		return err
 	}
@@ -232,6 +237,12 @@ func (p *pass) args() []any {
 	if p.packed() {
 		for _, x := range [][]int32{p.positions, p.node, p.nodeEnd} {
 			args = append(args, tensors.FromFlatDataAndDimensions(x, p.B, p.T))
+		}
+	}
+	if p.prefixKV != nil {
+		args = append(args, tensors.FromFlatDataAndDimensions(p.prefixPos, len(p.prefixPos)))
+		for _, t := range p.prefixKV {
+			args = append(args, t)
 		}
 	}
 	for _, x := range [][]int32{p.slotRow, p.slotPos} {
@@ -284,23 +295,23 @@ type headOut struct {
 	topLP []float64
 }
 
-// scoreGraphs returns the hidden-state graphs of packed or unpacked rows.
-func (e *Engine) scoreGraphs(packed bool) *graphExecs {
-	g := &e.execs.unpacked
-	if packed {
-		g = &e.execs.packed
-	}
+// scoreGraphs returns the hidden-state graphs of rows of a kind.
+func (e *Engine) scoreGraphs(kind rowKind) *graphExecs {
+	g := map[rowKind]**graphExecs{unpackedRows: &e.execs.unpacked, packedRows: &e.execs.packed, afterRows: &e.execs.after}[kind]
 	if *g == nil {
-		*g = newGraphExecs(e, "scoring", hiddenGraph(e.model, packed))
+		*g = newGraphExecs(e, "scoring", hiddenGraph(e.model, kind))
 	}
 	return *g
 }
 
-// passKey names a scoring pass's shape (Engine.seen, logs).
-func passKey(packed bool, b, t, k int) string {
-	key := fmt.Sprintf("scoring B=%d T=%d K=%d", b, t, k)
-	if packed {
+// key names a scoring pass's shape (Engine.seen, logs).
+func (p *pass) key() string {
+	key := fmt.Sprintf("scoring B=%d T=%d K=%d", p.B, p.T, p.K)
+	switch p.kind() {
+	case packedRows:
 		key += " packed"
+	case afterRows:
+		key += fmt.Sprintf(" packed after P=%d", len(p.prefixPos))
 	}
 	return key
 }

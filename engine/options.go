@@ -76,6 +76,10 @@ type Options struct {
 	// either way (bit-identical on the pure-Go backend); "off" is for
 	// comparisons.
 	Packing string
+	// PrefixCacheMB is the budget, in MiB, of the cached prefixes of packed
+	// rows (prefixkv.go): 0 is DefaultPrefixCacheMB, a negative value turns
+	// the cache off (prefixes are then recomputed at the head of each row).
+	PrefixCacheMB int
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -134,5 +138,5 @@ func (o Options) packing() bool { return o.Packing != "off" }
 
 // String summarizes the options for logs.
 func (o Options) String() string {
-	return fmt.Sprintf("device=%q backend=%q dtype=%q batch=%d max_length=%d packing=%q", o.Device, o.Backend, o.DType, o.BatchSize, o.MaxLength, o.Packing)
+	return fmt.Sprintf("device=%q backend=%q dtype=%q batch=%d max_length=%d packing=%q prefix_cache_mb=%d", o.Device, o.Backend, o.DType, o.BatchSize, o.MaxLength, o.Packing, o.PrefixCacheMB)
 }

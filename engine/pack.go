@@ -57,8 +57,9 @@ var packRowLengths = []int{256, 512, 1024, 2048}
 // packRow is one packed row: trie nodes in preorder and the tokens they
 // take.
 type packRow struct {
-	nodes []int
-	used  int
+	nodes  []int
+	used   int
+	prefix int // the cached prefix node the row attends to (0: none; packprefix.go)
 }
 
 // packBatch is one forward pass of packed rows of equal length T.
@@ -66,12 +67,14 @@ type packBatch struct {
 	B, T, K int
 	rows    []packRow
 	real    int // tokens laid out (not padding)
+	prefix  int // the rows' cached prefix node (0: none)
 }
 
 // packPlan is the packed part of a scoring run.
 type packPlan struct {
 	trie    *packTrie
 	batches []packBatch
+	cached  []int // cached prefix nodes (packprefix.go)
 }
 
 // compareItems orders items by input, then targets.
@@ -86,8 +89,9 @@ func compareItems(a, b item) int {
 // batchSize rows (fewer for long rows: passRows); rest are the items to
 // score unpacked. attnKeys is the number of keys at which a token's
 // attention costs as much as its linear maps (rowCost); align is the node
-// alignment (packAlign or 1).
-func planPacked(items []item, cand []int, batchSize, attnKeys, align int, sr shapeRule) (plan packPlan, rest []int) {
+// alignment (packAlign or 1); rule, when not nil, lets rows attend to
+// cached prefixes (packprefix.go).
+func planPacked(items []item, cand []int, batchSize, attnKeys, align int, sr shapeRule, rule *prefixRule) (plan packPlan, rest []int) {
 	var members []int
 	for _, i := range cand {
 		if len(items[i].targets) > 0 {
@@ -102,7 +106,7 @@ func planPacked(items []item, cand []int, batchSize, attnKeys, align int, sr sha
 	best, capacity := -1.0, 0
 	largest := packRowLengths[len(packRowLengths)-1]
 	for _, c := range packRowLengths {
-		r, unpacked := tr.packRows(c)
+		r, unpacked := tr.packRows(c, nil)
 		// Items left unpacked at the largest length are unpacked at every
 		// length; a shorter one is a candidate only if it packs everything.
 		if len(unpacked) > 0 && c != largest {
@@ -113,10 +117,24 @@ func planPacked(items []item, cand []int, batchSize, attnKeys, align int, sr sha
 			cost += rowCost(sr.t(row.used, c), attnKeys)
 		}
 		if best < 0 || cost < best {
-			best, rows, rest, capacity = cost, r, unpacked, c
+			best, rows, rest, capacity, plan.cached = cost, r, unpacked, c, nil
+		}
+		if rule == nil {
+			continue
+		}
+		top, cached := tr.cachedNodes(items, r, *rule)
+		if len(cached) == 0 {
+			continue
+		}
+		r, unpacked = tr.packRows(c, top)
+		if cost := tr.planCost(r, cached, c, attnKeys, sr, *rule); cost < best {
+			best, rows, rest, capacity, plan.cached = cost, r, unpacked, c, cached
 		}
 	}
 	plan.trie = tr
+	if len(plan.cached) > 0 {
+		prefixOrder(rows)
+	}
 	plan.batches = cutBatches(tr, items, rows, capacity, batchSize, sr)
 	return plan, rest
 }
@@ -128,23 +146,44 @@ func rowCost(t, attnKeys int) float64 {
 	return float64(t) * (1 + float64(t)/float64(max(attnKeys, 1)))
 }
 
-// cutBatches sorts rows longest first (stable: depth-first order) and cuts
-// them into passes of equal T; with exact shapes, into passes as long as
+// cutBatches sorts rows longest first (stable: depth-first order; within
+// each cached prefix's rows, which prefixOrder grouped) and cuts them into
+// passes of equal T and prefix; with exact shapes, into passes as long as
 // their first (longest) row.
 func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize int, sr shapeRule) []packBatch {
 	rowT := func(r packRow) int { return sr.t(r.used, capacity) }
-	slices.SortStableFunc(rows, func(a, b packRow) int {
-		if sr.exact {
-			return b.used - a.used
+	type keyed struct {
+		row   packRow
+		group int // rows of one prefix are consecutive (prefixOrder)
+	}
+	ks := make([]keyed, len(rows))
+	for i, r := range rows {
+		ks[i].row = r
+		if i > 0 {
+			ks[i].group = ks[i-1].group
+			if r.prefix != rows[i-1].prefix {
+				ks[i].group++
+			}
 		}
-		return rowT(b) - rowT(a)
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if a.group != b.group {
+			return a.group - b.group
+		}
+		if sr.exact {
+			return b.row.used - a.row.used
+		}
+		return rowT(b.row) - rowT(a.row)
 	})
+	for i := range ks {
+		rows[i] = ks[i].row
+	}
 	var out []packBatch
 	for start := 0; start < len(rows); {
 		t := rowT(rows[start])
 		end := start
 		rowCap := passRows(t, batchSize)
-		for end < len(rows) && end-start < rowCap && (sr.exact || rowT(rows[end]) == t) {
+		for end < len(rows) && end-start < rowCap && (sr.exact || rowT(rows[end]) == t) && rows[end].prefix == rows[start].prefix {
 			end++
 		}
 		k, real := 0, 0
@@ -159,7 +198,7 @@ func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize 
 				}
 			}
 		}
-		out = append(out, packBatch{B: sr.b(end-start, rowCap), T: t, K: sr.k(k), rows: rows[start:end], real: real})
+		out = append(out, packBatch{B: sr.b(end-start, rowCap), T: t, K: sr.k(k), rows: rows[start:end], real: real, prefix: rows[start].prefix})
 		start = end
 	}
 	return out

@@ -320,7 +320,7 @@ func TestPackLayout(t *testing.T) {
 		items = append(items, it)
 	}
 	all := []int{0, 1, 2, 3, 4}
-	plan, rest := planPacked(items, all, 8, 1000, packAlign, shapeRule{})
+	plan, rest := planPacked(items, all, 8, 1000, packAlign, shapeRule{}, nil)
 	if len(rest) != 0 || len(plan.batches) != 1 {
 		t.Fatalf("rest %v, %d batches; want everything in one batch", rest, len(plan.batches))
 	}
@@ -362,11 +362,11 @@ func TestPackLayout(t *testing.T) {
 	// Rows of 16 columns: the 10-id context is laid out again in the row of
 	// its second continuation; rows of 8 leave its items unpacked.
 	tr := buildTrie(items, all, packAlign)
-	rows, unpacked := tr.packRows(16)
+	rows, unpacked := tr.packRows(16, nil)
 	if len(rows) != 3 || len(unpacked) != 0 || rows[0].used != 16 || rows[1].used != 16 || len(rows[1].nodes) != 2 {
 		t.Errorf("capacity 16: rows %+v unpacked %v; want 3 rows of 16, the second repeating the shared node", rows, unpacked)
 	}
-	if _, unpacked = tr.packRows(8); !slices.Equal(unpacked, []int{3, 0}) {
+	if _, unpacked = tr.packRows(8, nil); !slices.Equal(unpacked, []int{3, 0}) {
 		t.Errorf("capacity 8: unpacked %v, want [3 0]", unpacked)
 	}
 }

@@ -143,23 +143,28 @@ func (tr *packTrie) owner(leaf, q int) int {
 // columns (next fit): a leaf adds the nodes of its path that its row does
 // not hold yet, and opens a new row (with its whole path) when they do
 // not fit. Items of leaves whose path alone exceeds capacity are returned
-// unpacked.
-func (tr *packTrie) packRows(capacity int) (rows []packRow, unpacked []int) {
+// unpacked. With top (packprefix.go), a leaf below a cached prefix node
+// goes to a row of that prefix, which holds only the nodes below it.
+func (tr *packTrie) packRows(capacity int, top []int) (rows []packRow, unpacked []int) {
 	inRow := make([]int, len(tr.nodes)) // 1 + the row a node was last placed in
 	var fresh []int
 	for _, leaf := range tr.leaves {
-		cost := 0
-		fresh = fresh[:0]
-		if len(rows) > 0 {
-			cost, fresh = tr.missing(leaf, inRow, len(rows), fresh)
+		cost, stop := 0, 0
+		if top != nil {
+			stop = top[leaf]
 		}
-		if len(rows) == 0 || rows[len(rows)-1].used+cost > capacity {
-			cost, fresh = tr.missing(leaf, inRow, len(rows)+1, fresh[:0])
+		fresh = fresh[:0]
+		same := len(rows) > 0 && rows[len(rows)-1].prefix == stop
+		if same {
+			cost, fresh = tr.missing(leaf, stop, inRow, len(rows), fresh)
+		}
+		if !same || rows[len(rows)-1].used+cost > capacity {
+			cost, fresh = tr.missing(leaf, stop, inRow, len(rows)+1, fresh[:0])
 			if cost > capacity {
 				unpacked = append(unpacked, tr.nodes[leaf].items...)
 				continue
 			}
-			rows = append(rows, packRow{})
+			rows = append(rows, packRow{prefix: stop})
 		}
 		r := &rows[len(rows)-1]
 		for _, n := range slices.Backward(fresh) {
@@ -171,11 +176,12 @@ func (tr *packTrie) packRows(capacity int) (rows []packRow, unpacked []int) {
 	return rows, unpacked
 }
 
-// missing appends to fresh the nodes of leaf's path (leaf first, root
-// excluded) not yet in row (1-based) and returns their columns.
-func (tr *packTrie) missing(leaf int, inRow []int, row int, fresh []int) (int, []int) {
+// missing appends to fresh the nodes of leaf's path (leaf first, root and
+// stop, a cached prefix, and their ancestors excluded) not yet in row
+// (1-based) and returns their columns.
+func (tr *packTrie) missing(leaf, stop int, inRow []int, row int, fresh []int) (int, []int) {
 	cost := 0
-	for n := leaf; n > 0 && inRow[n] != row; n = tr.nodes[n].parent {
+	for n := leaf; n > 0 && n != stop && inRow[n] != row; n = tr.nodes[n].parent {
 		fresh = append(fresh, n)
 		cost += tr.size(n)
 	}

@@ -92,7 +92,7 @@ func TestExactShapes(t *testing.T) {
 		}
 		items = append(items, it)
 	}
-	plan, rest := planPacked(items, []int{0, 1, 2}, 8, 1000, 1, shapeRule{exact: true})
+	plan, rest := planPacked(items, []int{0, 1, 2}, 8, 1000, 1, shapeRule{exact: true}, nil)
 	if len(rest) != 0 || len(plan.batches) != 1 {
 		t.Fatalf("rest %v, %d passes; want one pass", rest, len(plan.batches))
 	}

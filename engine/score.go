@@ -31,18 +31,29 @@ import (
 // token).
 //
 //	inputs:  tokens [B, T] int32 (unpacked rows: right-padded, positions 0…T-1;
-//	         packed rows: then positions, node, end [B, T] int32, see pack.go)
+//	         packed rows: then positions, node, end [B, T] int32, see pack.go;
+//	         rows after a cached prefix: then prefixPos [Pb] int32 and the
+//	         prefix's K, V per layer, 2L × [1, K, Pb, D], see prefixkv.go)
 //	         slotRow, slotPos [K] int32: row and column whose next token a slot scores
 //	outputs: h [K, H] in the compute dtype (unused slots hold garbage)
-func hiddenGraph(m models.Model, packed bool) func(ctx *context.Context, in []*Node) *Node {
+func hiddenGraph(m models.Model, kind rowKind) func(ctx *context.Context, in []*Node) *Node {
 	return func(ctx *context.Context, in []*Node) *Node {
 		defer building()()
 		tokens := in[0]
 		var hidden *Node // [B, T, H]
-		if packed {
+		switch kind {
+		case afterRows: // then prefixPos [Pb], prefix 2L × [1, K, Pb, D]
+			l, _, _ := m.CacheDims()
+			prefix := make([]models.KV, l)
+			for i := range prefix {
+				prefix[i] = models.KV{K: in[5+2*i], V: in[6+2*i]}
+			}
+			hidden = m.HiddenPackedAfter(ctx, tokens, in[1], in[2], in[3], in[4], prefix)
+			in = in[5+2*l:]
+		case packedRows:
 			hidden = m.HiddenPacked(ctx, tokens, in[1], in[2], in[3])
 			in = in[4:]
-		} else {
+		default:
 			b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 			hidden = m.Hidden(ctx, tokens, Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1), nil)
 			in = in[1:]

@@ -30,6 +30,8 @@ func (w Work) Since(b Work) Work {
 	s.TokensComputed -= b.TokensComputed
 	s.ExecTime -= b.ExecTime
 	s.HeadCalls -= b.HeadCalls
+	s.PrefixComputed -= b.PrefixComputed
+	s.PrefixHits -= b.PrefixHits
 	g.Prefills -= b.Gen.Prefills
 	g.PromptTokens -= b.Gen.PromptTokens
 	g.PrefillTokens -= b.Gen.PrefillTokens
@@ -42,7 +44,8 @@ func (w Work) Since(b Work) Work {
 
 // Fields are the results file's goeval_timing object: forward passes,
 // tokens requested and computed by scoring (and their ratio: < 1 where
-// contexts and prefixes were shared), generation prompts' tokens and those
+// contexts and prefixes were shared), the cached prefixes run and found
+// in the store (prefixkv.go), generation prompts' tokens and those
 // prefilled (fewer where prompts share a prefix), tokens decoded, shapes
 // compiled and the seconds spent compiling and running.
 func (w Work) Fields() *py.Map[any] {
@@ -55,6 +58,8 @@ func (w Work) Fields() *py.Map[any] {
 		m.Set("scoring_computed_ratio", math.Round(float64(w.TokensComputed)/float64(w.TokensRequested)*1e4)/1e4)
 	}
 	m.Set("scoring_padded_tokens", w.PaddedTokens)
+	m.Set("cached_prefixes_computed", w.PrefixComputed)
+	m.Set("cached_prefix_hits", w.PrefixHits)
 	m.Set("prompt_tokens_requested", w.Gen.PromptTokens)
 	m.Set("prefill_tokens", w.Gen.PrefillTokens)
 	m.Set("decoded_tokens", w.Gen.DecodeTokens)

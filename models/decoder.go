@@ -77,7 +77,7 @@ func (d *decoder) Logits(ctx *context.Context, hidden *Node) *Node {
 //	tokens [B, T] → embed [B, T, H] → L × layer → norm → [B, T, H]
 func (d *decoder) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) *Node {
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, keyValid, w) }
-	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false)
+	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false, 0)
 }
 
 // HiddenPacked implements Model: Hidden with the packed rows' prefix-tree
@@ -85,7 +85,36 @@ func (d *decoder) Hidden(ctx *context.Context, tokens, positions, keyValid *Node
 func (d *decoder) HiddenPacked(ctx *context.Context, tokens, positions, node, end *Node) *Node {
 	visible := nn.PackedMask(node, end)
 	maskFor := func(w int) *Node { return LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) }
-	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false)
+	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false, 0)
+}
+
+// HiddenPackedAfter implements Model: HiddenPacked whose rows also attend
+// to a cached prefix. Each layer's keys and values are the prefix's,
+// back in token order, then the row's:
+//
+//	prefix [1, K, P, D] → [B, P, K, D]; k, v [B, T, K, D] → [B, P+T, K, D]
+//
+// and its mask is the prefix part (causal and windowed by position, so a
+// padding slot at a position past every query's is never seen) beside the
+// packed rows' own.
+func (d *decoder) HiddenPackedAfter(ctx *context.Context, tokens, positions, node, end, prefixPos *Node, prefix []KV) *Node {
+	b, p := tokens.Shape().Dim(0), prefixPos.Shape().Dim(0)
+	if len(prefix) != len(d.attn) {
+		panic(fmt.Sprintf("HiddenPackedAfter: %d prefix layers for a %d-layer model", len(prefix), len(d.attn)))
+	}
+	visible := nn.PackedMask(node, end)
+	keyPos := BroadcastToDims(Reshape(prefixPos, 1, p), b, p)
+	maskFor := func(w int) *Node {
+		own := LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) // [B, T, T]
+		return Concatenate([]*Node{nn.AttentionMask(positions, keyPos, nil, w), own}, 2)
+	}
+	rows := func(x *Node) *Node { return BroadcastToDims(TransposeAllDims(x, 0, 2, 1, 3), b, p, d.kvHeads, d.headDim) }
+	hooks := func(i int) kvHook {
+		return func(k, v *Node) (*Node, *Node) {
+			return Concatenate([]*Node{rows(prefix[i].K), k}, 1), Concatenate([]*Node{rows(prefix[i].V), v}, 1)
+		}
+	}
+	return d.forward(ctx, tokens, positions, maskFor, hooks, false, p)
 }
 
 // Prefill implements Model.
@@ -101,7 +130,7 @@ func (d *decoder) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, nil, w) }
-	return d.forward(ctx, tokens, positions, maskFor, hooks, false), kv
+	return d.forward(ctx, tokens, positions, maskFor, hooks, false, 0), kv
 }
 
 // headMajor is the cache layout of a layer's keys or values:
@@ -130,7 +159,7 @@ func (d *decoder) Decode(ctx *context.Context, tokens, positions *Node, cache []
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(pos, slots, nil, w) }
-	h := d.forward(ctx, tok, pos, maskFor, hooks, true)
+	h := d.forward(ctx, tok, pos, maskFor, hooks, true, 0)
 	return Reshape(h, b, d.cfg.HiddenSize), next
 }
 
@@ -187,14 +216,15 @@ func (d *decoder) Extend(ctx *context.Context, tokens, positions *Node, cache []
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, slots, nil, w) }
-	return d.forward(ctx, tokens, positions, maskFor, hooks, true), next
+	return d.forward(ctx, tokens, positions, maskFor, hooks, true, 0), next
 }
 
 // forward is the decoder with a per-layer KV hook and masks built by
 // maskFor(window) ([B, T, S], S the attended length), one per window. With
 // cached, the hooks return the cache's keys and values [B, K, S, D]
-// (nn.AttentionCached), else [B, S, K, D] (nn.Attention).
-func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook, cached bool) *Node {
+// (nn.AttentionCached), else [B, S, K, D] (nn.Attention) whose first past
+// keys are a cached prefix (nn.AttentionOptions.Past).
+func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook, cached bool, past int) *Node {
 	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 	x := d.blocks.embed(ctx, tokens) // [B, T, H]
 	masks := map[int]*Node{}
@@ -212,6 +242,7 @@ func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor
 			}
 			causal := o
 			causal.Causal = true // masks from positions in column order (and packed rows' preorder)
+			causal.Past = past
 			return nn.Attention(q, k, v, mask, causal)
 		}
 		x = d.blocks.layer(ctx, i, x, positions, attend)

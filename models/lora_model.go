@@ -42,6 +42,12 @@ func (a *adapterModel) HiddenPacked(ctx *context.Context, tokens, positions, nod
 	return a.Model.HiddenPacked(ctx, tokens, positions, node, end)
 }
 
+// HiddenPackedAfter implements Model.
+func (a *adapterModel) HiddenPackedAfter(ctx *context.Context, tokens, positions, node, end, prefixPos *Node, prefix []KV) *Node {
+	a.set(ctx, tokens)
+	return a.Model.HiddenPackedAfter(ctx, tokens, positions, node, end, prefixPos, prefix)
+}
+
 // Logits implements Model.
 func (a *adapterModel) Logits(ctx *context.Context, hidden *Node) *Node {
 	a.set(ctx, hidden)

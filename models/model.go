@@ -36,6 +36,17 @@ type Model interface {
 	//
 	//	tokens, positions, node, end [B, T] int32 → [B, T, H]
 	HiddenPacked(ctx *context.Context, tokens, positions, node, end *graph.Node) *graph.Node
+	// HiddenPackedAfter is HiddenPacked for rows that all continue one
+	// cached prefix (a few-shot block computed once, engine/prefixkv.go):
+	// every token also sees the prefix's keys and values (Prefill's, in
+	// the cache layout) at positions prefixPos, causally and inside the
+	// layer's window. A padding slot of the prefix gets a position past
+	// every token's, so no token sees it. The rows' positions continue
+	// from the prefix's end.
+	//
+	//	tokens, positions, node, end [B, T] int32, prefixPos [P] int32,
+	//	prefix L × {[1, K, P, D]} → [B, T, H]
+	HiddenPackedAfter(ctx *context.Context, tokens, positions, node, end, prefixPos *graph.Node, prefix []KV) *graph.Node
 	// Logits applies the LM head (tied to the embeddings when configured).
 	// Call it only on the positions that are scored.
 	//

@@ -41,7 +41,7 @@ type scoreOut struct {
 type scoreFlags struct {
 	model, device, dtype, tokenizer string
 	adapter, adapterMode            string
-	batch, maxLen                   int
+	batch, maxLen, prefixCacheMB    int
 	verbose                         bool
 }
 
@@ -50,6 +50,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
+	fs.IntVar(&f.prefixCacheMB, "prefix-cache-mb", engine.DefaultPrefixCacheMB, prefixCacheHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer directory or tokenizer.json for string requests (default: the model directory's, when present)")
 	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
@@ -79,6 +80,9 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if f.batch < 1 {
 		return nil, errs.BadInputf("--batch-size %d must be ≥ 1", f.batch)
 	}
+	if f.prefixCacheMB < 0 {
+		return nil, errs.BadInputf("--prefix-cache-mb %d must be ≥ 0 (0 turns the cache off)", f.prefixCacheMB)
+	}
 	if err := checkModelDir(f.model); err != nil {
 		return nil, err
 	}
@@ -90,7 +94,7 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
-		Adapters: adapters, AdapterMode: mode}
+		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixCacheOption(f.prefixCacheMB)}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}
@@ -236,4 +240,16 @@ func scoreTokens(ctx context.Context, e *engine.Engine, ll []lm.LoglikelihoodReq
 // call positions to requests) as an error naming the stdin line.
 func requestLine(err error, reqs []scoreIn, at []int) error {
 	return stdinLine(err, len(at), func(i int) int { return reqs[at[i]].line })
+}
+
+// prefixCacheHelp explains --prefix-cache-mb (run, score).
+const prefixCacheHelp = "MiB for cached few-shot prefixes: a prefix shared by more requests than one packed row holds runs once and its keys and values stay resident (least recently used evicted; recomputing is always correct); 0 turns the cache off"
+
+// prefixCacheOption is engine.Options.PrefixCacheMB for --prefix-cache-mb
+// (whose 0 means off).
+func prefixCacheOption(mb int) int {
+	if mb == 0 {
+		return -1
+	}
+	return mb
 }

@@ -64,6 +64,11 @@ type AttentionOptions struct {
 	// rows into chunks of causalChunk, so about half of a long row's scores
 	// are never computed. Same bits (nn tests).
 	Causal bool
+	// Past is the number of leading keys that are a cached prefix of every
+	// query's row (packed rows after a cached few-shot prefix): with
+	// Causal, query column t then sees no key past column Past+t, and the
+	// query chunk [t0, t1) gets the keys [0, Past+t1).
+	Past int
 }
 
 // AttentionChunkBytes bounds the float32 scores [B, K, Tc, G, S] of one
@@ -91,7 +96,7 @@ func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
 		panicf("Attention: q %s incompatible with k %s / v %s", q.Shape(), k.Shape(), v.Shape())
 	}
 	tc := queryChunk(b, n, t, s)
-	causal := o.Causal && s == t
+	causal := o.Causal && s == t+o.Past
 	if causal {
 		tc = min(tc, causalChunk(t))
 	}
@@ -106,8 +111,8 @@ func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
 		t0, t1 := i*tc, min((i+1)*tc, t)
 		rows := AxisRange(t0, t1)
 		kc, vc, mc := k, v, Slice(mask, AxisRange(), rows)
-		if causal && t1 < s { // keys past the chunk's last query
-			keys := AxisRange(0, t1)
+		if causal && o.Past+t1 < s { // keys past the chunk's last query
+			keys := AxisRange(0, o.Past+t1)
 			kc, vc, mc = Slice(k, AxisRange(), keys), Slice(v, AxisRange(), keys), Slice(mc, AxisRange(), AxisRange(), keys)
 		}
 		outs[i] = attend(Slice(q, AxisRange(), rows), kc, vc, mc, o)
