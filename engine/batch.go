@@ -151,10 +151,11 @@ type pass struct {
 	slotRow, slotPos, targets []int32 // [K]
 	slotItem                  []int
 	real                      int // real (non-padding) tokens in the rows
-	// prefixPos [Pb] and prefixKV (2L × [1, K, Pb, D]) are the cached
-	// prefix that packed rows attend to (prefixkv.go), nil without one.
-	prefixPos []int32
-	prefixKV  []*tensors.Tensor
+	// prefixPos [B·Pb], rowPrefix [B] and prefixKV (G × 2L × [1, K, Pb,
+	// D]) are the cached prefixes that packed rows attend to
+	// (prefixkv.go), nil without any.
+	prefixPos, rowPrefix []int32
+	prefixKV             []*tensors.Tensor
 }
 
 // packed reports whether p's rows are packed (pack.go).

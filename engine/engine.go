@@ -90,8 +90,10 @@ type Stats struct {
 	// HeadCalls the calls run.
 	HeadRows, HeadCalls int
 	// PrefixComputed is the cached prefixes run (prefixkv.go), PrefixHits
-	// the passes that found theirs in the store.
+	// the passes that found theirs in the store, PrefixPeakBytes the most
+	// the store has held (at most Options.PrefixCacheMB).
 	PrefixComputed, PrefixHits int
+	PrefixPeakBytes            int64
 	Backend                    string // backend spec
 	BackendName                string // backend description
 }
@@ -241,7 +243,9 @@ func (e *Engine) BatchSize() int { return e.batch }
 func (e *Engine) Stats() Stats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.stats
+	s := e.stats
+	s.PrefixPeakBytes = e.prefixes.peakBytes()
+	return s
 }
 
 // Close frees the engine: for a WithAdapter view its compiled graphs, for

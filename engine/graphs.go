@@ -189,12 +189,13 @@ func (e *Engine) compileScoring(packed *packPlan, unpacked []batch) error {
 		return err
 	}
 	var jobs []compileJob
-	add := func(isPacked bool, b, t, k, past int) {
+	add := func(isPacked bool, b, t, k, g int) {
 		p := newPass(b, t, k, isPacked)
-		if past > 0 {
-			p.prefixPos, p.prefixKV = make([]int32, past), e.prefixShapes(past)
-			tok := tensors.FromShape(shapes.Make(dtypes.Int32, 1, past))
-			jobs = append(jobs, compileJob{e.prefixGraphs(), prefixGraphKey(past), []any{tok}})
+		if pb := packed.pb; g > 0 {
+			p.prefixPos, p.rowPrefix = make([]int32, b*pb), make([]int32, b)
+			for range min(bucketPow2(g), b) {
+				p.prefixKV = append(p.prefixKV, e.prefixShapes(pb)...)
+			}
 		}
 		jobs = append(jobs, compileJob{e.scoreGraphs(p.kind()), p.key(), p.args()})
 		kc := min(k, headRows(e.cfg.VocabSize)) // every chunk has kc rows off exact shapes
@@ -202,11 +203,7 @@ func (e *Engine) compileScoring(packed *packPlan, unpacked []batch) error {
 		jobs = append(jobs, compileJob{e.headGraphs(), headKey(kc), []any{h, tensors.FromShape(shapes.Make(dtypes.Int32, kc))}})
 	}
 	for _, b := range packed.batches {
-		past := 0
-		if b.prefix != 0 {
-			past = e.prefixSlots(packed.trie.prefixLen(b.prefix))
-		}
-		add(true, b.B, b.T, b.K, past)
+		add(true, b.B, b.T, b.K, b.prefixes())
 	}
 	for _, b := range unpacked {
 		add(false, b.B, b.T, b.K, 0)

@@ -174,13 +174,13 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 		lm.ReportStep(ctx, step)
 		return err
 	}
-	var pre cachedPrefix
-	defer pre.release()
 	for _, b := range plan.batches {
-		if err := e.usePrefix(&pre, &plan, uniq, b.prefix, &step); err != nil {
-			return nil, err
+		pre, err := e.passPrefixes(&plan, uniq, b, &step)
+		if err == nil {
+			err = run(func() *pass { return pre.attach(plan.layout(uniq, b)) })
 		}
-		if err := run(func() *pass { return pre.attach(plan.layout(uniq, b)) }); err != nil {
+		pre.release()
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -240,7 +240,8 @@ func (p *pass) args() []any {
 		}
 	}
 	if p.prefixKV != nil {
-		args = append(args, tensors.FromFlatDataAndDimensions(p.prefixPos, len(p.prefixPos)))
+		args = append(args, tensors.FromFlatDataAndDimensions(p.prefixPos, p.B, len(p.prefixPos)/p.B),
+			tensors.FromFlatDataAndDimensions(p.rowPrefix, p.B))
 		for _, t := range p.prefixKV {
 			args = append(args, t)
 		}
@@ -311,7 +312,7 @@ func (p *pass) key() string {
 	case packedRows:
 		key += " packed"
 	case afterRows:
-		key += fmt.Sprintf(" packed after P=%d", len(p.prefixPos))
+		key += fmt.Sprintf(" packed after P=%d KV=%d", len(p.prefixPos)/p.B, len(p.prefixKV))
 	}
 	return key
 }

@@ -67,7 +67,6 @@ type packBatch struct {
 	B, T, K int
 	rows    []packRow
 	real    int // tokens laid out (not padding)
-	prefix  int // the rows' cached prefix node (0: none)
 }
 
 // packPlan is the packed part of a scoring run.
@@ -75,6 +74,7 @@ type packPlan struct {
 	trie    *packTrie
 	batches []packBatch
 	cached  []int // cached prefix nodes (packprefix.go)
+	pb      int   // their padded length, one for all
 }
 
 // compareItems orders items by input, then targets.
@@ -132,8 +132,8 @@ func planPacked(items []item, cand []int, batchSize, attnKeys, align int, sr sha
 		}
 	}
 	plan.trie = tr
-	if len(plan.cached) > 0 {
-		prefixOrder(rows)
+	for _, n := range plan.cached {
+		plan.pb = max(plan.pb, rule.slots(tr.prefixLen(n)))
 	}
 	plan.batches = cutBatches(tr, items, rows, capacity, batchSize, sr)
 	return plan, rest
@@ -146,44 +146,23 @@ func rowCost(t, attnKeys int) float64 {
 	return float64(t) * (1 + float64(t)/float64(max(attnKeys, 1)))
 }
 
-// cutBatches sorts rows longest first (stable: depth-first order; within
-// each cached prefix's rows, which prefixOrder grouped) and cuts them into
-// passes of equal T and prefix; with exact shapes, into passes as long as
+// cutBatches sorts rows longest first (stable: depth-first order) and cuts
+// them into passes of equal T; with exact shapes, into passes as long as
 // their first (longest) row.
 func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize int, sr shapeRule) []packBatch {
 	rowT := func(r packRow) int { return sr.t(r.used, capacity) }
-	type keyed struct {
-		row   packRow
-		group int // rows of one prefix are consecutive (prefixOrder)
-	}
-	ks := make([]keyed, len(rows))
-	for i, r := range rows {
-		ks[i].row = r
-		if i > 0 {
-			ks[i].group = ks[i-1].group
-			if r.prefix != rows[i-1].prefix {
-				ks[i].group++
-			}
-		}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
-		if a.group != b.group {
-			return a.group - b.group
-		}
+	slices.SortStableFunc(rows, func(a, b packRow) int {
 		if sr.exact {
-			return b.row.used - a.row.used
+			return b.used - a.used
 		}
-		return rowT(b.row) - rowT(a.row)
+		return rowT(b) - rowT(a)
 	})
-	for i := range ks {
-		rows[i] = ks[i].row
-	}
 	var out []packBatch
 	for start := 0; start < len(rows); {
 		t := rowT(rows[start])
 		end := start
 		rowCap := passRows(t, batchSize)
-		for end < len(rows) && end-start < rowCap && (sr.exact || rowT(rows[end]) == t) && rows[end].prefix == rows[start].prefix {
+		for end < len(rows) && end-start < rowCap && (sr.exact || rowT(rows[end]) == t) {
 			end++
 		}
 		k, real := 0, 0
@@ -198,7 +177,7 @@ func cutBatches(tr *packTrie, items []item, rows []packRow, capacity, batchSize 
 				}
 			}
 		}
-		out = append(out, packBatch{B: sr.b(end-start, rowCap), T: t, K: sr.k(k), rows: rows[start:end], real: real, prefix: rows[start].prefix})
+		out = append(out, packBatch{B: sr.b(end-start, rowCap), T: t, K: sr.k(k), rows: rows[start:end], real: real})
 		start = end
 	}
 	return out
@@ -289,4 +268,15 @@ func (e *Engine) packAlign() int {
 		return packAlign
 	}
 	return 1
+}
+
+// prefixes is the number of distinct cached prefixes b's rows attend to.
+func (b packBatch) prefixes() int {
+	seen := map[int]bool{}
+	for _, r := range b.rows {
+		if r.prefix != 0 {
+			seen[r.prefix] = true
+		}
+	}
+	return len(seen)
 }

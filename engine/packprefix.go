@@ -1,7 +1,5 @@
 package engine
 
-import "slices"
-
 // Packing under cached prefixes (prefixkv.go). After a first packing, a
 // trie node that sits in two rows or more — its ids laid out again at the
 // head of each — is a cached prefix when it is long enough
@@ -91,17 +89,4 @@ func (tr *packTrie) planCost(rows []packRow, cached []int, capacity, attnKeys in
 		cost += rowCost(rule.slots(tr.prefixLen(n)), attnKeys)
 	}
 	return cost
-}
-
-// prefixOrder sorts rows by their cached prefix (in order of first
-// appearance; rows without one count as one group), stably, so that a
-// pass's rows share one prefix.
-func prefixOrder(rows []packRow) {
-	rank := map[int]int{}
-	for _, r := range rows {
-		if _, ok := rank[r.prefix]; !ok {
-			rank[r.prefix] = len(rank)
-		}
-	}
-	slices.SortStableFunc(rows, func(a, b packRow) int { return rank[a.prefix] - rank[b.prefix] })
 }

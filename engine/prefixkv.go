@@ -40,10 +40,14 @@ const DefaultPrefixCacheMB = 256
 // prefixStore is an Engine's cached prefixes: at most budget bytes, least
 // recently used evicted first.
 type prefixStore struct {
-	budget, used int64
-	clock        int64
-	entries      map[string]*prefixEntry
+	budget, used, peak int64
+	clock              int64
+	entries            map[string]*prefixEntry
 }
+
+// pin and unpin mark an entry in use by a pass: evict skips it.
+func (s *prefixStore) pin(key string)   { s.entries[key].pins++ }
+func (s *prefixStore) unpin(key string) { s.entries[key].pins-- }
 
 // prefixEntry is one cached prefix: 2L tensors (K and V per layer) of
 // [1, K, Pb, D].
@@ -51,6 +55,7 @@ type prefixEntry struct {
 	kv    []*tensors.Tensor
 	bytes int64
 	last  int64
+	pins  int // passes using it now
 }
 
 // newPrefixes returns the store Options ask for: nil with packing or the
@@ -64,6 +69,14 @@ func (e *Engine) newPrefixes() *prefixStore {
 		return nil
 	}
 	return &prefixStore{budget: int64(mb) << 20, entries: map[string]*prefixEntry{}}
+}
+
+// peakBytes is the most the store has held.
+func (s *prefixStore) peakBytes() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.peak
 }
 
 // fits reports whether an entry of n bytes can be cached at all.
@@ -83,34 +96,42 @@ func (s *prefixStore) get(key string) []*tensors.Tensor {
 	return en.kv
 }
 
-// put stores kv under key, evicting the least recently used entries until
-// it fits; it reports false (and stores nothing) when kv alone exceeds the
-// budget.
+// put stores kv under key, evicting the least recently used entries not
+// in use until it fits; it reports false (and stores nothing) when it
+// cannot fit.
 func (s *prefixStore) put(key string, kv []*tensors.Tensor, n int64) bool {
 	if !s.fits(n) {
 		return false
 	}
 	for s.used+n > s.budget {
-		s.evict()
+		if !s.evict() {
+			return false
+		}
 	}
 	s.clock++
 	s.entries[key] = &prefixEntry{kv: kv, bytes: n, last: s.clock}
 	s.used += n
+	s.peak = max(s.peak, s.used)
 	return true
 }
 
-// evict frees the least recently used entry.
-func (s *prefixStore) evict() {
+// evict frees the least recently used entry not in use; false if there
+// is none.
+func (s *prefixStore) evict() bool {
 	oldest, at := "", int64(math.MaxInt64)
 	for k, en := range s.entries {
-		if en.last < at {
+		if en.pins == 0 && en.last < at {
 			oldest, at = k, en.last
 		}
 	}
 	en := s.entries[oldest]
+	if en == nil {
+		return false
+	}
 	delete(s.entries, oldest)
 	s.used -= en.bytes
 	freeAll(en.kv)
+	return true
 }
 
 // close frees every entry.
@@ -163,42 +184,51 @@ func prefixPositions(p, pb int) []int32 {
 	return pos
 }
 
-// prefixKV returns the keys and values of prefix ids in pb slots: the
-// store's, or computed now (and stored when the budget allows; owned
-// reports that the caller must free them instead).
-func (e *Engine) prefixKV(ids []int32, pb int) (kv []*tensors.Tensor, owned bool, err error) {
-	key := prefixKey(ids, pb)
-	if kv := e.prefixes.get(key); kv != nil {
-		e.stats.PrefixHits++
-		return kv, false, nil
+// runPrefixes runs prefixes (each at most pb ids) in one pass, as rows of
+// pb slots (a power of two of them where shapes are not cheap), and
+// returns each one's keys and values.
+func (e *Engine) runPrefixes(ids [][]int32, pb int) ([][]*tensors.Tensor, error) {
+	rows := len(ids)
+	if !e.cheapShapes() {
+		rows = bucketPow2(rows)
 	}
-	tok := make([]int32, pb)
-	copy(tok, ids)
-	args := []any{tensors.FromFlatDataAndDimensions(tok, 1, pb)}
-	gkey := prefixGraphKey(pb)
-	exec, err := e.prefixGraphs().exec(gkey)
+	tok := make([]int32, rows*pb)
+	n := 0
+	for i, x := range ids {
+		copy(tok[i*pb:], x)
+		n += len(x)
+	}
+	args := []any{tensors.FromFlatDataAndDimensions(tok, rows, pb)}
+	key := prefixGraphKey(rows, pb)
+	exec, err := e.prefixGraphs().exec(key)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	if err := e.compileOnce(exec, gkey, args); err != nil {
-		return nil, false, err
+	if err := e.compileOnce(exec, key, args); err != nil {
+		return nil, err
 	}
 	start := time.Now()
-	kv, err = exec.Exec(args...)
+	outs, err := exec.Exec(args...)
 	if err != nil {
-		return nil, false, fmt.Errorf("run %s: %w", gkey, err)
+		return nil, fmt.Errorf("run %s: %w", key, err)
 	}
 	e.stats.ExecTime += time.Since(start)
 	e.stats.Batches++
-	e.stats.Tokens += len(ids)
-	e.stats.TokensComputed += len(ids)
-	e.stats.PaddedTokens += pb
-	e.stats.PrefixComputed++
-	return kv, !e.prefixes.put(key, kv, e.prefixBytes(pb)), nil
+	e.stats.Tokens += n
+	e.stats.TokensComputed += n
+	e.stats.PaddedTokens += rows * pb
+	e.stats.PrefixComputed += len(ids)
+	per := len(outs) / rows
+	kv := make([][]*tensors.Tensor, len(ids))
+	for i := range kv {
+		kv[i] = outs[i*per : (i+1)*per]
+	}
+	freeAll(outs[len(ids)*per:]) // padding rows
+	return kv, nil
 }
 
 // prefixGraphKey names the prefix graph's shape.
-func prefixGraphKey(pb int) string { return fmt.Sprintf("prefix T=%d", pb) }
+func prefixGraphKey(rows, pb int) string { return fmt.Sprintf("prefix B=%d T=%d", rows, pb) }
 
 // prefixGraphs returns the prefix graph's Execs.
 func (e *Engine) prefixGraphs() *graphExecs {
@@ -208,16 +238,20 @@ func (e *Engine) prefixGraphs() *graphExecs {
 	return e.execs.prefix
 }
 
-// prefixGraph runs a prefix alone and returns its keys and values.
+// prefixGraph runs prefixes alone and returns each one's keys and values.
 //
-//	tokens [1, Pb] int32 → K, V of every layer: 2L × [1, K, Pb, D]
+//	tokens [G, Pb] int32 → prefix g's K, V of every layer: G × 2L × [1, K, Pb, D]
 func prefixGraph(m models.Model) func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 	return func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 		defer building()()
 		_, kv := m.Prefill(ctx, tokens)
-		out := make([]*graph.Node, 0, 2*len(kv))
-		for _, x := range kv {
-			out = append(out, x.K, x.V)
+		g := tokens.Shape().Dim(0)
+		out := make([]*graph.Node, 0, g*2*len(kv))
+		for i := range g {
+			row := func(x *graph.Node) *graph.Node { return graph.Slice(x, graph.AxisRange(i, i+1)) }
+			for _, x := range kv {
+				out = append(out, row(x.K), row(x.V))
+			}
 		}
 		return out
 	}
@@ -240,49 +274,116 @@ func (pl *packPlan) prefixTokens() int {
 	return n
 }
 
-// cachedPrefix is the prefix the current passes attend to.
-type cachedPrefix struct {
-	node  int
-	pos   []int32
-	kv    []*tensors.Tensor
-	owned bool // not in the store: freed when done
+// passPrefix is the cached prefixes one pass attends to: prefix g's keys
+// and values are kv[2L·g:2L·(g+1)], row r's prefix is rowPrefix[r] at
+// positions pos[r·Pb:(r+1)·Pb].
+type passPrefix struct {
+	e         *Engine
+	pos       []int32
+	rowPrefix []int32
+	kv        []*tensors.Tensor
+	keys      []string          // the store's entries pinned for the pass
+	owned     []*tensors.Tensor // prefixes the store could not keep
 }
 
-// release frees the prefix's tensors unless the store holds them.
-func (c *cachedPrefix) release() {
-	if c.owned {
-		freeAll(c.kv)
+// passPrefixes gathers the cached prefixes of pass b's rows (none when no
+// row has one), from the store or run now; each run counts as done work.
+// Where shapes are not cheap the prefix count is a power of two (the
+// first prefix repeated).
+func (e *Engine) passPrefixes(pl *packPlan, items []item, b packBatch, step *lm.Step) (*passPrefix, error) {
+	pp := &passPrefix{e: e}
+	index := map[int]int{}
+	var nodes []int
+	for _, r := range b.rows {
+		if _, ok := index[r.prefix]; r.prefix != 0 && !ok {
+			index[r.prefix] = len(nodes)
+			nodes = append(nodes, r.prefix)
+		}
 	}
-	*c = cachedPrefix{}
+	if len(nodes) == 0 {
+		return pp, nil
+	}
+	pb := pl.pb
+	pp.pos, pp.rowPrefix = make([]int32, b.B*pb), make([]int32, b.B)
+	for r := range b.B {
+		p := 0
+		if r < len(b.rows) && b.rows[r].prefix != 0 {
+			p, pp.rowPrefix[r] = pl.trie.prefixLen(b.rows[r].prefix), int32(index[b.rows[r].prefix])
+		}
+		copy(pp.pos[r*pb:], prefixPositions(p, pb))
+	}
+	if err := pp.fetch(pl, items, nodes, pb, step); err != nil {
+		pp.release()
+		return nil, err
+	}
+	if !e.cheapShapes() {
+		per := len(pp.kv) / len(nodes)
+		for g := len(nodes); g < min(bucketPow2(len(nodes)), b.B); g++ {
+			pp.kv = append(pp.kv, pp.kv[:per]...)
+		}
+	}
+	return pp, nil
 }
 
-// attach makes pass p attend to the prefix (none when node is 0).
-func (c *cachedPrefix) attach(p *pass) *pass {
-	if c.node != 0 {
-		p.prefixPos, p.prefixKV = c.pos, c.kv
+// fetch gets the keys and values of nodes' prefixes into pp.kv, in
+// order: the store's (pinned) and, in one pass, the others (stored and
+// pinned where the budget allows, else owned by pp).
+func (pp *passPrefix) fetch(pl *packPlan, items []item, nodes []int, pb int, step *lm.Step) error {
+	e := pp.e
+	refs := make([][]*tensors.Tensor, len(nodes))
+	var missing []int
+	var ids [][]int32
+	for i, n := range nodes {
+		x := items[pl.trie.nodes[n].rep].inp[:pl.trie.prefixLen(n)]
+		key := prefixKey(x, pb)
+		if refs[i] = e.prefixes.get(key); refs[i] != nil {
+			e.stats.PrefixHits++
+			e.prefixes.pin(key)
+			pp.keys = append(pp.keys, key)
+			continue
+		}
+		missing, ids = append(missing, i), append(ids, x)
+	}
+	if len(missing) > 0 {
+		kv, err := e.runPrefixes(ids, pb)
+		if err != nil {
+			return fmt.Errorf("cached prefixes: %w", err)
+		}
+		for j, i := range missing {
+			refs[i] = kv[j]
+			step.Done = min(step.Done+len(ids[j]), step.Total)
+			if key := prefixKey(ids[j], pb); e.prefixes.put(key, kv[j], e.prefixBytes(pb)) {
+				e.prefixes.pin(key)
+				pp.keys = append(pp.keys, key)
+			} else {
+				pp.owned = append(pp.owned, kv[j]...)
+			}
+		}
+	}
+	for _, r := range refs {
+		pp.kv = append(pp.kv, r...)
+	}
+	return nil
+}
+
+// attach makes pass p attend to the prefixes (none without any).
+func (pp *passPrefix) attach(p *pass) *pass {
+	if len(pp.kv) > 0 {
+		p.prefixPos, p.rowPrefix, p.prefixKV = pp.pos, pp.rowPrefix, pp.kv
 	}
 	return p
 }
 
-// usePrefix makes node the current prefix, from the store or run now,
-// and counts its ids as done.
-func (e *Engine) usePrefix(c *cachedPrefix, pl *packPlan, items []item, node int, step *lm.Step) error {
-	if node == c.node {
-		return nil
+// release unpins the pass's store entries and frees what it owns.
+func (pp *passPrefix) release() {
+	if pp == nil {
+		return
 	}
-	c.release()
-	if node == 0 {
-		return nil
+	for _, k := range pp.keys {
+		pp.e.prefixes.unpin(k)
 	}
-	p := pl.trie.prefixLen(node)
-	pb := e.prefixSlots(p)
-	kv, owned, err := e.prefixKV(items[pl.trie.nodes[node].rep].inp[:p], pb)
-	if err != nil {
-		return fmt.Errorf("cached prefix of %d tokens: %w", p, err)
-	}
-	*c = cachedPrefix{node: node, pos: prefixPositions(p, pb), kv: kv, owned: owned}
-	step.Done += p
-	return nil
+	freeAll(pp.owned)
+	pp.keys, pp.owned, pp.kv = nil, nil, nil
 }
 
 // prefixShapes are placeholder tensors of a cached prefix's shapes (pb

@@ -32,8 +32,9 @@ import (
 //
 //	inputs:  tokens [B, T] int32 (unpacked rows: right-padded, positions 0…T-1;
 //	         packed rows: then positions, node, end [B, T] int32, see pack.go;
-//	         rows after a cached prefix: then prefixPos [Pb] int32 and the
-//	         prefix's K, V per layer, 2L × [1, K, Pb, D], see prefixkv.go)
+//	         rows after cached prefixes: then prefixPos [B, Pb] int32, rowPrefix
+//	         [B] int32 and G prefixes' K, V per layer, G × 2L × [1, K, Pb, D],
+//	         see prefixkv.go)
 //	         slotRow, slotPos [K] int32: row and column whose next token a slot scores
 //	outputs: h [K, H] in the compute dtype (unused slots hold garbage)
 func hiddenGraph(m models.Model, kind rowKind) func(ctx *context.Context, in []*Node) *Node {
@@ -42,14 +43,9 @@ func hiddenGraph(m models.Model, kind rowKind) func(ctx *context.Context, in []*
 		tokens := in[0]
 		var hidden *Node // [B, T, H]
 		switch kind {
-		case afterRows: // then prefixPos [Pb], prefix 2L × [1, K, Pb, D]
-			l, _, _ := m.CacheDims()
-			prefix := make([]models.KV, l)
-			for i := range prefix {
-				prefix[i] = models.KV{K: in[5+2*i], V: in[6+2*i]}
-			}
-			hidden = m.HiddenPackedAfter(ctx, tokens, in[1], in[2], in[3], in[4], prefix)
-			in = in[5+2*l:]
+		case afterRows: // then prefixPos [B, Pb], rowPrefix [B], G × 2L prefix tensors
+			hidden = m.HiddenPackedAfter(ctx, tokens, in[1], in[2], in[3], in[4], rowPrefixes(m, in[5], in[6:len(in)-2]))
+			in = in[len(in)-2:]
 		case packedRows:
 			hidden = m.HiddenPacked(ctx, tokens, in[1], in[2], in[3])
 			in = in[4:]
@@ -94,4 +90,30 @@ func targetLogProbs(logits, targets *Node) (lp, top *Node) {
 	lse := Add(Log(ReduceSum(Exp(Sub(lf, m)), -1)), Reshape(m, -1))
 	picked := Gather(lf, Stack([]*Node{Iota(logits.Graph(), targets.Shape(), 0), targets}, -1)) // [K]
 	return Sub(picked, lse), Sub(Reshape(m, -1), lse)
+}
+
+// rowPrefixes gathers each row's cached prefix: flat holds G prefixes'
+// keys and values (prefix g's layer i at 2L·g + 2i, 2L·g + 2i + 1).
+//
+//	rowPrefix [B] int32, flat G × 2L × [1, K, Pb, D] → L × {[B, K, Pb, D]}
+func rowPrefixes(m models.Model, rowPrefix *Node, flat []*Node) []models.KV {
+	l, _, _ := m.CacheDims()
+	g, b := len(flat)/(2*l), rowPrefix.Shape().Dim(0)
+	at := Reshape(rowPrefix, b, 1)
+	pick := func(j int) *Node { // [G, K, Pb, D] → [B, K, Pb, D]
+		parts := make([]*Node, g)
+		for i := range parts {
+			parts[i] = flat[2*l*i+j]
+		}
+		all := parts[0]
+		if g > 1 {
+			all = Concatenate(parts, 0)
+		}
+		return Gather(all, at)
+	}
+	out := make([]models.KV, l)
+	for i := range out {
+		out[i] = models.KV{K: pick(2 * i), V: pick(2*i + 1)}
+	}
+	return out
 }

@@ -45,7 +45,8 @@ func (w Work) Since(b Work) Work {
 // Fields are the results file's goeval_timing object: forward passes,
 // tokens requested and computed by scoring (and their ratio: < 1 where
 // contexts and prefixes were shared), the cached prefixes run and found
-// in the store (prefixkv.go), generation prompts' tokens and those
+// in the store and the most it has held since the engine opened
+// (prefixkv.go), generation prompts' tokens and those
 // prefilled (fewer where prompts share a prefix), tokens decoded, shapes
 // compiled and the seconds spent compiling and running.
 func (w Work) Fields() *py.Map[any] {
@@ -60,6 +61,7 @@ func (w Work) Fields() *py.Map[any] {
 	m.Set("scoring_padded_tokens", w.PaddedTokens)
 	m.Set("cached_prefixes_computed", w.PrefixComputed)
 	m.Set("cached_prefix_hits", w.PrefixHits)
+	m.Set("cached_prefix_peak_mb", math.Round(float64(w.PrefixPeakBytes)/(1<<20)*10)/10)
 	m.Set("prompt_tokens_requested", w.Gen.PromptTokens)
 	m.Set("prefill_tokens", w.Gen.PrefillTokens)
 	m.Set("decoded_tokens", w.Gen.DecodeTokens)

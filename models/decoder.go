@@ -89,29 +89,28 @@ func (d *decoder) HiddenPacked(ctx *context.Context, tokens, positions, node, en
 }
 
 // HiddenPackedAfter implements Model: HiddenPacked whose rows also attend
-// to a cached prefix. Each layer's keys and values are the prefix's,
-// back in token order, then the row's:
+// to a cached prefix each. Each layer's keys and values are the row's
+// prefix's, back in token order, then the row's own:
 //
-//	prefix [1, K, P, D] → [B, P, K, D]; k, v [B, T, K, D] → [B, P+T, K, D]
+//	prefix [B, K, P, D] → [B, P, K, D]; k, v [B, T, K, D] → [B, P+T, K, D]
 //
 // and its mask is the prefix part (causal and windowed by position, so a
 // padding slot at a position past every query's is never seen) beside the
 // packed rows' own.
 func (d *decoder) HiddenPackedAfter(ctx *context.Context, tokens, positions, node, end, prefixPos *Node, prefix []KV) *Node {
-	b, p := tokens.Shape().Dim(0), prefixPos.Shape().Dim(0)
+	p := prefixPos.Shape().Dim(1)
 	if len(prefix) != len(d.attn) {
 		panic(fmt.Sprintf("HiddenPackedAfter: %d prefix layers for a %d-layer model", len(prefix), len(d.attn)))
 	}
 	visible := nn.PackedMask(node, end)
-	keyPos := BroadcastToDims(Reshape(prefixPos, 1, p), b, p)
 	maskFor := func(w int) *Node {
 		own := LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) // [B, T, T]
-		return Concatenate([]*Node{nn.AttentionMask(positions, keyPos, nil, w), own}, 2)
+		return Concatenate([]*Node{nn.AttentionMask(positions, prefixPos, nil, w), own}, 2)
 	}
-	rows := func(x *Node) *Node { return BroadcastToDims(TransposeAllDims(x, 0, 2, 1, 3), b, p, d.kvHeads, d.headDim) }
 	hooks := func(i int) kvHook {
 		return func(k, v *Node) (*Node, *Node) {
-			return Concatenate([]*Node{rows(prefix[i].K), k}, 1), Concatenate([]*Node{rows(prefix[i].V), v}, 1)
+			pk, pv := TransposeAllDims(prefix[i].K, 0, 2, 1, 3), TransposeAllDims(prefix[i].V, 0, 2, 1, 3)
+			return Concatenate([]*Node{pk, k}, 1), Concatenate([]*Node{pv, v}, 1)
 		}
 	}
 	return d.forward(ctx, tokens, positions, maskFor, hooks, false, p)

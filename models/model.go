@@ -36,16 +36,17 @@ type Model interface {
 	//
 	//	tokens, positions, node, end [B, T] int32 → [B, T, H]
 	HiddenPacked(ctx *context.Context, tokens, positions, node, end *graph.Node) *graph.Node
-	// HiddenPackedAfter is HiddenPacked for rows that all continue one
+	// HiddenPackedAfter is HiddenPacked for rows that each continue a
 	// cached prefix (a few-shot block computed once, engine/prefixkv.go):
-	// every token also sees the prefix's keys and values (Prefill's, in
-	// the cache layout) at positions prefixPos, causally and inside the
-	// layer's window. A padding slot of the prefix gets a position past
-	// every token's, so no token sees it. The rows' positions continue
-	// from the prefix's end.
+	// every token of row b also sees row b's prefix keys and values
+	// (Prefill's, in the cache layout) at positions prefixPos[b],
+	// causally and inside the layer's window. A padding slot gets a
+	// position past every token's, so no token sees it (a row without a
+	// prefix has only such slots). The rows' positions continue from the
+	// prefix's end.
 	//
-	//	tokens, positions, node, end [B, T] int32, prefixPos [P] int32,
-	//	prefix L × {[1, K, P, D]} → [B, T, H]
+	//	tokens, positions, node, end [B, T] int32, prefixPos [B, P] int32,
+	//	prefix L × {[B, K, P, D]} → [B, T, H]
 	HiddenPackedAfter(ctx *context.Context, tokens, positions, node, end, prefixPos *graph.Node, prefix []KV) *graph.Node
 	// Logits applies the LM head (tied to the embeddings when configured).
 	// Call it only on the positions that are scored.

@@ -41,7 +41,7 @@ type runFlags struct {
 	useCache                                                                    string // --use-cache (run_cache.go)
 	includePath                                                                 string
 	overwrite                                                                   bool
-	prefixCacheMB                                                               int // --prefix-cache-mb
+	prefixCacheMB                                                               int            // --prefix-cache-mb
 	given                                                                       []string       // the flags given on the command line
 	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
 	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)

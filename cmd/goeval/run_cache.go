@@ -111,6 +111,10 @@ func printEngineStats(w engine.Work, ok bool) {
 		fmt.Fprintf(os.Stderr, "engine: scoring computed %d of the %d tokens its requests hold (%.2f; shared contexts, prefixes and packed rows)\n",
 			s.TokensComputed, s.TokensRequested, float64(s.TokensComputed)/float64(s.TokensRequested))
 	}
+	if s.PrefixComputed > 0 {
+		fmt.Fprintf(os.Stderr, "engine: %d cached prefixes run, %d found in the store (at most %.1f MiB held)\n",
+			s.PrefixComputed, s.PrefixHits, float64(s.PrefixPeakBytes)/(1<<20))
+	}
 }
 
 // promptExtra are the results-file keys of the prompt settings, as lm-eval
