@@ -193,7 +193,7 @@ func (e *Engine) compileScoring(packed *packPlan, unpacked []batch) error {
 		p := newPass(b, t, k, isPacked)
 		if pb := packed.pb; g > 0 {
 			p.prefixPos, p.rowPrefix = make([]int32, b*pb), make([]int32, b)
-			for range min(bucketPow2(g), b) {
+			for range b {
 				p.prefixKV = append(p.prefixKV, e.prefixShapes(pb)...)
 			}
 		}

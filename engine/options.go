@@ -77,8 +77,11 @@ type Options struct {
 	// comparisons.
 	Packing string
 	// PrefixCacheMB is the budget, in MiB, of the cached prefixes of packed
-	// rows (prefixkv.go): 0 is DefaultPrefixCacheMB, a negative value turns
-	// the cache off (prefixes are then recomputed at the head of each row).
+	// rows (prefixkv.go): 0 is DefaultPrefixCacheMB on goeval's pure-Go
+	// backend and no cache on XLA devices (where the cache's extra shapes
+	// each cost a compile), a positive value that budget on any device, a
+	// negative value no cache (prefixes are then recomputed at the head of
+	// each row).
 	PrefixCacheMB int
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)

@@ -85,7 +85,7 @@ func TestPrefixCacheExact(t *testing.T) {
 			if device != "" {
 				bound = max(1e-6, 2*checkTokenLogProbs(t, open("off", 0, 1), off, reqs, math.Inf(1))) // XLA's own noise: batch 1 against 3
 			}
-			plain, cached := open("on", -1), open("on", 0)
+			plain, cached := open("on", -1), open("on", DefaultPrefixCacheMB) // explicit: XLA devices have no cache by default
 			if _, err := plain.Loglikelihood(ctx, reqs); err != nil {
 				t.Fatal(err)
 			}

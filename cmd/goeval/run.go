@@ -41,7 +41,7 @@ type runFlags struct {
 	useCache                                                                    string // --use-cache (run_cache.go)
 	includePath                                                                 string
 	overwrite                                                                   bool
-	prefixCacheMB                                                               int            // --prefix-cache-mb
+	prefixCacheMB                                                               string         // --prefix-cache-mb
 	given                                                                       []string       // the flags given on the command line
 	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
 	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
@@ -64,7 +64,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.batch, "batch-size", "auto", "rows per forward pass: a positive number, or \"auto\": scoring passes of up to 4096 packed tokens, and on XLA a generation batch measured once per run (8–64 rows)")
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
-	fs.IntVar(&f.prefixCacheMB, "prefix-cache-mb", engine.DefaultPrefixCacheMB, prefixCacheHelp)
+	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
 	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. Only the few-shot seed changes goeval's prompts")
@@ -116,8 +116,9 @@ func (f *runFlags) validate() error {
 		return errs.BadInputf("--fewshot-as-multiturn needs --apply-chat-template")
 	case f.overwrite && f.out == "":
 		return errs.BadInputf("--overwrite needs --output-path (it replaces results there)")
-	case f.prefixCacheMB < 0:
-		return errs.BadInputf("--prefix-cache-mb %d must be ≥ 0 (0 turns the cache off)", f.prefixCacheMB)
+	}
+	if _, err := prefixCacheOption(f.prefixCacheMB); err != nil {
+		return err
 	}
 	if err := f.validateAdapters(); err != nil {
 		return err
@@ -404,7 +405,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 // --prefix-cache-mb.
 func (f *runFlags) engineOptions() engine.Options {
 	eo := engine.Options{Device: f.choice.Device, Backend: f.choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
-		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: prefixCacheOption(f.prefixCacheMB)}
+		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB)}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
 		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)

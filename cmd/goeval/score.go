@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
@@ -41,7 +42,8 @@ type scoreOut struct {
 type scoreFlags struct {
 	model, device, dtype, tokenizer string
 	adapter, adapterMode            string
-	batch, maxLen, prefixCacheMB    int
+	batch, maxLen                   int
+	prefixCacheMB                   string
 	verbose                         bool
 }
 
@@ -50,7 +52,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
-	fs.IntVar(&f.prefixCacheMB, "prefix-cache-mb", engine.DefaultPrefixCacheMB, prefixCacheHelp)
+	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer directory or tokenizer.json for string requests (default: the model directory's, when present)")
 	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
@@ -80,8 +82,9 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if f.batch < 1 {
 		return nil, errs.BadInputf("--batch-size %d must be ≥ 1", f.batch)
 	}
-	if f.prefixCacheMB < 0 {
-		return nil, errs.BadInputf("--prefix-cache-mb %d must be ≥ 0 (0 turns the cache off)", f.prefixCacheMB)
+	prefixMB, err := prefixCacheOption(f.prefixCacheMB)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkModelDir(f.model); err != nil {
 		return nil, err
@@ -94,7 +97,7 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
-		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixCacheOption(f.prefixCacheMB)}
+		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}
@@ -243,13 +246,26 @@ func requestLine(err error, reqs []scoreIn, at []int) error {
 }
 
 // prefixCacheHelp explains --prefix-cache-mb (run, score).
-const prefixCacheHelp = "MiB for cached few-shot prefixes: a prefix shared by more requests than one packed row holds runs once and its keys and values stay resident (least recently used evicted; recomputing is always correct); 0 turns the cache off"
+const prefixCacheHelp = "MiB for cached few-shot prefixes: a prefix shared by more requests than one packed row holds runs once and its keys and values stay resident (least recently used evicted; recomputing is always correct). auto: 256 on the pure-Go backend (--device cpu), none on XLA devices, where the cache's extra graph shapes each cost a compile; 0 turns the cache off"
 
-// prefixCacheOption is engine.Options.PrefixCacheMB for --prefix-cache-mb
-// (whose 0 means off).
-func prefixCacheOption(mb int) int {
-	if mb == 0 {
-		return -1
+// prefixCacheOption is engine.Options.PrefixCacheMB for --prefix-cache-mb:
+// auto → 0 (the engine's default), 0 → -1 (off), N > 0 → N.
+func prefixCacheOption(v string) (int, error) {
+	if v == "auto" {
+		return 0, nil
 	}
-	return mb
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, errs.BadInputf("--prefix-cache-mb %q: use auto, a number of MiB, or 0 to turn the cache off", v)
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n, nil
+}
+
+// mustPrefixCache is prefixCacheOption for a value already validated.
+func mustPrefixCache(v string) int {
+	n, _ := prefixCacheOption(v)
+	return n
 }
