@@ -35,10 +35,10 @@ check "model log-probs vs transformers" parity/models/make_goldens.sh --check
 # The XLA CPU device on the plugin `goeval setup` installs (the one --device
 # auto uses), against the same transformers goldens.
 check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARITY_DEVICE=xla-cpu go test -count=1 ./parity/models/"
-# Packed rows and shared prefixes on XLA CPU against its unpacked rows
+# Packed rows, cached and shared prefixes on XLA CPU against its unpacked rows
 # (engine/pack_test.go: ≤ 1e-6 per token, or twice XLA's own batch noise),
 # generation's shared prompt prefixes and its measured batch size there.
-check "packing, shared prefixes, batch auto on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -run 'TestPackedExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead' ./engine/"
+check "packing, shared prefixes, batch auto on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -run 'TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead' ./engine/"
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
 check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
 # Held-out: the original llama.cpp fixtures beside the repository, when present.
