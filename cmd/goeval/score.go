@@ -249,9 +249,10 @@ func requestLine(err error, reqs []scoreIn, at []int) error {
 const prefixCacheHelp = "MiB for cached few-shot prefixes: a prefix shared by more requests than one packed row holds runs once and its keys and values stay resident (least recently used evicted; recomputing is always correct). auto: 256 on the pure-Go backend (--device cpu), none on XLA devices, where the cache's extra graph shapes each cost a compile; 0 turns the cache off"
 
 // prefixCacheOption is engine.Options.PrefixCacheMB for --prefix-cache-mb:
-// auto → 0 (the engine's default), 0 → -1 (off), N > 0 → N.
+// auto (or unset, for commands that open models without the flag, such as
+// judge) → 0 (the engine's default), 0 → -1 (off), N > 0 → N.
 func prefixCacheOption(v string) (int, error) {
-	if v == "auto" {
+	if v == "auto" || v == "" {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
