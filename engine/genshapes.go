@@ -27,7 +27,7 @@ func (e *Engine) fixPrefillShapes(items []genItem, groups []genGroup, c *kvCache
 	for g := range groups {
 		grp := &groups[g]
 		t := e.prefillT(len(items[grp.members[0]].ctx)-e.skipOf(*grp), c.S)
-		rows := floorPow2(max(1, prefillTokenBudget/t))
+		rows := floorPow2(max(1, e.prefillBudget()/t))
 		grp.fixP, grp.fixT = bucketB(min(rows, len(grp.members), c.B), c.B), t
 	}
 }

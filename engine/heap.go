@@ -10,13 +10,14 @@ import (
 )
 
 // The Go heap limit on backends whose tensors live in the Go heap: about
-// 1.3× the weights plus 256 MiB, raised by the KV caches generation holds
-// (reserveHeap). Without that raise a large decode batch's cache pushes
-// the live heap over the limit and the collector runs back to back (a
-// 16-row, 768-slot decode of Qwen2.5-0.5B collected ~20 times a second,
-// a fifth of its CPU profile). Without any limit the Go GC lets the heap
-// grow to twice the live weights before collecting the backend's per-call
-// temporaries.
+// 1.3× the weights plus 256 MiB, raised on simplego by twice the KV caches
+// generation holds (reserveHeap: there each step copies the cache). Before
+// that raise (and before the limit followed the live heap) a 16-row,
+// 768-slot decode of Qwen2.5-0.5B collected ~20 times a second, a fifth of
+// its CPU profile. On goeval's pure-Go backend the cache is written in
+// place and counts within the margin (kvcache.go). Without any limit the
+// Go GC lets the heap grow to twice the live weights before collecting the
+// backend's per-call temporaries.
 //
 // Work that needs more than that margin raises the limit while it does
 // (followHeap, after every collection): a limit at or below the live heap

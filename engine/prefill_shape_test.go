@@ -7,9 +7,10 @@ import (
 
 // TestPrefillShapes: where a graph of a new shape is cheap (gocpu) a
 // prefill is as long as its longest prompt rounded to 16 (exactAlignT) and has
-// one row per prompt; elsewhere it takes a length bucket and a power of
-// two of rows, and admit takes no more prompts than that power of two
-// (8 prompts of 750 tokens were 12 rows of 768: 5 + 3 real).
+// one row per prompt, at most 2048 tokens (prefillBudget); elsewhere it
+// takes a length bucket and a power of two of rows within 4096 tokens, and
+// admit takes no more prompts than that power of two (8 prompts of 750
+// tokens were 12 rows of 768: 5 + 3 real).
 func TestPrefillShapes(t *testing.T) {
 	for _, c := range []struct {
 		spec         string
@@ -19,8 +20,9 @@ func TestPrefillShapes(t *testing.T) {
 		wantAdmitted int
 		wantP        int
 	}{
-		{spec: "gocpu", n: 750, s: 1024, wantT: 752, waiting: 8, wantAdmitted: 5, wantP: 5},
-		{spec: "gocpu", n: 1020, s: 1024, wantT: 1024, waiting: 8, wantAdmitted: 4, wantP: 4},
+		{spec: "gocpu", n: 750, s: 1024, wantT: 752, waiting: 8, wantAdmitted: 2, wantP: 2},
+		{spec: "gocpu", n: 1020, s: 1024, wantT: 1024, waiting: 8, wantAdmitted: 2, wantP: 2},
+		{spec: "gocpu", n: 300, s: 1024, wantT: 304, waiting: 8, wantAdmitted: 6, wantP: 6},
 		{spec: "gocpu", n: 3, s: 1024, wantT: 16, waiting: 3, wantAdmitted: 3, wantP: 3},
 		{spec: "go", n: 750, s: 1024, wantT: 768, waiting: 8, wantAdmitted: 4, wantP: 4},
 		{spec: "go", n: 300, s: 1024, wantT: 384, waiting: 8, wantAdmitted: 8, wantP: 8},
