@@ -189,8 +189,8 @@ func formatGenKwargs(kw map[string]any) (string, bool) {
 		case []any, map[string]any:
 			return "", false // Python literals: no canonical k=v spelling here
 		case string:
-			if strings.ContainsAny(v, "\"'[](){}") {
-				return "", false // quotes and brackets group commas (py.SplitTopLevel)
+			if strings.ContainsAny(v, "\"'[](){},") {
+				return "", false // quotes and brackets group commas (py.SplitTopLevel); a bare comma ends the value
 			}
 			if again, ok := py.CLIValue(strings.TrimSpace(v)).(string); !ok || again != v {
 				return "", false // written bare it would read as another value ("0" → 0)
