@@ -109,9 +109,10 @@ func (e *Engine) newCache(b, s int) (*kvCache, error) {
 	// the cache gets it donated and writes it in place (Decode's and
 	// intoCache's DynamicUpdateSlice), so one cache is live, and it counts
 	// within the weights' margin (heap.go): where it outgrows that margin
-	// the limit follows the live heap. A gsm8k run at 0.5B (16 rows) then
-	// peaked at 2844–2862 MiB resident instead of 3141–3201, in the same
-	// time (46.6–47.2 s against 45.6 s, with prefillTokenBudget 2048).
+	// the limit follows the live heap. A gsm8k run at 0.5B (16 rows; with
+	// prefillBudget's 2048 tokens) then peaked at 2835–2860 MiB resident
+	// instead of 3221–3233, in about the same time (47.1–47.8 s against
+	// 45.7–46.9 s, interleaved).
 	if inGoHeap(e.backend) && e.backend.String() != gocpu.Name {
 		c.reserved = 2 * int64(len(c.t)) * int64(c.t[0].Shape().Memory())
 		reserveHeap(c.reserved)
