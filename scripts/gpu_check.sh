@@ -13,7 +13,7 @@
 #   5. a tiny model's run on cuda (batch auto and 1) against the pure-Go
 #      backend, per sample;
 #   6. decode throughput; TF32 (GOEVAL_CUDA_TF32=1) against full precision;
-#   7. engine packing/shared-prefix exactness on cuda, and the shapes a
+#   7. engine packing/shared-prefix/cached-prefix exactness on cuda, and the shapes a
 #      call needs compiled ahead, several at once;
 #   8. the machine's CPU, 2 cores: goeval's matrix kernels (AVX-512 where it
 #      has it) checked against the reference, and scoring with --device cpu
@@ -148,7 +148,7 @@ fi
 if want 7; then
 step "7. packing, shared prefixes, fixed prefill shapes and compiles ahead on cuda (engine tests)"
 (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 240 "$B/engine.test" -test.v -test.count=1 \
-  -test.run 'TestCompileAhead|TestGeneratePrefixShared|TestPackedExact|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ|graphs_test' | head -60)
+  -test.run 'TestCompileAhead|TestGeneratePrefixShared|TestPackedExact|TestPrefixCacheExact|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ|graphs_test' | head -60)
 fi
 
 if want 8; then
