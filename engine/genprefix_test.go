@@ -17,13 +17,7 @@ import (
 // except one seeded sampled request.
 func prefixPrompts(seed uint64, n, vocab int) []lm.GenerateRequest {
 	rng := rand.New(rand.NewPCG(seed, 3))
-	ids := func(k int) []int32 {
-		out := make([]int32, k)
-		for i := range out {
-			out[i] = int32(3 + rng.IntN(vocab-3))
-		}
-		return out
-	}
+	ids := randomIDs(rng, vocab)
 	shots := ids(40)
 	var out []lm.GenerateRequest
 	for i := range n {

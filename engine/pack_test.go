@@ -16,6 +16,18 @@ import (
 	"github.com/goeval/goeval/synth"
 )
 
+// randomIDs returns a function that draws n ids in [3, vocab) from rng
+// (0–2 are left to the special tokens).
+func randomIDs(rng *rand.Rand, vocab int) func(n int) []int32 {
+	return func(n int) []int32 {
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(3 + rng.IntN(vocab-3))
+		}
+		return out
+	}
+}
+
 // mcWorkload is a multiple-choice-like workload over ids in [3, vocab):
 // questions with a context of 1…maxCtx ids — two thirds of them after one
 // of two few-shot prefixes of 1…maxCtx ids, which share their first ids —
@@ -25,13 +37,7 @@ import (
 // requests in between, shuffled.
 func mcWorkload(seed uint64, questions, maxCtx, maxCont, vocab int) []lm.LoglikelihoodRequest {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	ids := func(n int) []int32 {
-		out := make([]int32, n)
-		for i := range out {
-			out[i] = int32(3 + rng.IntN(vocab-3))
-		}
-		return out
-	}
+	ids := randomIDs(rng, vocab)
 	var out []lm.LoglikelihoodRequest
 	shots := [2][]int32{ids(1 + rng.IntN(maxCtx))}
 	shots[1] = append(slices.Clone(shots[0][:rng.IntN(len(shots[0]))]), ids(1+rng.IntN(maxCtx))...)

@@ -19,13 +19,7 @@ import (
 // score falls inside that block: it must not be cached.
 func fewshotWorkload(seed uint64, subjects, shot, questions, vocab int) []lm.LoglikelihoodRequest {
 	rng := rand.New(rand.NewPCG(seed, 3))
-	ids := func(n int) []int32 {
-		out := make([]int32, n)
-		for i := range out {
-			out[i] = int32(3 + rng.IntN(vocab-3))
-		}
-		return out
-	}
+	ids := randomIDs(rng, vocab)
 	var out []lm.LoglikelihoodRequest
 	for s := range subjects {
 		block := ids(shot + rng.IntN(shot/2))
