@@ -298,7 +298,13 @@ type headOut struct {
 
 // scoreGraphs returns the hidden-state graphs of rows of a kind.
 func (e *Engine) scoreGraphs(kind rowKind) *graphExecs {
-	g := map[rowKind]**graphExecs{unpackedRows: &e.execs.unpacked, packedRows: &e.execs.packed, afterRows: &e.execs.after}[kind]
+	g := &e.execs.unpacked
+	switch kind {
+	case packedRows:
+		g = &e.execs.packed
+	case afterRows:
+		g = &e.execs.after
+	}
 	if *g == nil {
 		*g = newGraphExecs(e, "scoring", hiddenGraph(e.model, kind))
 	}
