@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -113,6 +114,11 @@ type Buffer struct {
 	// packed caches this buffer's right-hand-side layouts for matmuls
 	// (weights are packed once, at their first product).
 	packed *packCache
+	// weight, when set, is this buffer's weight [N, K] packed in place:
+	// flat holds the packed layout (weights.go). noPack: never pack it in
+	// place (something other than a product reads it).
+	weight *gemm.PackedB
+	noPack atomic.Bool
 	// pool, when set, takes the storage back when the buffer is finalized:
 	// set on execution outputs, cleared once the storage is handed out
 	// (BufferData), so no one can hold it when it is reused.
@@ -142,7 +148,7 @@ func (b *Backend) BufferFinalize(x backends.Buffer) error {
 	if buf.pool != nil && buf.flat != nil {
 		buf.pool.put(buf.shape.DType, buf.flat)
 	}
-	buf.flat, buf.packed, buf.pool = nil, nil, nil
+	buf.flat, buf.packed, buf.pool, buf.weight = nil, nil, nil, nil
 	return nil
 }
 
@@ -167,7 +173,7 @@ func (b *Backend) BufferToFlatData(x backends.Buffer, flat any) error {
 	if err != nil {
 		return err
 	}
-	return copyFlat(flat, buf.flat)
+	return buf.flatCopy(flat)
 }
 
 // BufferFromFlatData implements backends.DataInterface.
@@ -208,6 +214,13 @@ func (b *Backend) BufferData(x backends.Buffer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if buf.weight != nil { // the caller reads the stored layout
+		layoutMu.Lock()
+		if buf.weight != nil {
+			buf.unpack(b.threads)
+		}
+		layoutMu.Unlock()
+	}
 	buf.packed = nil // the caller may change it: drop layouts derived from it
 	buf.pool = nil   // the caller may keep it: never reuse it
 	return buf.flat, nil
@@ -219,5 +232,12 @@ func (b *Backend) BufferCopyToDevice(x backends.Buffer, dev backends.DeviceNum) 
 	if err != nil {
 		return nil, err
 	}
-	return b.BufferFromFlatData(dev, buf.flat, buf.shape)
+	if dev != 0 {
+		return nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
+	}
+	c := &Buffer{shape: buf.shape.Clone(), flat: makeFlat(buf.shape.DType, buf.shape.Size())}
+	if err := buf.flatCopy(c.flat); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

@@ -34,9 +34,10 @@ type node struct {
 	// aux: the op's parameters fusion matches (fuse_rope.go): a unit-step
 	// Slice's starts then limits; a Concatenate's axis.
 	aux     []int
-	param   int     // index among the parameters, or -1
-	value   *Buffer // a constant's value
-	statKey string  // the op-statistics key, set at its first timed run (opStats.mu)
+	dot     *dotPlan // a DotGeneral's plan (weights.go reads it)
+	param   int      // index among the parameters, or -1
+	value   *Buffer  // a constant's value
+	statKey string   // the op-statistics key, set at its first timed run (opStats.mu)
 }
 
 // Builder implements backends.Builder; ops this backend lacks return an

@@ -35,8 +35,10 @@ type dotPlan struct {
 	rhsBatchOff []int
 	rhsLD       int
 	// swap: the rhs is a weight laid out [N, K] (a checkpoint's linear
-	// weight, or a tied embedding as LM head): computed as cᵀ = w·aᵀ with
-	// the weight as gemm's left operand, read in place (no packed copy).
+	// weight, or a tied embedding as LM head). Once packed in place
+	// (weights.go) it is read packed; until then, or where it cannot be,
+	// it is computed as cᵀ = w·aᵀ with the weight as gemm's left operand,
+	// read in place, for few rows, and packed per call for many.
 	swap bool
 }
 
@@ -96,7 +98,9 @@ func (b *Builder) DotGeneral(lhs backends.Op, lhsContract, lhsBatch []int, rhs b
 	if ls.DType != dtypes.Float32 {
 		run = p.runGeneric
 	}
-	return b.newNode(backends.OpTypeDotGeneral, p.out, run, in[0], in[1]), nil
+	n := b.newNode(backends.OpTypeDotGeneral, p.out, run, in[0], in[1])
+	n.dot = p
+	return n, nil
 }
 
 // planStridedRHS lets a batched rhs with one contracting and one cross
@@ -206,6 +210,8 @@ func (p *dotPlan) run(x *runCtx, in []*Buffer) (*Buffer, error) {
 		ldb = p.k
 	}
 	switch {
+	case in[1].weight != nil: // packed in place (weights.go)
+		gemm.MatMul(c, p.n, a, p.k, p.m, in[1].weight, x.threads())
 	case p.swap && (p.m < packRowsMin || p.n*p.k > packMaxFloats):
 		p.runSwapped(x, c, a, bf)
 	case p.cacheRHS:

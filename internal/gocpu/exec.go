@@ -17,6 +17,8 @@ type Executable struct {
 	outputs []*node
 	// needed[i]: node i leads to an output (others are not run).
 	needed []bool
+	// packing[k]: how parameter k is used (weights packed in place).
+	packing []packSpec
 	// plans by which parameters are donated (see plan).
 	mu    sync.Mutex
 	plans map[string]*plan
@@ -54,6 +56,7 @@ func newExecutable(b *Builder, outs []*node) *Executable {
 			}
 		}
 	}
+	e.packing = paramPacking(b.params, b.nodes, e.needed, outs)
 	return e
 }
 
@@ -170,6 +173,7 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 		return nil, errors.Errorf("gocpu: %d inputs given, graph has %d parameters", len(inputs), len(e.params))
 	}
 	vals := make([]*Buffer, len(e.nodes))
+	bufs := make([]*Buffer, len(e.params))
 	own := make([]bool, len(e.params)) // donated, and no one else can hold the storage
 	for i, p := range e.params {
 		buf, err := e.b.buffer(inputs[i])
@@ -179,11 +183,14 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 		if !buf.shape.Equal(p.shape) {
 			return nil, errors.Errorf("gocpu: input #%d has shape %s, parameter wants %s", i, buf.shape, p.shape)
 		}
-		vals[p.idx] = buf
+		vals[p.idx], bufs[i] = buf, buf
 		// Storage handed out (BufferData, shared buffers: a tensor's
 		// local copy may be it) stays borrowed even when donated.
 		own[i] = i < len(donate) && donate[i] && buf.pool != nil
 	}
+	e.prepareWeights(bufs, own)
+	layoutMu.RLock()
+	defer layoutMu.RUnlock()
 	p := e.planFor(own)
 	x := &runCtx{b: e.b}
 	in := make([]*Buffer, 0, 8)
@@ -221,7 +228,7 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 	for i, prm := range e.params { // donated inputs are used up
 		if p.owned[prm.idx] {
 			if buf, ok := inputs[i].(*Buffer); ok {
-				buf.flat, buf.packed, buf.pool = nil, nil, nil
+				buf.flat, buf.packed, buf.pool, buf.weight = nil, nil, nil, nil
 			}
 		}
 	}

@@ -1,0 +1,105 @@
+package gemm
+
+import "sync"
+
+// In-place packing of a weight [N, K] (a checkpoint's linear layer, read
+// as the transposed right-hand side). With N a multiple of NR, panel p of
+// the packed layout ([K][NR] for columns pNR … pNR+NR−1 of B, i.e. rows of
+// the weight) takes exactly the floats that those NR weight rows take, so
+// each panel can be rewritten where it lies through an NR×K scratch: the
+// packed weight costs no memory beyond the weight, and a backend can pack
+// it once instead of once per product.
+
+// InPlaceOK reports whether a weight [n, k] can be packed in place: n a
+// multiple of the kernel's panel width NR.
+func InPlaceOK(n, k int) bool {
+	nr := defaultKernel().nr
+	return n > 0 && k > 0 && n%nr == 0
+}
+
+// PackInPlace packs w, a row-major weight [n, k] (B = wᵀ, [k, n]), into
+// its own storage on up to threads goroutines and returns the PackedB,
+// whose data is w. w must not be read as [n, k] until Unpack restores it.
+// It panics unless InPlaceOK(n, k) and len(w) == n·k.
+func PackInPlace(w []float32, n, k, threads int) *PackedB {
+	return packInPlace(defaultKernel(), w, n, k, threads)
+}
+
+// packInPlace is PackInPlace for kern's layout.
+func packInPlace(kern *kernel, w []float32, n, k, threads int) *PackedB {
+	checkInPlace("PackInPlace", kern, len(w), n, k)
+	pb := &PackedB{K: k, N: n, kern: kern, data: w}
+	perPanel(n/kern.nr, k*kern.nr, threads, func(tmp []float32, p int) {
+		panel := w[p*k*kern.nr : (p+1)*k*kern.nr]
+		copy(tmp, panel) // NR rows of k
+		for kk := range k {
+			dst := panel[kk*kern.nr : (kk+1)*kern.nr]
+			for j := range dst {
+				dst[j] = tmp[j*k+kk]
+			}
+		}
+	})
+	return pb
+}
+
+// Unpack rewrites pb's data, packed by PackInPlace, back to the weight
+// [N, K] row-major and returns it; pb must not be used afterwards.
+func (pb *PackedB) Unpack(threads int) []float32 {
+	nr, k := pb.kern.nr, pb.K
+	checkInPlace("Unpack", pb.kern, len(pb.data), pb.N, k)
+	w := pb.data
+	perPanel(pb.N/nr, k*nr, threads, func(tmp []float32, p int) {
+		panel := w[p*k*nr : (p+1)*k*nr]
+		copy(tmp, panel) // [k][NR]
+		for j := range nr {
+			row := panel[j*k : (j+1)*k]
+			for kk := range row {
+				row[kk] = tmp[kk*nr+j]
+			}
+		}
+	})
+	pb.data = nil
+	return w
+}
+
+// UnpackTo writes the weight [N, K] row-major that pb holds into dst
+// (len N·K), leaving pb packed.
+func (pb *PackedB) UnpackTo(dst []float32) {
+	nr, k := pb.kern.nr, pb.K
+	checkInPlace("UnpackTo", pb.kern, len(dst), pb.N, k)
+	for p := range pb.N / nr {
+		panel := pb.data[p*k*nr : (p+1)*k*nr]
+		for j := range nr {
+			row := dst[(p*nr+j)*k : (p*nr+j+1)*k]
+			for kk := range row {
+				row[kk] = panel[kk*nr+j]
+			}
+		}
+	}
+}
+
+// checkInPlace panics unless a weight of size floats is [n, k] with n a
+// multiple of kern's NR.
+func checkInPlace(what string, kern *kernel, size, n, k int) {
+	if n <= 0 || k <= 0 || n%kern.nr != 0 || size != n*k {
+		panic("gemm: " + what + ": want a weight [n, k] with n a positive multiple of the panel width and n·k floats")
+	}
+}
+
+// perPanel runs f on panels [0, np) over up to threads goroutines, each
+// with its own scratch of size floats.
+func perPanel(np, size, threads int, f func(tmp []float32, p int)) {
+	t := max(1, min(threads, np))
+	var wg sync.WaitGroup
+	for w := range t {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tmp := make([]float32, size)
+			for p := np * w / t; p < np*(w+1)/t; p++ {
+				f(tmp, p)
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,97 @@
+package gocpu
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// TestWeightsPackedInPlace: a weight [N, K] that a graph only multiplies is
+// packed in its own buffer at the first execution, and its products keep
+// the bits of the unpacked paths (the weight read in place for few rows,
+// packed per call for many); reading the buffer gives the weight as
+// stored; a graph that reads it otherwise unpacks it for good.
+func TestWeightsPackedInPlace(t *testing.T) {
+	b, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k, n = 67, 64 // n: a multiple of every kernel's panel width
+	rng := rand.New(rand.NewPCG(5, 6))
+	orig := randFlat(rng, n*k)
+	newWeight := func() (*Buffer, *tensors.Tensor) {
+		buf, err := b.BufferFromFlatData(0, slices.Clone(orig), shapes.Make(dtypes.Float32, n, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := tensors.FromBuffer(b, buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf.(*Buffer), w
+	}
+	product, err := NewExec(b, func(x, w *Node) *Node { return Einsum("mk,nk->mn", x, w) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same product with the weight also added to itself: not only
+	// multiplied, so never packed in place.
+	other, err := NewExec(b, func(x, w *Node) (*Node, *Node) { return Einsum("mk,nk->mn", x, w), Add(w, w) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(e *Exec, rows []float32, w *tensors.Tensor) []float32 {
+		t.Helper()
+		out, err := e.Exec(tensors.FromFlatDataAndDimensions(rows, len(rows)/k, k), w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tensors.MustCopyFlatData[float32](out[0])
+	}
+	many, one := randFlat(rng, 70*k), randFlat(rng, k) // 70 rows: ≥ packRowsMin
+	refBuf, ref := newWeight()
+	wantMany, wantOne := run(other, many, ref), run(other, one, ref)
+	if PackedWeights(refBuf) != 0 {
+		t.Fatal("a weight that is also added was packed in place")
+	}
+
+	buf, w := newWeight()
+	gotOne := run(product, one, w)
+	if PackedWeights(buf) != 1 {
+		t.Fatal("a weight only multiplied was not packed in place")
+	}
+	if !slices.Equal(gotOne, wantOne) || !slices.Equal(run(product, many, w), wantMany) {
+		t.Fatal("products with the weight packed in place differ from the unpacked paths")
+	}
+	stored := make([]float32, n*k)
+	if err := b.BufferToFlatData(buf, stored); err != nil || !slices.Equal(stored, orig) {
+		t.Fatalf("BufferToFlatData of a packed weight: err %v, equal to the weight %v", err, slices.Equal(stored, orig))
+	}
+	if PackedWeights(buf) != 1 {
+		t.Fatal("BufferToFlatData unpacked the weight")
+	}
+
+	// A graph that adds it unpacks it, and it stays unpacked.
+	if got := run(other, many, w); !slices.Equal(got, wantMany) {
+		t.Fatal("product after unpacking differs")
+	}
+	if PackedWeights(buf) != 0 {
+		t.Fatal("a graph that adds the weight did not unpack it")
+	}
+	if got := run(product, many, w); !slices.Equal(got, wantMany) || PackedWeights(buf) != 0 {
+		t.Fatalf("after unpacking: product equal %v, packed again %v", slices.Equal(got, wantMany), PackedWeights(buf) != 0)
+	}
+
+	// BufferData hands out the stored layout.
+	buf2, w2 := newWeight()
+	run(product, one, w2)
+	flat, err := b.BufferData(buf2)
+	if err != nil || PackedWeights(buf2) != 0 || !slices.Equal(flat.([]float32), orig) {
+		t.Fatalf("BufferData of a packed weight: err %v, still packed %v, equal %v", err, PackedWeights(buf2) != 0, slices.Equal(flat.([]float32), orig))
+	}
+}
