@@ -162,6 +162,8 @@ func packA(dst, a []float32, lda, i0, i1, p0, kb, mr int) {
 // 8 and the 8 source rows are read in step (one element of each). On Zen 5
 // (AVX-512, MR 8) this took bench score from 474 to 497 tok/s at 0.5B; the
 // same for 6 rows (AVX2) measured no faster there, so MR 6 keeps the loop.
+// Where AVX2 is, whole blocks of 8 columns are 8×8 transposes in registers
+// (packA8AVX2, pack_amd64.s); the last kb%8 columns take the loop.
 func packA8(panel, a []float32, lda, kb int) {
 	r0 := a[:kb]
 	r1 := a[lda : lda+kb]
@@ -175,7 +177,12 @@ func packA8(panel, a []float32, lda, kb int) {
 	n := len(r0)
 	r1, r2, r3, r4, r5, r6, r7 = r1[:n], r2[:n], r3[:n], r4[:n], r5[:n], r6[:n], r7[:n]
 	panel = panel[:8*kb]
-	for k := range r0 {
+	k0 := 0
+	if blocks := kb / 8; hasPackA8 && blocks > 0 {
+		packA8AVX2(&panel[0], &a[0], lda, blocks)
+		k0 = 8 * blocks
+	}
+	for k := k0; k < n; k++ {
 		p := (*[8]float32)(panel[8*k:])
 		p[0], p[1], p[2], p[3] = r0[k], r1[k], r2[k], r3[k]
 		p[4], p[5], p[6], p[7] = r4[k], r5[k], r6[k], r7[k]

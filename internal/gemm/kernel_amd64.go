@@ -115,3 +115,12 @@ func b2i(v bool) int {
 	}
 	return 0
 }
+
+// packA8AVX2 packs 8 rows of A (row r at a + r·lda) into panel, [k][8],
+// for blocks·8 values of k (pack_amd64.s).
+//
+//go:noescape
+func packA8AVX2(panel, a *float32, lda, blocks int)
+
+// hasPackA8: packA8 may use packA8AVX2.
+var hasPackA8 = cpu.X86.HasAVX2
