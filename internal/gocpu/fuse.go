@@ -176,13 +176,10 @@ func maxRow(row []float32) float32 {
 
 // SwiGLU fusion. The gated unit of a Llama MLP, Mul(Mul(g, Logistic(g)),
 // u) for float32 g and u of one shape (models/nn.SwiGLU), becomes one node
-// reading g and u when the outer Mul is built: per chunk of swigluChunk
-// elements, vmath.Logistic into a small buffer, then (g·σ)·u — the
-// separate ops' products in their order (multiplication commutes), same
-// bits, without the two [..., F] intermediates.
-
-// swigluChunk is the elements of one step (its σ buffer stays in L1).
-const swigluChunk = 1024
+// reading g and u when the outer Mul is built: vmath.SwiGLU, σ(g) then
+// (g·σ)·u with each product rounded — the separate ops' products in their
+// order (multiplication commutes), same bits, without the two [..., F]
+// intermediates.
 
 // fuseSwiGLU returns the fused node for Mul(l, r) when one side is
 // Mul(g, Logistic(g)) and the other u, all float32 of one shape; else nil.
@@ -228,15 +225,7 @@ func swigluRun(s shapes.Shape) runFunc {
 		o := x.alloc(s, false)
 		dst := o.flat.([]float32)
 		parallel(x, len(dst), func(lo, hi int) {
-			var sig [swigluChunk]float32
-			for c := lo; c < hi; c += swigluChunk {
-				e := min(c+swigluChunk, hi)
-				gs, us, d, sg := g[c:e], u[c:e], dst[c:e], sig[:e-c]
-				vmath.Logistic(sg, gs)
-				for k, v := range gs {
-					d[k] = float32(v*sg[k]) * us[k] // rounded as the separate ops round
-				}
-			}
+			vmath.SwiGLU(dst[lo:hi], g[lo:hi], u[lo:hi])
 		})
 		return o, nil
 	}

@@ -118,6 +118,19 @@ func logisticGo(dst, src []float32) {
 	}
 }
 
+// swigluGo sets dst[i] = (g[i]·logistic(g[i]))·u[i], a chunk at a time.
+func swigluGo(dst, g, u []float32) {
+	var sig [goChunk]float32
+	for len(g) > 0 {
+		n := min(len(g), goChunk)
+		logisticGo(sig[:n], g[:n])
+		for i, v := range g[:n] {
+			dst[i] = float32(v*sig[i]) * u[i]
+		}
+		g, u, dst = g[n:], u[n:], dst[n:]
+	}
+}
+
 // siluGo sets dst[i] = x·logistic(x): x/(1+e) for x ≥ 0; for x < 0, with
 // e = y·2^-64, ((x·y)/(1+e))·2^-64, so that a result below the normals is
 // rounded once and e's own underflow costs nothing. x is raised to expMin

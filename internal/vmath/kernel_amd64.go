@@ -20,6 +20,9 @@ func logisticAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
 func siluAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
 
 //go:noescape
+func swigluAVX2(dst, gate, up *float32, n int, tab *[tabLen][8]float32)
+
+//go:noescape
 func expSubAVX2(dst, src *float32, n int, tab *[tabLen][8]float32, m *[8]float32)
 
 //go:noescape
@@ -40,6 +43,7 @@ func avx2Kernel() *kernel {
 		exp:      func(dst, src []float32) { runAVX2(opExp, dst, src) },
 		logistic: func(dst, src []float32) { runAVX2(opLogistic, dst, src) },
 		silu:     func(dst, src []float32) { runAVX2(opSiLU, dst, src) },
+		swiglu:   swigluRun,
 		exp64:    exp64Run,
 		expSub:   expSubRun,
 		div:      divRun,
@@ -142,6 +146,23 @@ func exp64Run(dst, src []float64) {
 		k := copy(buf[:], src[n:])
 		exp64AVX2(&buf[0], &buf[0], 4, exp64Tab)
 		copy(dst[n:], buf[:k])
+	}
+}
+
+// swigluRun runs swigluAVX2 (the tail through 8-element buffers, as
+// runAVX2).
+func swigluRun(dst, g, u []float32) {
+	n := len(g) &^ 7
+	dst, u = dst[:len(g)], u[:len(g)]
+	if n > 0 {
+		swigluAVX2(&dst[0], &g[0], &u[0], n, avx2Tab)
+	}
+	if n < len(g) {
+		var gb, ub [8]float32
+		k := copy(gb[:], g[n:])
+		copy(ub[:], u[n:])
+		swigluAVX2(&gb[0], &gb[0], &ub[0], 8, avx2Tab)
+		copy(dst[n:], gb[:k])
 	}
 }
 

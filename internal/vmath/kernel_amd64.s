@@ -207,3 +207,37 @@ divloop:
 
 divdone:
 	RET
+
+// func swigluAVX2(dst, gate, up *float32, n int, tab *[tabLen][8]float32)
+// dst = (g·σ(g))·u: σ as logisticAVX2, then the two products, each
+// rounded (VMULPS), so the bits of Logistic and two multiplications.
+TEXT ·swigluAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ gate+8(FP), SI
+	MOVQ up+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ tab+32(FP), R8
+	SHRQ $3, CX
+	JZ   swiglutdone
+	LOADTAB
+
+swigluloop:
+	VMOVUPS   (SI), Y0
+	VORPS     T_SIGN(R8), Y0, Y0
+	EXPCORE
+	VADDPS    Y15, Y3, Y4
+	VMOVUPS   (SI), Y1
+	VBLENDVPS Y1, Y3, Y15, Y5
+	VDIVPS    Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMULPS    (DX), Y5, Y5
+	VMOVUPS   Y5, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DX
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       swigluloop
+	VZEROUPPER
+
+swiglutdone:
+	RET

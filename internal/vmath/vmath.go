@@ -9,6 +9,7 @@ type kernel struct {
 	exp      func(dst, src []float32)
 	logistic func(dst, src []float32)
 	silu     func(dst, src []float32)
+	swiglu   func(dst, g, u []float32)
 	exp64    func(dst, src []float64)
 	expSub   func(dst, src []float32, m float32)
 	div      func(dst, src []float32, s float32)
@@ -18,8 +19,8 @@ type kernel struct {
 // (GOEVAL_VMATH=go); it is read once, at package initialization.
 const envKernel = "GOEVAL_VMATH"
 
-var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, exp64: exp64Go,
-	expSub: expSubGo, div: divGo}
+var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, swiglu: swigluGo,
+	exp64: exp64Go, expSub: expSubGo, div: divGo}
 
 // active is the kernel the exported functions use.
 var active = choose(archKernel, os.Getenv(envKernel))
@@ -78,6 +79,16 @@ func Logistic(dst, src []float32) {
 func SiLU(dst, src []float32) {
 	checkLen(dst, src)
 	active.silu(dst, src)
+}
+
+// SwiGLU sets dst[i] = (g[i]·Logistic(g[i]))·u[i], each product rounded
+// to float32: the bits of Logistic followed by the two multiplications
+// (a Llama MLP's gated unit). len(dst) == len(g) == len(u); dst may alias
+// g or u.
+func SwiGLU(dst, g, u []float32) {
+	checkLen(dst, g)
+	checkLen(dst, u)
+	active.swiglu(dst, g, u)
 }
 
 func checkLen(dst, src []float32) {
