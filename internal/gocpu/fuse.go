@@ -103,18 +103,15 @@ func softmaxRun(s shapes.Shape) runFunc {
 		if dim == 0 {
 			return o, nil
 		}
-		rows := func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				softmaxRow(dst[i*dim:(i+1)*dim], src[i*dim:(i+1)*dim])
-			}
-		}
+		rows := func(lo, hi int) { softmaxRange(dst, src, dim, lo, hi) }
 		parallelRows(x, len(src)/dim, len(src), rows)
 		return o, nil
 	}
 }
 
-// maskedSoftmaxRun is softmaxRun of Where(mask, z·scale, fill), each row
-// built in the output first: mul32's product, then Where's choice.
+// maskedSoftmaxRun is softmaxRun of Where(mask, z·scale, fill), four rows
+// at a time built in the output first (vmath.ScaleMask: mul32's product,
+// then Where's choice).
 func maskedSoftmaxRun(s shapes.Shape) runFunc {
 	dim := s.Dimensions[s.Rank()-1]
 	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
@@ -126,17 +123,10 @@ func maskedSoftmaxRun(s shapes.Shape) runFunc {
 			return o, nil
 		}
 		rows := func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d, m, zr := dst[i*dim:(i+1)*dim], mask[i*dim:(i+1)*dim], z[i*dim:(i+1)*dim]
-				m, d = m[:len(zr)], d[:len(zr)]
-				for k, v := range zr {
-					v *= scale
-					if !m[k] {
-						v = fill
-					}
-					d[k] = v
-				}
-				softmaxRow(d, d)
+			for i0 := lo; i0 < hi; i0 += 4 {
+				i1 := min(i0+4, hi)
+				vmath.ScaleMask(dst[i0*dim:i1*dim], z[i0*dim:i1*dim], mask[i0*dim:i1*dim], scale, fill)
+				softmaxRange(dst, dst, dim, i0, i1)
 			}
 		}
 		parallelRows(x, len(dst)/dim, len(dst), rows)
@@ -158,6 +148,42 @@ func softmaxRow(d, row []float32) {
 	vmath.ExpShifted(d, row, m)
 	sum := fold(d, 0, nil, backends.OpTypeReduceSum)
 	vmath.DivScalar(d, d, sum)
+}
+
+// softmaxRange runs softmaxRow on rows [lo, hi) of dim elements (dst may
+// be src), four rows at a time where it can: their sums are four chains in
+// one loop (sum4), each in its own row's order, so softmaxRow's bits, with
+// one chain's latency hidden behind the others'.
+func softmaxRange(dst, src []float32, dim, lo, hi int) {
+	i := lo
+	for ; i+4 <= hi; i += 4 {
+		for r := i; r < i+4; r++ {
+			row := src[r*dim : (r+1)*dim]
+			vmath.ExpShifted(dst[r*dim:(r+1)*dim], row, maxRow(row))
+		}
+		var s [4]float32
+		s[0], s[1], s[2], s[3] = sum4(dst[i*dim:(i+4)*dim], dim)
+		for r := range 4 {
+			d := dst[(i+r)*dim : (i+r+1)*dim]
+			vmath.DivScalar(d, d, s[r])
+		}
+	}
+	for ; i < hi; i++ {
+		softmaxRow(dst[i*dim:(i+1)*dim], src[i*dim:(i+1)*dim])
+	}
+}
+
+// sum4 sums each of four consecutive rows of dim elements in d from +0 in
+// order (ReduceSum's fold), the four chains interleaved.
+func sum4(d []float32, dim int) (a, b, c, e float32) {
+	r0, r1, r2, r3 := d[:dim], d[dim:2*dim], d[2*dim:3*dim], d[3*dim:4*dim]
+	for k, v := range r0 {
+		a += v
+		b += r1[k]
+		c += r2[k]
+		e += r3[k]
+	}
+	return a, b, c, e
 }
 
 // maxRow is the maximum of row (−Inf for none), NaN if any element is.

@@ -37,7 +37,7 @@ func TestSoftmaxFused(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, fused := range []string{"MaskedSoftmax", "Softmax"} {
-		for _, dims := range [][]int{{16, 2, 1, 7, 768}, {3, 5}, {4, 1}, {2, 3, 64}} {
+		for _, dims := range [][]int{{16, 2, 1, 7, 768}, {3, 5}, {4, 1}, {2, 3, 64}, {7, 3, 130}} {
 			checkFused(t, b, fused, dims, rng)
 		}
 	}

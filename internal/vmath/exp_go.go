@@ -131,6 +131,18 @@ func swigluGo(dst, g, u []float32) {
 	}
 }
 
+// scaleMaskGo sets dst[i] = mask[i] ? src[i]·scale : fill.
+func scaleMaskGo(dst, src []float32, mask []bool, scale, fill float32) {
+	mask, dst = mask[:len(src)], dst[:len(src)]
+	for i, v := range src {
+		v *= scale
+		if !mask[i] {
+			v = fill
+		}
+		dst[i] = v
+	}
+}
+
 // siluGo sets dst[i] = x·logistic(x): x/(1+e) for x ≥ 0; for x < 0, with
 // e = y·2^-64, ((x·y)/(1+e))·2^-64, so that a result below the normals is
 // rounded once and e's own underflow costs nothing. x is raised to expMin

@@ -23,6 +23,9 @@ func siluAVX2(dst, src *float32, n int, tab *[tabLen][8]float32)
 func swigluAVX2(dst, gate, up *float32, n int, tab *[tabLen][8]float32)
 
 //go:noescape
+func scaleMaskAVX2(dst, src *float32, mask *bool, n int, sf *[2]float32)
+
+//go:noescape
 func expSubAVX2(dst, src *float32, n int, tab *[tabLen][8]float32, m *[8]float32)
 
 //go:noescape
@@ -39,14 +42,15 @@ func avx2Kernel() *kernel {
 		return nil
 	}
 	return &kernel{
-		name:     "avx2+fma",
-		exp:      func(dst, src []float32) { runAVX2(opExp, dst, src) },
-		logistic: func(dst, src []float32) { runAVX2(opLogistic, dst, src) },
-		silu:     func(dst, src []float32) { runAVX2(opSiLU, dst, src) },
-		swiglu:   swigluRun,
-		exp64:    exp64Run,
-		expSub:   expSubRun,
-		div:      divRun,
+		name:      "avx2+fma",
+		exp:       func(dst, src []float32) { runAVX2(opExp, dst, src) },
+		logistic:  func(dst, src []float32) { runAVX2(opLogistic, dst, src) },
+		silu:      func(dst, src []float32) { runAVX2(opSiLU, dst, src) },
+		swiglu:    swigluRun,
+		scaleMask: scaleMaskRun,
+		exp64:     exp64Run,
+		expSub:    expSubRun,
+		div:       divRun,
 	}
 }
 
@@ -164,6 +168,17 @@ func swigluRun(dst, g, u []float32) {
 		swigluAVX2(&gb[0], &gb[0], &ub[0], 8, avx2Tab)
 		copy(dst[n:], gb[:k])
 	}
+}
+
+// scaleMaskRun runs scaleMaskAVX2, the last len%8 elements in Go (the
+// same product and choice).
+func scaleMaskRun(dst, src []float32, mask []bool, scale, fill float32) {
+	n := len(src) &^ 7
+	dst, mask = dst[:len(src)], mask[:len(src)]
+	if n > 0 {
+		scaleMaskAVX2(&dst[0], &src[0], &mask[0], n, &[2]float32{scale, fill})
+	}
+	scaleMaskGo(dst[n:], src[n:], mask[n:], scale, fill)
 }
 
 // expSubRun runs expSubAVX2 (the tail through an 8-element buffer, as

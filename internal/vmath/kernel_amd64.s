@@ -241,3 +241,34 @@ swigluloop:
 
 swiglutdone:
 	RET
+
+// func scaleMaskAVX2(dst, src *float32, mask *bool, n int, sf *[2]float32)
+// dst = mask ? src·scale : fill (sf = {scale, fill}), 8 lanes a step: the
+// product rounded once (VMULPS), the choice by each mask byte (0 or 1).
+TEXT ·scaleMaskAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ mask+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ sf+32(FP), R8
+	SHRQ $3, CX
+	JZ   scalemaskdone
+	VBROADCASTSS (R8), Y6
+	VBROADCASTSS 4(R8), Y7
+	VPXOR        Y5, Y5, Y5
+
+scalemaskloop:
+	VPMOVZXBD (DX), Y0
+	VPCMPEQD  Y5, Y0, Y1      // all ones where the mask is false
+	VMULPS    (SI), Y6, Y2
+	VBLENDVPS Y1, Y7, Y2, Y2
+	VMOVUPS   Y2, (DI)
+	ADDQ      $32, SI
+	ADDQ      $8, DX
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       scalemaskloop
+	VZEROUPPER
+
+scalemaskdone:
+	RET

@@ -53,3 +53,49 @@ func TestSwiGLU(t *testing.T) {
 	}()
 	SwiGLU(make([]float32, 3), make([]float32, 3), make([]float32, 2))
 }
+
+// TestScaleMask: each kernel's ScaleMask gives a scalar loop's product
+// and choice, for every length, special values, and dst aliasing src.
+func TestScaleMask(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	kernels := []*kernel{goKernel}
+	if archKernel != nil {
+		kernels = append(kernels, archKernel)
+	}
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.MaxFloat32, 1e-45}
+	for _, k := range kernels {
+		for _, sf := range [][2]float32{{0.125, float32(math.Inf(-1))}, {3.3, -1e30}, {-0.7, float32(math.NaN())}} {
+			for n := 0; n <= 37; n++ {
+				src, mask := make([]float32, n), make([]bool, n)
+				want := make([]float32, n)
+				for i := range src {
+					src[i] = float32(rng.NormFloat64() * 10)
+					if rng.IntN(5) == 0 {
+						src[i] = special[rng.IntN(len(special))]
+					}
+					mask[i] = rng.IntN(3) > 0
+					want[i] = sf[1]
+					if mask[i] {
+						want[i] = src[i] * sf[0]
+					}
+				}
+				got := make([]float32, n)
+				k.scaleMask(got, src, mask, sf[0], sf[1])
+				alias := append([]float32(nil), src...)
+				k.scaleMask(alias, alias, mask, sf[0], sf[1])
+				for i := range want {
+					if !same(got[i], want[i]) || !same(alias[i], want[i]) {
+						t.Fatalf("%s n=%d: ScaleMask(%v, %v, %v, %v) = %v (aliased %v), want %v", k.name, n, src[i], mask[i], sf[0], sf[1], got[i], alias[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ScaleMask with len(mask) != len(src) did not panic")
+		}
+	}()
+	ScaleMask(make([]float32, 3), make([]float32, 3), make([]bool, 2), 1, 0)
+}

@@ -10,16 +10,18 @@ type kernel struct {
 	logistic func(dst, src []float32)
 	silu     func(dst, src []float32)
 	swiglu   func(dst, g, u []float32)
-	exp64    func(dst, src []float64)
-	expSub   func(dst, src []float32, m float32)
-	div      func(dst, src []float32, s float32)
+	// scaleMask: dst[i] = mask[i] ? src[i]·scale : fill.
+	scaleMask func(dst, src []float32, mask []bool, scale, fill float32)
+	exp64     func(dst, src []float64)
+	expSub    func(dst, src []float32, m float32)
+	div       func(dst, src []float32, s float32)
 }
 
 // envKernel names the environment variable that forces the Go kernel
 // (GOEVAL_VMATH=go); it is read once, at package initialization.
 const envKernel = "GOEVAL_VMATH"
 
-var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, swiglu: swigluGo,
+var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, swiglu: swigluGo, scaleMask: scaleMaskGo,
 	exp64: exp64Go, expSub: expSubGo, div: divGo}
 
 // active is the kernel the exported functions use.
@@ -89,6 +91,17 @@ func SwiGLU(dst, g, u []float32) {
 	checkLen(dst, g)
 	checkLen(dst, u)
 	active.swiglu(dst, g, u)
+}
+
+// ScaleMask sets dst[i] = src[i]·scale (rounded to float32) where mask[i],
+// else fill: attention's scaled and masked scores. len(dst) == len(src) ==
+// len(mask); dst may alias src.
+func ScaleMask(dst, src []float32, mask []bool, scale, fill float32) {
+	checkLen(dst, src)
+	if len(mask) != len(src) {
+		panic("vmath: len(mask) != len(src)")
+	}
+	active.scaleMask(dst, src, mask, scale, fill)
 }
 
 func checkLen(dst, src []float32) {
