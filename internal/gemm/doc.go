@@ -43,6 +43,14 @@
 // panels (large m) or the column panels (small m, as in decode) over
 // goroutines in a fixed partition; it is safe for concurrent use.
 //
+// PackInPlace packs a weight [N, K] (B = its transpose) in its own storage
+// when N is a multiple of NR: panel p then takes exactly the floats of the
+// NR weight rows it holds, so each panel is rewritten where it lies through
+// an NR×K scratch. Unpack and UnpackTo give the weight back. A backend can
+// so pack a model's weights once, at no memory cost, instead of per call.
+// packA8 (MR 8) transposes whole 8×8 blocks in registers where AVX2 is
+// (pack_amd64.s).
+//
 // # Direct A (decode)
 //
 // With few B panels (at most kernel.maxDirect: 8 for avx2+fma), as when
