@@ -31,6 +31,8 @@ test:
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/goeval  # no cgo: builds, with no XLA device
 	$(GO) test -count=1 -timeout 20m ./...
+	# Weights change layout in place (internal/gocpu/weights.go): concurrent executions under -race.
+	$(GO) test -count=1 -race -run 'TestWeights|TestConcurrent' ./internal/gocpu ./internal/gemm
 	$(MAKE) --no-print-directory fuzz
 
 # Every fuzz target of the parsers of user input for FUZZTIME each, one

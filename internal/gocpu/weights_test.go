@@ -95,3 +95,70 @@ func TestWeightsPackedInPlace(t *testing.T) {
 		t.Fatalf("BufferData of a packed weight: err %v, still packed %v, equal %v", err, PackedWeights(buf2) != 0, slices.Equal(flat.([]float32), orig))
 	}
 }
+
+// TestWeightsConcurrent: executions on several goroutines, some only
+// multiplying a weight (which packs it) and some also adding it (which
+// unpacks it for good), all give the unpacked paths' bits (run it with
+// -race: layouts change only under layoutMu).
+func TestWeightsConcurrent(t *testing.T) {
+	b, err := New("threads=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k, n = 40, 96
+	rng := rand.New(rand.NewPCG(7, 8))
+	orig := randFlat(rng, n*k)
+	rows := randFlat(rng, 66*k)
+	product, err := NewExec(b, func(x, w *Node) *Node { return Einsum("mk,nk->mn", x, w) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewExec(b, func(x, w *Node) (*Node, *Node) { return Einsum("mk,nk->mn", x, w), Add(w, w) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		buf, err := b.BufferFromFlatData(0, slices.Clone(orig), shapes.Make(dtypes.Float32, n, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := tensors.FromBuffer(b, buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []float32
+		results := make([][]float32, 8)
+		done := make(chan error, len(results))
+		for g := range results {
+			e := product
+			if g%4 == 3 && round > 0 { // round 0: only products, so the weight stays packed
+				e = other
+			}
+			go func() {
+				out, err := e.Exec(tensors.FromFlatDataAndDimensions(slices.Clone(rows), 66, k), w)
+				if err == nil {
+					results[g] = tensors.MustCopyFlatData[float32](out[0])
+				}
+				done <- err
+			}()
+		}
+		for range results {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		ref, err := other.Exec(tensors.FromFlatDataAndDimensions(slices.Clone(rows), 66, k), tensors.FromFlatDataAndDimensions(slices.Clone(orig), n, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = tensors.MustCopyFlatData[float32](ref[0])
+		for g, got := range results {
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, goroutine %d: product differs from the unpacked path", round, g)
+			}
+		}
+		if packed := PackedWeights(buf) == 1; packed != (round == 0) {
+			t.Errorf("round %d: packed in place %v after the executions", round, packed)
+		}
+	}
+}
