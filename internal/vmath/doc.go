@@ -8,9 +8,15 @@
 // # Kernels
 //
 // On amd64 with AVX2 and FMA the loops are assembly (kernel_amd64.s), 8
-// floats a step, branch-free; elsewhere, or with GOEVAL_VMATH=go in the
-// environment at start-up, they are Go (exp_go.go). Kernel names the one
-// in use. Both run the same algorithm; the Go kernel rounds each product
+// floats a step, branch-free; with AVX-512F too, Exp, ExpShifted,
+// Logistic and SwiGLU run 16 floats a step (kernel_avx512_amd64.s: the
+// same instructions on zmm registers, mask registers for the blends, so
+// the AVX2 loops' bits, TestAVX512MatchesAVX2) and the rest of a slice
+// through the AVX2 loop; elsewhere, or with GOEVAL_VMATH=go in the
+// environment at start-up, they are Go (exp_go.go; GOEVAL_VMATH=avx2
+// keeps an AVX-512 CPU on the AVX2 loops). Kernel names the one in use.
+// SwiGLU ((g·σ(g))·u, each product rounded) and ScaleMask (mask ? x·s :
+// fill) are a SwiGLU MLP's and attention's element-wise steps. Both run the same algorithm; the Go kernel rounds each product
 // where the assembly fuses it, so the two may differ in the last bits,
 // both within the bounds below.
 //

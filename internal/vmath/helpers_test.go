@@ -8,12 +8,17 @@ import (
 	"testing"
 )
 
-// kernels lists the kernels to test: Go, and assembly where the CPU has it.
+// kernels lists the kernels to test: Go, and assembly where the CPU has
+// it (AVX-512 and AVX2 on an AVX-512 CPU).
 func kernels() []*kernel {
+	ks := []*kernel{goKernel}
 	if archKernel != nil {
-		return []*kernel{goKernel, archKernel}
+		ks = append(ks, archKernel)
+		if archKernel.narrower != nil {
+			ks = append(ks, archKernel.narrower)
+		}
 	}
-	return []*kernel{goKernel}
+	return ks
 }
 
 // function is one exported function with its float64 reference and its

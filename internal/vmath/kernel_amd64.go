@@ -34,8 +34,69 @@ func divAVX2(dst, src *float32, n int, s *[8]float32)
 //go:noescape
 func exp64AVX2(dst, src *float64, n int, tab *[exp64TabLen][4]float64)
 
-// archKernel is the AVX2+FMA kernel where the CPU has both, else nil.
-var archKernel = avx2Kernel()
+// The AVX-512F loops of kernel_avx512_amd64.s: n a multiple of 16, the
+// AVX2 loops' instructions on zmm registers (same bits).
+
+//go:noescape
+func expAVX512(dst, src *float32, n int, tab *[tabLen][8]float32)
+
+//go:noescape
+func expSubAVX512(dst, src *float32, n int, tab *[tabLen][8]float32, m *[8]float32)
+
+//go:noescape
+func logisticAVX512(dst, src *float32, n int, tab *[tabLen][8]float32)
+
+//go:noescape
+func swigluAVX512(dst, gate, up *float32, n int, tab *[tabLen][8]float32)
+
+// archKernel is the widest assembly kernel the CPU runs: AVX-512F (with
+// the AVX2 kernel as its narrower), else AVX2+FMA, else nil.
+var archKernel = widest(avx2Kernel())
+
+func widest(avx2 *kernel) *kernel {
+	if avx2 == nil || !cpu.X86.HasAVX512F {
+		return avx2
+	}
+	return avx512Kernel(avx2)
+}
+
+// avx512Kernel runs Exp, ExpShifted, Logistic and SwiGLU 16 lanes a step
+// on the first len &^ 15 elements and through avx2 on the rest; the other
+// functions are avx2's.
+func avx512Kernel(avx2 *kernel) *kernel {
+	k := *avx2
+	k.name, k.narrower = "avx512", avx2
+	k.exp = func(dst, src []float32) { run512(expAVX512, dst, src, avx2.exp) }
+	k.logistic = func(dst, src []float32) { run512(logisticAVX512, dst, src, avx2.logistic) }
+	k.expSub = func(dst, src []float32, m float32) {
+		n := len(src) &^ 15
+		dst = dst[:len(src)]
+		if n > 0 {
+			ms := [8]float32{m}
+			expSubAVX512(&dst[0], &src[0], n, avx2Tab, &ms)
+		}
+		avx2.expSub(dst[n:], src[n:], m)
+	}
+	k.swiglu = func(dst, g, u []float32) {
+		n := len(g) &^ 15
+		dst, u = dst[:len(g)], u[:len(g)]
+		if n > 0 {
+			swigluAVX512(&dst[0], &g[0], &u[0], n, avx2Tab)
+		}
+		avx2.swiglu(dst[n:], g[n:], u[n:])
+	}
+	return &k
+}
+
+// run512 runs f on the first len(src) &^ 15 elements, rest on the others.
+func run512(f func(dst, src *float32, n int, tab *[tabLen][8]float32), dst, src []float32, rest func(dst, src []float32)) {
+	n := len(src) &^ 15
+	dst = dst[:len(src)]
+	if n > 0 {
+		f(&dst[0], &src[0], n, avx2Tab)
+	}
+	rest(dst[n:], src[n:])
+}
 
 func avx2Kernel() *kernel {
 	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {

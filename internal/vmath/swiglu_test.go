@@ -12,13 +12,10 @@ import (
 // of the assembly loop), special values, and dst aliasing g or u.
 func TestSwiGLU(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	kernels := []*kernel{goKernel}
-	if archKernel != nil {
-		kernels = append(kernels, archKernel)
-	}
+	ks := kernels()
 	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 		float32(math.NaN()), 88, -88, 104, -104, 1e-30, -1e-30, math.MaxFloat32, -math.MaxFloat32}
-	for _, k := range kernels {
+	for _, k := range ks {
 		for n := 0; n <= 37; n++ {
 			g, u := make([]float32, n), make([]float32, n)
 			for i := range g {
@@ -58,13 +55,10 @@ func TestSwiGLU(t *testing.T) {
 // and choice, for every length, special values, and dst aliasing src.
 func TestScaleMask(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	kernels := []*kernel{goKernel}
-	if archKernel != nil {
-		kernels = append(kernels, archKernel)
-	}
+	ks := kernels()
 	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 		float32(math.NaN()), math.MaxFloat32, 1e-45}
-	for _, k := range kernels {
+	for _, k := range ks {
 		for _, sf := range [][2]float32{{0.125, float32(math.Inf(-1))}, {3.3, -1e30}, {-0.7, float32(math.NaN())}} {
 			for n := 0; n <= 37; n++ {
 				src, mask := make([]float32, n), make([]bool, n)

@@ -5,7 +5,9 @@ import "os"
 // kernel is one implementation of the package's slice functions. Each
 // function takes len(dst) == len(src) (checked by the exported wrappers).
 type kernel struct {
-	name     string // "avx2+fma" or "go"
+	name     string // "avx512", "avx2+fma" or "go"
+	// narrower is the AVX2 kernel an AVX-512 one falls back to (nil else).
+	narrower *kernel
 	exp      func(dst, src []float32)
 	logistic func(dst, src []float32)
 	silu     func(dst, src []float32)
@@ -18,7 +20,8 @@ type kernel struct {
 }
 
 // envKernel names the environment variable that forces the Go kernel
-// (GOEVAL_VMATH=go); it is read once, at package initialization.
+// (GOEVAL_VMATH=go) or AVX2 on an AVX-512 CPU (GOEVAL_VMATH=avx2); it is
+// read once, at package initialization.
 const envKernel = "GOEVAL_VMATH"
 
 var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, swiglu: swigluGo, scaleMask: scaleMaskGo,
@@ -27,16 +30,20 @@ var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluG
 // active is the kernel the exported functions use.
 var active = choose(archKernel, os.Getenv(envKernel))
 
-// choose returns arch (the CPU's assembly kernel, nil if none) unless it
-// is nil or force is "go"; the Go kernel otherwise.
+// choose returns arch (the CPU's widest assembly kernel, nil if none)
+// unless it is nil or force is "go" (the Go kernel), or force is "avx2"
+// and arch has a narrower AVX2 kernel (that one).
 func choose(arch *kernel, force string) *kernel {
-	if arch == nil || force == "go" {
+	switch {
+	case arch == nil || force == "go":
 		return goKernel
+	case force == "avx2" && arch.narrower != nil:
+		return arch.narrower
 	}
 	return arch
 }
 
-// Kernel names the implementation in use: "avx2+fma" or "go".
+// Kernel names the implementation in use: "avx512", "avx2+fma" or "go".
 func Kernel() string { return active.name }
 
 // Exp sets dst[i] = e^src[i] (len(dst) == len(src); dst may alias src).
