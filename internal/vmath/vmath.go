@@ -5,7 +5,7 @@ import "os"
 // kernel is one implementation of the package's slice functions. Each
 // function takes len(dst) == len(src) (checked by the exported wrappers).
 type kernel struct {
-	name     string // "avx512", "avx2+fma" or "go"
+	name string // "avx512", "avx2+fma" or "go"
 	// narrower is the AVX2 kernel an AVX-512 one falls back to (nil else).
 	narrower *kernel
 	exp      func(dst, src []float32)
