@@ -1,0 +1,163 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/metrics"
+)
+
+// runFlags are goeval run's flags (DESIGN.md's fixed interface).
+type runFlags struct {
+	model, tasks, batch, device, out, genKwargs, dataDir, dtype, seed, sysInstr string
+	choice                                                                      engine.DeviceChoice // --device resolved (resolveRunDevice)
+	deviceShown                                                                 bool                // the "device:" line was printed
+	adapters                                                                    stringList
+	adapterMode                                                                 string
+	limit                                                                       float64
+	fewshot, bootstrap                                                          int
+	logSamples, chat, skipBase                                                  bool
+	multiturn                                                                   optBool
+	useCache                                                                    string // --use-cache (run_cache.go)
+	includePath                                                                 string
+	overwrite                                                                   bool
+	prefixCacheMB                                                               string         // --prefix-cache-mb
+	given                                                                       []string       // the flags given on the command line
+	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
+	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
+	nonFinite                                                                   nonFiniteState // --fail-on-nonfinite (run_nonfinite.go)
+	lmeval                                                                      lmevalState    // lm-eval's options (run_lmeval*.go)
+	api                                                                         apiState       // --model-type: a model behind an API (run_api.go)
+}
+
+func parseRunFlags(args []string) (*runFlags, error) {
+	f := &runFlags{}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.StringVar(&f.model, "model", "", "model directory (Hugging Face checkpoint: config.json, *.safetensors, tokenizer.json), a Hub repository ORG/NAME[@REVISION] (fetched into the Hugging Face cache; see 'goeval download --help'), or \"fake\" for the deterministic test LM (required unless --adapter names its base). A checkpoint sweep: comma-separated directories and/or globs (ckpts/step-*), evaluated one after another, each into its own folder under --output-path")
+	fs.Var(&f.adapters, "adapter", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) or Hub repository ORG/NAME[@REVISION] for --model (without --model, the first adapter's base_model_name_or_path is the base); repeatable. The run evaluates the base model and then each adapter, each into its own results folder (see above)")
+	fs.StringVar(&f.adapterMode, "adapter-mode", "auto", "how --adapter is applied: separate (base weights loaded once, each adapter computed as x·Aᵀ·Bᵀ·scale in the graph), merged (scale·B·A added into the weights: one load per evaluated model, one after another), or auto: separate when the run evaluates more than one model, merged for one adapter with --skip-base")
+	fs.BoolVar(&f.skipBase, "skip-base", false, "with --adapter: evaluate only the adapters, not the base model")
+	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required), or paths of lm-eval task YAML files (path/to/task.yaml)")
+	fs.StringVar(&f.includePath, "include-path", "", "folder(s) of lm-eval task YAML files (comma-separated), indexed before --tasks is resolved: their tasks, groups and tags can be named in --tasks (lm-eval's --include_path; README \"Custom tasks\")")
+	fs.Float64Var(&f.limit, "limit", 0, "documents per task: < 1 is a fraction (ceil(N*limit)), >= 1 a count (int(limit)); 0 = all. The first documents are used, as in lm-eval")
+	fs.IntVar(&f.fewshot, "num-fewshot", -1, "few-shot examples per prompt; -1 = each task's default (tasks fixed at 0 ignore it)")
+	fs.StringVar(&f.batch, "batch-size", "auto", "rows per forward pass: a positive number, or \"auto\": scoring passes of up to 4096 packed tokens, and on XLA a generation batch measured once per run (8–64 rows)")
+	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
+	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
+	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
+	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
+	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
+	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. Only the few-shot seed changes goeval's prompts")
+	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn unless it is given as false, as lm-eval >= 0.4.10)")
+	fs.Var(&f.multiturn, "fewshot-as-multiturn", "few-shot examples as separate chat turns; default true with --apply-chat-template, =false puts them inline in one user turn (true needs --apply-chat-template)")
+	fs.StringVar(&f.sysInstr, "system-instruction", "", "system prompt prepended to every context")
+	fs.StringVar(&f.genKwargs, "gen-kwargs", "", "generation overrides for generate_until tasks: k=v,k2=v2 or a JSON object (e.g. temperature=0.7,do_sample=true,max_gen_toks=128); keys: until, max_gen_toks, do_sample, temperature, top_p, top_k (sampling needs do_sample=true and temperature > 0)")
+	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
+	fs.StringVar(&f.useCache, "use-cache", "", "request cache folder (lm-eval's --use_cache): every answered request is committed there, one file per model identity, so an interrupted run resumes without recomputing; see README \"Interrupted runs and caching\"")
+	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
+	fs.BoolVar(&f.nonFinite.fail, "fail-on-nonfinite", false, failOnNonFiniteHelp)
+	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
+	defineLMEvalFlags(fs, f)
+	defineAPIFlags(fs, &f.api)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), runUsage)
+		fs.PrintDefaults()
+	}
+	args, err := lmevalCommandLine(args, fs)
+	if err != nil {
+		return nil, err
+	}
+	if help, err := parseNoArgs(fs, args); help || err != nil {
+		if help {
+			return nil, flag.ErrHelp
+		}
+		return nil, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.given = append(f.given, fl.Name) })
+	if err := f.applyLMEval(); err != nil {
+		return nil, err
+	}
+	return f, f.validate()
+}
+
+func (f *runFlags) validate() error {
+	switch {
+	case f.model == "" && len(f.adapters) == 0:
+		return errs.BadInputf("--model is required (a checkpoint directory, or \"fake\")")
+	case strings.TrimSpace(f.tasks) == "":
+		return errs.BadInputf("--tasks is required, e.g. --tasks hellaswag,arc_easy")
+	case math.IsNaN(f.limit) || math.IsInf(f.limit, 0) || f.limit < 0:
+		return errs.BadInputf("--limit %v out of range: use 0 (all), a fraction in (0,1) or a count >= 1", f.limit)
+	case f.fewshot < -1:
+		return errs.BadInputf("--num-fewshot %d out of range: use -1 (task default) or >= 0", f.fewshot)
+	case f.logSamples && f.out == "":
+		return errs.BadInputf("--log-samples needs --output-path")
+	case f.multiturn.or(false) && !f.chat:
+		return errs.BadInputf("--fewshot-as-multiturn needs --apply-chat-template")
+	case f.overwrite && f.out == "":
+		return errs.BadInputf("--overwrite needs --output-path (it replaces results there)")
+	}
+	if _, err := prefixCacheOption(f.prefixCacheMB); err != nil {
+		return err
+	}
+	if err := f.validateAdapters(); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(f.batch, "auto") {
+		if n, err := strconv.Atoi(f.batch); err != nil || n < 1 {
+			return errs.BadInputf("--batch-size %q: use a positive number, \"auto\" or \"auto:N\"", f.batch)
+		}
+	}
+	if err := checkDevice(f.device); err != nil {
+		return err
+	}
+	if f.dtype == "auto" { // --model_args dtype=auto: config.json's, resolved per model
+		return nil
+	}
+	return engine.Options{DType: f.dtype}.Validate()
+}
+
+// seeds parses --seed as lm-eval: one value for all four, or a list
+// whose 4th entry is the few-shot seed (default 1234).
+func (f *runFlags) seeds() ([]any, error) {
+	parts := strings.Split(f.seed, ",")
+	if len(parts) == 1 {
+		parts = []string{parts[0], parts[0], parts[0], parts[0]}
+	}
+	if len(parts) == 3 {
+		parts = append(parts, "1234")
+	}
+	if len(parts) != 4 {
+		return nil, errs.BadInputf("--seed %q: give one number or four comma-separated ones", f.seed)
+	}
+	out := make([]any, 4)
+	for i, p := range parts {
+		if p = strings.TrimSpace(p); p == "None" {
+			continue
+		}
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return nil, errs.BadInputf("--seed %q: %q is not an integer", f.seed, p)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// engineOptions are the engine settings of --device, --dtype, --batch-size,
+// --prefix-cache-mb.
+func (f *runFlags) engineOptions() engine.Options {
+	eo := engine.Options{Device: f.choice.Device, Backend: f.choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
+		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB)}
+	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
+	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
+		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)
+	}
+	return eo
+}
