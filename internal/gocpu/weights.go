@@ -20,11 +20,14 @@ import (
 //
 // Anything else that reads the buffer gets the weight as stored: an
 // execution that uses it otherwise (an embedding gathered, and so a tied
-// LM head) marks it never to be packed, and unpacks it first if it was; BufferData
-// unpacks it (the caller may read or write it); BufferToFlatData and
-// BufferCopyToDevice copy it out unpacked. A layout changes only under
-// layoutMu's write lock, which waits for running executions (each holds
-// the read lock while it runs).
+// LM head) marks it never to be packed, and unpacks it first if it was;
+// BufferData unpacks it (the caller may read or write it);
+// BufferToFlatData and BufferCopyToDevice copy it out unpacked. A layout
+// changes only under layoutMu's write lock, which waits for running
+// executions (each holds the read lock while it runs). The mark is set
+// before the layout is checked, so an execution that packs a weight either
+// sees it (and does not) or packs first and is undone: a product checks
+// Buffer.weight when it runs and reads the weight either way.
 var layoutMu sync.RWMutex
 
 // packSpec says how an executable uses one parameter: used when a needed
