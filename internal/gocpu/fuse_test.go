@@ -91,7 +91,7 @@ func sameBitsFused(t *testing.T, b backends.Backend, c opCase, flats [][]float32
 
 // TestSwiGLUFused: silu(g)·u as models/nn.SwiGLU writes it (and with the
 // operands swapped) gives the separate ops' bits, in one fused node, on
-// sizes below, at and across the chunk and the parallel split.
+// sizes with and without a vector tail, and across the parallel split.
 func TestSwiGLUFused(t *testing.T) {
 	b, err := New("")
 	if err != nil {
