@@ -122,7 +122,7 @@ const (
 )
 
 // tabLen is the number of constants in avx2Tab; the T_ offsets of
-// kernel_amd64.s index it (32 bytes a row).
+// tab_amd64.h index it (32 bytes a row).
 const tabLen = 15
 
 // avx2Tab holds each constant of the algorithm (see exp_go.go) 8 times.

@@ -5,23 +5,7 @@
 // exp_go.go; every lane is computed alone, so the result for an element
 // depends only on its value.
 
-// Byte offsets of the constants in the table (avx2Tab in kernel_amd64.go,
-// each constant 8 times).
-#define T_LOG2E  0
-#define T_MAGIC  32
-#define T_NLN2HI 64
-#define T_NLN2LO 96
-#define T_C6     128
-#define T_C5     160
-#define T_C4     192
-#define T_C3     224
-#define T_C2     256
-#define T_ONE    288
-#define T_MIN    320
-#define T_BIAS   352
-#define T_HI     384
-#define T_INF    416
-#define T_SIGN   448
+#include "tab_amd64.h"
 
 // LOADTAB loads the register-resident constants from the table at R8:
 // Y6 log2e, Y7 magic, Y8 −ln2hi, Y9 −ln2lo, Y10..Y14 c6..c2, Y15 1.0.

@@ -5,23 +5,7 @@
 // mask registers where the AVX2 loops blend by a vector (VBLENDVPS), so
 // every lane's bits are the AVX2 loop's (TestAVX512MatchesAVX2).
 
-// Byte offsets in avx2Tab (8 copies of each constant; the first is
-// broadcast).
-#define T_LOG2E  0
-#define T_MAGIC  32
-#define T_NLN2HI 64
-#define T_NLN2LO 96
-#define T_C6     128
-#define T_C5     160
-#define T_C4     192
-#define T_C3     224
-#define T_C2     256
-#define T_ONE    288
-#define T_MIN    320
-#define T_BIAS   352
-#define T_HI     384
-#define T_INF    416
-#define T_SIGN   448
+#include "tab_amd64.h"
 
 // LOADTAB512 broadcasts the constants from the table at R8: Z6 log2e, Z7
 // magic, Z8 −ln2hi, Z9 −ln2lo, Z10..Z14 c6..c2, Z15 1.0, Z16 expMin, Z17
