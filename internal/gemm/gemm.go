@@ -111,14 +111,27 @@ func (pb *PackedB) packRowMajor(b []float32, ldb, p0, p1 int) {
 func (pb *PackedB) packTransposed(b []float32, ldb, p0, p1 int) {
 	k, n, nr := pb.K, pb.N, pb.kern.nr
 	for j0 := p0 * nr; j0 < min(n, p1*nr); j0 += nr {
-		panel := pb.data[j0*k : j0*k+k*nr]
-		w := min(nr, n-j0)
-		rows := b[j0*ldb:]
-		for kk := range k {
-			dst := panel[kk*nr : kk*nr+w]
-			for j := range dst {
-				dst[j] = rows[j*ldb+kk]
-			}
+		packPanelT(pb.data[j0*k:j0*k+k*nr], b[j0*ldb:], ldb, k, nr, min(nr, n-j0))
+	}
+}
+
+// packPanelT packs w rows of k floats (row j at rows[j·ldb:]) into panel
+// [k][nr], columns w… left as they are.
+func packPanelT(panel, rows []float32, ldb, k, nr, w int) {
+	for kk := range k {
+		dst := panel[kk*nr : kk*nr+w]
+		for j := range dst {
+			dst[j] = rows[j*ldb+kk]
+		}
+	}
+}
+
+// unpackPanel writes panel [k][nr] back as nr rows of k floats in rows.
+func unpackPanel(rows, panel []float32, k, nr int) {
+	for j := range nr {
+		row := rows[j*k : (j+1)*k]
+		for kk := range row {
+			row[kk] = panel[kk*nr+j]
 		}
 	}
 }

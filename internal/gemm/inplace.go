@@ -32,12 +32,7 @@ func packInPlace(kern *kernel, w []float32, n, k, threads int) *PackedB {
 	perPanel(n/kern.nr, k*kern.nr, threads, func(tmp []float32, p int) {
 		panel := w[p*k*kern.nr : (p+1)*k*kern.nr]
 		copy(tmp, panel) // NR rows of k
-		for kk := range k {
-			dst := panel[kk*kern.nr : (kk+1)*kern.nr]
-			for j := range dst {
-				dst[j] = tmp[j*k+kk]
-			}
-		}
+		packPanelT(panel, tmp, k, k, kern.nr, kern.nr)
 	})
 	return pb
 }
@@ -51,12 +46,7 @@ func (pb *PackedB) Unpack(threads int) []float32 {
 	perPanel(pb.N/nr, k*nr, threads, func(tmp []float32, p int) {
 		panel := w[p*k*nr : (p+1)*k*nr]
 		copy(tmp, panel) // [k][NR]
-		for j := range nr {
-			row := panel[j*k : (j+1)*k]
-			for kk := range row {
-				row[kk] = tmp[kk*nr+j]
-			}
-		}
+		unpackPanel(panel, tmp, k, nr)
 	})
 	pb.data = nil
 	return w
@@ -68,13 +58,7 @@ func (pb *PackedB) UnpackTo(dst []float32) {
 	nr, k := pb.kern.nr, pb.K
 	checkInPlace("UnpackTo", pb.kern, len(dst), pb.N, k)
 	for p := range pb.N / nr {
-		panel := pb.data[p*k*nr : (p+1)*k*nr]
-		for j := range nr {
-			row := dst[(p*nr+j)*k : (p*nr+j+1)*k]
-			for kk := range row {
-				row[kk] = panel[kk*nr+j]
-			}
-		}
+		unpackPanel(dst[p*nr*k:(p+1)*nr*k], pb.data[p*k*nr:(p+1)*k*nr], k, nr)
 	}
 }
 
