@@ -232,12 +232,9 @@ func (b *Backend) BufferCopyToDevice(x backends.Buffer, dev backends.DeviceNum) 
 	if err != nil {
 		return nil, err
 	}
-	if dev != 0 {
-		return nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
-	}
-	c := &Buffer{shape: buf.shape.Clone(), flat: makeFlat(buf.shape.DType, buf.shape.Size())}
-	if err := buf.flatCopy(c.flat); err != nil {
+	c, flat, err := b.NewSharedBuffer(dev, buf.shape)
+	if err != nil {
 		return nil, err
 	}
-	return c, nil
+	return c, buf.flatCopy(flat)
 }

@@ -173,7 +173,6 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 		return nil, errors.Errorf("gocpu: %d inputs given, graph has %d parameters", len(inputs), len(e.params))
 	}
 	vals := make([]*Buffer, len(e.nodes))
-	bufs := make([]*Buffer, len(e.params))
 	own := make([]bool, len(e.params)) // donated, and no one else can hold the storage
 	for i, p := range e.params {
 		buf, err := e.b.buffer(inputs[i])
@@ -183,12 +182,12 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 		if !buf.shape.Equal(p.shape) {
 			return nil, errors.Errorf("gocpu: input #%d has shape %s, parameter wants %s", i, buf.shape, p.shape)
 		}
-		vals[p.idx], bufs[i] = buf, buf
+		vals[p.idx] = buf
 		// Storage handed out (BufferData, shared buffers: a tensor's
 		// local copy may be it) stays borrowed even when donated.
 		own[i] = i < len(donate) && donate[i] && buf.pool != nil
 	}
-	e.prepareWeights(bufs, own)
+	e.prepareWeights(vals, own)
 	layoutMu.RLock()
 	defer layoutMu.RUnlock()
 	p := e.planFor(own)

@@ -42,7 +42,6 @@ type packSpec struct {
 // needed nodes are products reading it as a packed weight [N, K].
 func paramPacking(params []*node, nodes []*node, needed []bool, outs []*node) []packSpec {
 	specs := make([]packSpec, len(params))
-	used := make([]bool, len(params))
 	bad := make([]bool, len(params))
 	for _, o := range outs {
 		if o.param >= 0 {
@@ -63,10 +62,9 @@ func paramPacking(params []*node, nodes []*node, needed []bool, outs []*node) []
 				bad[pi] = true
 				continue
 			}
-			if used[pi] && (specs[pi].n != nd.dot.n || specs[pi].k != nd.dot.k) {
-				bad[pi] = true
+			if specs[pi].ok && (specs[pi].n != nd.dot.n || specs[pi].k != nd.dot.k) {
+				bad[pi] = true // an earlier product read it as another shape
 			}
-			used[pi] = true
 			specs[pi].ok, specs[pi].n, specs[pi].k = true, nd.dot.n, nd.dot.k
 		}
 	}
@@ -82,12 +80,12 @@ func (p *dotPlan) packedWeightOK() bool {
 	return p.swap && p.lhsShape.DType == dtypes.Float32
 }
 
-// prepareWeights sets the layout of the parameter buffers for one
-// execution: packs the weights it only multiplies (unless marked never to
+// prepareWeights sets the layout of the parameter buffers (vals, by node)
+// for one execution: packs the weights it only multiplies (unless marked never to
 // be packed, or donated); marks those it reads otherwise never to be
 // packed, unpacking them if they are. It takes layoutMu's write lock only
 // when something changes.
-func (e *Executable) prepareWeights(bufs []*Buffer, donated []bool) {
+func (e *Executable) prepareWeights(vals []*Buffer, donated []bool) {
 	change := func(i int, buf *Buffer) bool {
 		s := e.packing[i]
 		switch {
@@ -98,15 +96,15 @@ func (e *Executable) prepareWeights(bufs []*Buffer, donated []bool) {
 		}
 		return false
 	}
-	for i, buf := range bufs {
-		if s := e.packing[i]; s.used && !s.ok && buf.shape.DType == dtypes.Float32 {
+	for i, prm := range e.params {
+		if buf, s := vals[prm.idx], e.packing[i]; s.used && !s.ok && buf.shape.DType == dtypes.Float32 {
 			buf.noPack.Store(true)
 		}
 	}
 	layoutMu.RLock()
 	changed := false
-	for i, buf := range bufs {
-		changed = changed || change(i, buf)
+	for i, prm := range e.params {
+		changed = changed || change(i, vals[prm.idx])
 	}
 	layoutMu.RUnlock()
 	if !changed {
@@ -114,7 +112,8 @@ func (e *Executable) prepareWeights(bufs []*Buffer, donated []bool) {
 	}
 	layoutMu.Lock()
 	defer layoutMu.Unlock()
-	for i, buf := range bufs {
+	for i, prm := range e.params {
+		buf := vals[prm.idx]
 		if !change(i, buf) { // checked again: another execution may have changed it
 			continue
 		}
