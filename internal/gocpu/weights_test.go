@@ -24,27 +24,8 @@ func TestWeightsPackedInPlace(t *testing.T) {
 	const k, n = 67, 64 // n: a multiple of every kernel's panel width
 	rng := rand.New(rand.NewPCG(5, 6))
 	orig := randFlat(rng, n*k)
-	newWeight := func() (*Buffer, *tensors.Tensor) {
-		buf, err := b.BufferFromFlatData(0, slices.Clone(orig), shapes.Make(dtypes.Float32, n, k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := tensors.FromBuffer(b, buf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return buf.(*Buffer), w
-	}
-	product, err := NewExec(b, func(x, w *Node) *Node { return Einsum("mk,nk->mn", x, w) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The same product with the weight also added to itself: not only
-	// multiplied, so never packed in place.
-	other, err := NewExec(b, func(x, w *Node) (*Node, *Node) { return Einsum("mk,nk->mn", x, w), Add(w, w) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	newWeight := func() (*Buffer, *tensors.Tensor) { return weightBuffer(t, b, orig, n, k) }
+	product, other := weightExecs(t, b)
 	run := func(e *Exec, rows []float32, w *tensors.Tensor) []float32 {
 		t.Helper()
 		out, err := e.Exec(tensors.FromFlatDataAndDimensions(rows, len(rows)/k, k), w)
@@ -109,23 +90,9 @@ func TestWeightsConcurrent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	orig := randFlat(rng, n*k)
 	rows := randFlat(rng, 66*k)
-	product, err := NewExec(b, func(x, w *Node) *Node { return Einsum("mk,nk->mn", x, w) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := NewExec(b, func(x, w *Node) (*Node, *Node) { return Einsum("mk,nk->mn", x, w), Add(w, w) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	product, other := weightExecs(t, b)
 	for round := range 3 {
-		buf, err := b.BufferFromFlatData(0, slices.Clone(orig), shapes.Make(dtypes.Float32, n, k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := tensors.FromBuffer(b, buf)
-		if err != nil {
-			t.Fatal(err)
-		}
+		buf, w := weightBuffer(t, b, orig, n, k)
 		var want []float32
 		results := make([][]float32, 8)
 		done := make(chan error, len(results))
@@ -161,4 +128,34 @@ func TestWeightsConcurrent(t *testing.T) {
 			t.Errorf("round %d: packed in place %v after the executions", round, packed)
 		}
 	}
+}
+
+// weightBuffer puts a copy of w, a weight [n, k], in a buffer of b and
+// returns it and its tensor.
+func weightBuffer(t *testing.T, b *Backend, w []float32, n, k int) (*Buffer, *tensors.Tensor) {
+	t.Helper()
+	buf, err := b.BufferFromFlatData(0, slices.Clone(w), shapes.Make(dtypes.Float32, n, k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := tensors.FromBuffer(b, buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.(*Buffer), x
+}
+
+// weightExecs are x·wᵀ alone (w only multiplied: packed in place) and
+// with w also added to itself (not only multiplied: never packed).
+func weightExecs(t *testing.T, b *Backend) (product, other *Exec) {
+	t.Helper()
+	product, err := NewExec(b, func(x, w *Node) *Node { return Einsum("mk,nk->mn", x, w) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err = NewExec(b, func(x, w *Node) (*Node, *Node) { return Einsum("mk,nk->mn", x, w), Add(w, w) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return product, other
 }
