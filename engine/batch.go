@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-
 	"encoding/binary"
 	"slices"
+
+	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
 // Batching: rows are deduplicated, sorted longest first (lm-eval's

@@ -225,6 +225,7 @@ func (pp *passPrefix) fetch(pl *packPlan, items []item, nodes []int, pb int, ste
 	refs := make([][]*tensors.Tensor, len(nodes))
 	var missing []int
 	var ids [][]int32
+	var keys []string // the missing ones'
 	for i, n := range nodes {
 		x := items[pl.trie.nodes[n].rep].inp[:pl.trie.prefixLen(n)]
 		key := prefixKey(x, pb)
@@ -234,7 +235,7 @@ func (pp *passPrefix) fetch(pl *packPlan, items []item, nodes []int, pb int, ste
 			pp.keys = append(pp.keys, key)
 			continue
 		}
-		missing, ids = append(missing, i), append(ids, x)
+		missing, ids, keys = append(missing, i), append(ids, x), append(keys, key)
 	}
 	if len(missing) > 0 {
 		kv, err := e.runPrefixes(ids, pb)
@@ -244,7 +245,7 @@ func (pp *passPrefix) fetch(pl *packPlan, items []item, nodes []int, pb int, ste
 		for j, i := range missing {
 			refs[i] = kv[j]
 			step.Done = min(step.Done+len(ids[j]), step.Total)
-			if key := prefixKey(ids[j], pb); e.prefixes.put(key, kv[j], e.prefixBytes(pb)) {
+			if key := keys[j]; e.prefixes.put(key, kv[j], e.prefixBytes(pb)) {
 				e.prefixes.pin(key)
 				pp.keys = append(pp.keys, key)
 			} else {
