@@ -108,15 +108,16 @@ func TestEndToEndLMEval(t *testing.T) {
 // runE2E evaluates run with m (synthesized in modelDir) as `goeval run`
 // does, writes the files to out and compares them with the run's goldens.
 func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e2eRun) {
+	ix := tasks.NewIndex()
 	if run.IncludePath != "" {
-		if _, _, err := tasks.IncludePath(run.IncludePath); err != nil {
+		if _, _, err := ix.IncludePath(run.IncludePath); err != nil {
 			t.Fatal(err)
 		}
 	}
 	dataDir = stdcmp.Or(run.DataDir, dataDir)
 	gk := parseKV(t, run.GenKwargs)
 	iters := stdcmp.Or(run.BootstrapIters, 100000)
-	opts := goeval.Options{Tasks: run.Tasks, Task: tasks.DefaultOptions(), LogSamples: true, BootstrapIters: iters}
+	opts := goeval.Options{Tasks: run.Tasks, Index: ix, Task: tasks.DefaultOptions(), LogSamples: true, BootstrapIters: iters}
 	opts.Task.DataDir, opts.Task.Limit, opts.Task.GenKwargs, opts.Task.Samples = dataDir, run.Limit, gk, run.Samples
 	if run.NumFewshot != nil {
 		opts.Task.NumFewshot = *run.NumFewshot

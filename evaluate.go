@@ -17,7 +17,11 @@ import (
 
 // Options configure one evaluation.
 type Options struct {
-	Tasks []string      // task and group names (groups expand to their subtasks)
+	Tasks []string // task and group names (groups expand to their subtasks), or YAML file paths
+	// Index resolves Tasks: goeval's built-in tasks plus the task YAML
+	// files and hooks given to it (lm-eval's TaskManager). nil means the
+	// built-ins only.
+	Index *tasks.Index
 	Task  tasks.Options // data dir, few-shot, limit, seed, chat template, gen kwargs
 
 	// BootstrapIters is lm-eval's bootstrap_iters: 0 means the default
@@ -69,7 +73,11 @@ func Evaluate(ctx context.Context, model lm.LM, opts Options) (*Results, error) 
 	if opts.BootstrapIters == 0 {
 		opts.BootstrapIters = metrics.DefaultBootstrapIters
 	}
-	ts, groups, err := tasks.Expand(opts.Tasks)
+	ix := opts.Index
+	if ix == nil {
+		ix = tasks.NewIndex()
+	}
+	ts, groups, err := ix.Expand(opts.Tasks)
 	if err != nil {
 		return nil, err
 	}

@@ -131,7 +131,7 @@ func TestEvaluateOrderAndChunkIndependent(t *testing.T) {
 }
 
 func TestEvaluateGroups(t *testing.T) {
-	ts, _, err := tasks.Expand([]string{"mmlu_stem"})
+	ts, _, err := tasks.NewIndex().Expand([]string{"mmlu_stem"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,8 +83,8 @@ func dataRowsOf[T any](n int, mk func(i int) T) []T {
 }
 
 // dataSetFor returns the generator of task's dataset, for task's config.
-func dataSetFor(task string) (*dataSet, error) {
-	path, config, err := tasks.Dataset(task)
+func dataSetFor(ix *tasks.Index, task string) (*dataSet, error) {
+	path, config, err := ix.Dataset(task)
 	if err != nil {
 		return nil, err // a bad-input error naming the task
 	}
@@ -98,20 +98,21 @@ func dataSetFor(task string) (*dataSet, error) {
 	return nil, fmt.Errorf("no synthetic data for %s", task)
 }
 
-// Data writes task's synthetic dataset under out and returns the files.
-// task "all" writes every built-in task's data.
+// Data writes the synthetic dataset of the built-in task under out and
+// returns the files. task "all" writes every built-in task's data.
 func Data(task, out string, o DataOptions) ([]string, error) {
 	if o.N <= 0 {
 		o.N = 30
 	}
+	ix := tasks.NewIndex()
 	names := []string{task}
 	if task == "all" {
-		names = tasks.List()
+		names = ix.List()
 	}
 	done := map[string]bool{}
 	var files []string
 	for _, name := range names {
-		set, err := dataSetFor(name)
+		set, err := dataSetFor(ix, name)
 		if err != nil {
 			return nil, err
 		}

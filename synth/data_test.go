@@ -39,7 +39,7 @@ func TestDataDeterministicAndLoadable(t *testing.T) {
 		t.Error("seeds 3 and 4 wrote the same gsm8k data")
 	}
 	for _, name := range []string{"gsm8k", "hellaswag", "mmlu_anatomy", "wikitext", "drop"} {
-		task, err := tasks.Get(name)
+		task, err := tasks.NewIndex().Get(name)
 		if err != nil {
 			t.Fatal(err)
 		}

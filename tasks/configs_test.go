@@ -9,8 +9,8 @@ import (
 // configs entry and that the entry agrees with the task's own definition
 // (so the embedded table and the Go specs cannot drift apart).
 func TestLMEvalConfigsAgree(t *testing.T) {
-	for _, name := range List() {
-		s := registry[name]
+	for _, name := range NewIndex().List() {
+		s := builtinTasks[name]
 		raw, ok := lmevalConfig(name)
 		if !ok {
 			t.Errorf("%s: no lm-eval config in lmeval_configs.json", name)
@@ -77,7 +77,7 @@ func snakeToCamel(t *testing.T, raw json.RawMessage) []byte {
 }
 
 func TestConfigIsOrderedJSON(t *testing.T) {
-	task, err := Get("arc_easy")
+	task, err := NewIndex().Get("arc_easy")
 	if err != nil {
 		t.Fatal(err)
 	}

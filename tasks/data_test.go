@@ -28,7 +28,7 @@ const lambadaJSONL = `{"text": "the cat sat on the mat"}
 
 func buildLambada(t *testing.T, opts tasks.Options) ([]tasks.Instance, error) {
 	t.Helper()
-	task, err := tasks.Get("lambada_openai")
+	task, err := tasks.NewIndex().Get("lambada_openai")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestMalformedParquet(t *testing.T) {
 	raw, _ := os.ReadFile(filepath.Join(synthDir, "openai/gsm8k/main/test-00000-of-00001.parquet"))
 	bad := filepath.Join(root, "Rowan/hellaswag/data/validation-00000-of-00001.parquet")
 	writeFile(t, bad, string(raw))
-	task, _ := tasks.Get("hellaswag")
+	task, _ := tasks.NewIndex().Get("hellaswag")
 	_, err = task.Build(opts)
 	if err == nil || !errs.IsBadInput(err) || !strings.Contains(err.Error(), bad+" row 0") {
 		t.Fatalf("want bad input naming %s row 0, got %v", bad, err)
@@ -135,7 +135,7 @@ func TestMalformedParquet(t *testing.T) {
 
 func TestUnknownTaskSuggests(t *testing.T) {
 	for in, want := range map[string]string{"gsm8": "gsm8k", "hellaswg": "hellaswag", "mmlu_anatomi": "mmlu_anatomy", "MMLU_STEM": "mmlu_stem"} {
-		_, err := tasks.Get(in)
+		_, err := tasks.NewIndex().Get(in)
 		if err == nil || !errs.IsBadInput(err) || !strings.Contains(err.Error(), `did you mean "`+want+`"`) {
 			t.Errorf("Get(%q) = %v, want a suggestion of %q", in, err, want)
 		}
@@ -159,14 +159,14 @@ func TestLimit(t *testing.T) {
 }
 
 func TestExpandGroups(t *testing.T) {
-	ts, gs, err := tasks.Expand([]string{"mmlu", "gsm8k", "mmlu_anatomy"})
+	ts, gs, err := tasks.NewIndex().Expand([]string{"mmlu", "gsm8k", "mmlu_anatomy"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ts) != 58 || len(gs) != 5 || ts[0].Name() != "mmlu_abstract_algebra" || ts[57].Name() != "gsm8k" {
 		t.Fatalf("Expand: %d tasks, %d groups, first %s", len(ts), len(gs), ts[0].Name())
 	}
-	if _, _, err := tasks.Expand([]string{"hendrycks_math", "nope"}); err == nil {
+	if _, _, err := tasks.NewIndex().Expand([]string{"hendrycks_math", "nope"}); err == nil {
 		t.Fatal("unknown name accepted")
 	}
 }

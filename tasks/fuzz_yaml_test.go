@@ -35,7 +35,7 @@ func FuzzTaskYAML(f *testing.F) {
 			_, _ = groupFromConfig(c)
 			return
 		}
-		if s, err := newYAMLSpec(c); err == nil {
+		if s, err := newYAMLSpec(c, nil); err == nil {
 			_ = s.Config()
 		}
 	})

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/goeval/goeval/metrics"
 )
@@ -55,43 +54,73 @@ type registered struct {
 	added []string
 }
 
-var (
-	hooksMu sync.RWMutex
-	hooks   = map[string]registered{}
-)
+// builtinHooks are the hooks goeval's own task files answer (hooks_builtin.go),
+// registered when the package initialises and never written after.
+var builtinHooks = map[string]registered{}
 
-// RegisterHook makes fn answer `!function` references to name
-// ("<folder>.module.function"). fn is a DocsHook, DocHook or ResultsHook
-// (or a func with the same signature); for a DocsHook, added names the
-// fields it appends to each document, in the order Python adds them.
-func RegisterHook(name string, fn any, added ...string) {
-	switch f := fn.(type) {
-	case func([]Doc) ([]Doc, error):
-		fn = DocsHook(f)
-	case func(Doc) (any, error):
-		fn = DocHook(f)
-	case func(Doc, []Response) (map[string]metrics.Value, error):
-		fn = ResultsHook(f)
-	case DocsHook, DocHook, ResultsHook, builtinResults:
-	default:
-		panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
-	}
-	hooksMu.Lock()
-	defer hooksMu.Unlock()
-	hooks[name] = registered{fn, added}
+// registerBuiltinHook adds a built-in hook.
+func registerBuiltinHook(name string, fn any, added ...string) {
+	builtinHooks[name] = registered{hookFunc(name, fn), added}
 }
 
-// Hooks lists the registered hook names, sorted.
-func Hooks() []string {
-	hooksMu.RLock()
-	defer hooksMu.RUnlock()
-	out := make([]string, 0, len(hooks))
-	for n := range hooks {
+// RegisterHook makes fn answer `!function` references to name
+// ("<folder>.module.function") in the YAML tasks of ix, over a built-in
+// hook of that name. fn is a DocsHook, DocHook or ResultsHook (or a func
+// with the same signature); for a DocsHook, added names the fields it
+// appends to each document, in the order Python adds them. It panics on
+// any other type.
+func (ix *Index) RegisterHook(name string, fn any, added ...string) {
+	r := registered{hookFunc(name, fn), added}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.hooks[name] = r
+}
+
+// hookFunc is fn as one of the hook types.
+func hookFunc(name string, fn any) any {
+	switch f := fn.(type) {
+	case func([]Doc) ([]Doc, error):
+		return DocsHook(f)
+	case func(Doc) (any, error):
+		return DocHook(f)
+	case func(Doc, []Response) (map[string]metrics.Value, error):
+		return ResultsHook(f)
+	case DocsHook, DocHook, ResultsHook, builtinResults:
+		return fn
+	}
+	panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
+}
+
+// Hooks lists the hook names ix resolves (built-in and registered), sorted.
+func (ix *Index) Hooks() []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	out := make([]string, 0, len(builtinHooks)+len(ix.hooks))
+	for n := range builtinHooks {
 		out = append(out, n)
+	}
+	for n := range ix.hooks {
+		if _, dup := builtinHooks[n]; !dup {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out
 }
+
+// hook is the hook registered as name: ix's own, else the built-in.
+func (ix *Index) hook(name string) (registered, bool) {
+	ix.mu.Lock()
+	r, ok := ix.hooks[name]
+	ix.mu.Unlock()
+	if !ok {
+		r, ok = builtinHooks[name]
+	}
+	return r, ok
+}
+
+// hookLookup finds a hook by its registered name.
+type hookLookup func(name string) (registered, bool)
 
 // hookCandidates are the registry names a reference from a YAML in dir may
 // mean, most specific first.
@@ -120,11 +149,13 @@ func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 		r.failf(key, "want a !function hook, got %s", yamlKind(v))
 		return registered{}
 	}
-	hooksMu.RLock()
-	defer hooksMu.RUnlock()
+	lookup := r.hooks
+	if lookup == nil { // a reader outside any Index: the built-in hooks
+		lookup = func(name string) (registered, bool) { r, ok := builtinHooks[name]; return r, ok }
+	}
 	cands := hookCandidates(ref)
 	for _, c := range cands {
-		reg, ok := hooks[c]
+		reg, ok := lookup(c)
 		if !ok {
 			continue
 		}
@@ -143,6 +174,6 @@ func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 		}
 		return reg
 	}
-	r.failf(key, "!function %s: goeval cannot run Python, and no Go function is registered as %s (write the field as a Jinja template, or register a Go hook with tasks.RegisterHook)", ref.Name, cands[max(0, len(cands)-2)])
+	r.failf(key, "!function %s: goeval cannot run Python, and no Go function is registered as %s (write the field as a Jinja template, or register a Go hook with tasks.Index.RegisterHook)", ref.Name, cands[max(0, len(cands)-2)])
 	return registered{}
 }

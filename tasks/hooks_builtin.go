@@ -9,23 +9,23 @@ import "fmt"
 // run as YAML tasks with the built-ins' exact behaviour.
 
 func init() {
-	RegisterHook("hellaswag.utils.process_docs", mapDocs(hellaswagProcess), "query", "choices", "gold")
-	RegisterHook("drop.utils.process_docs", mapDocs(dropProcess), "id", "answers")
-	RegisterHook("drop.utils.process_results", builtinResults("drop"))
-	RegisterHook("hendrycks_math.utils.process_docs", mapDocs(mathProcess(nil)), "answer")
-	RegisterHook("hendrycks_math.utils.process_results", builtinResults("hendrycks_math_algebra"))
-	RegisterHook("wikitext.preprocess_wikitext.wikitext_detokenizer", func(d Doc) (any, error) {
+	registerBuiltinHook("hellaswag.utils.process_docs", mapDocs(hellaswagProcess), "query", "choices", "gold")
+	registerBuiltinHook("drop.utils.process_docs", mapDocs(dropProcess), "id", "answers")
+	registerBuiltinHook("drop.utils.process_results", builtinResults("drop"))
+	registerBuiltinHook("hendrycks_math.utils.process_docs", mapDocs(mathProcess(nil)), "answer")
+	registerBuiltinHook("hendrycks_math.utils.process_results", builtinResults("hendrycks_math_algebra"))
+	registerBuiltinHook("wikitext.preprocess_wikitext.wikitext_detokenizer", func(d Doc) (any, error) {
 		p, err := str(d, "page")
 		return wikitextDetokenize(p), err
 	})
-	RegisterHook("wikitext.preprocess_wikitext.process_results", builtinResults("wikitext"))
-	RegisterHook("winogrande.preprocess_winogrande.doc_to_text", func(d Doc) (any, error) {
+	registerBuiltinHook("wikitext.preprocess_wikitext.process_results", builtinResults("wikitext"))
+	registerBuiltinHook("winogrande.preprocess_winogrande.doc_to_text", func(d Doc) (any, error) {
 		return intAny(builtin("winogrande").goldIdx(d))
 	})
-	RegisterHook("winogrande.preprocess_winogrande.doc_to_target", func(d Doc) (any, error) {
+	registerBuiltinHook("winogrande.preprocess_winogrande.doc_to_target", func(d Doc) (any, error) {
 		return builtin("winogrande").target(d)
 	})
-	RegisterHook("winogrande.preprocess_winogrande.doc_to_choice", func(d Doc) (any, error) {
+	registerBuiltinHook("winogrande.preprocess_winogrande.doc_to_choice", func(d Doc) (any, error) {
 		c, err := builtin("winogrande").choices(d)
 		out := make([]any, len(c))
 		for i, x := range c {
@@ -49,5 +49,3 @@ func mapDocs(fn func(Doc) (Doc, error)) DocsHook {
 		return out, nil
 	}
 }
-
-func builtin(name string) *spec { return registry[name] }

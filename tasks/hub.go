@@ -13,12 +13,11 @@ import (
 // few-shot split, in every layout loadSplit reads (see data.go). A
 // download step fetches the matching files into the hub cache, where
 // loadSplit then finds them offline. Unknown names give Get's error.
-func DataFiles(task string) (path string, patterns []string, err error) {
-	t, err := Get(task)
+func (ix *Index) DataFiles(task string) (path string, patterns []string, err error) {
+	s, err := ix.spec(task)
 	if err != nil {
 		return "", nil, err
 	}
-	s := t.(*spec)
 	if s.ds.Files != nil {
 		return hubDataFiles(s.ds)
 	}

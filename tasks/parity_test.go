@@ -112,14 +112,14 @@ func readGolden(t *testing.T, path string) (head map[string]any, lines []string)
 func TestLMEvalParity(t *testing.T) {
 	dir := synthData(t)
 	files, _ := filepath.Glob("testdata/lmeval/*.jsonl")
-	if len(files) != len(tasks.List()) {
-		t.Errorf("%d goldens for %d tasks", len(files), len(tasks.List()))
+	if len(files) != len(tasks.NewIndex().List()) {
+		t.Errorf("%d goldens for %d tasks", len(files), len(tasks.NewIndex().List()))
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		t.Run(name, func(t *testing.T) {
 			head, want := readGolden(t, f)
-			task, err := tasks.Get(name)
+			task, err := tasks.NewIndex().Get(name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,7 +40,7 @@ func TestLMEvalParityVariants(t *testing.T) {
 				t.Fatalf("bad variant name %q", vname)
 			}
 			_, want := readGolden(t, f)
-			task, err := tasks.Get(m[1])
+			task, err := tasks.NewIndex().Get(m[1])
 			if err != nil {
 				t.Fatal(err)
 			}

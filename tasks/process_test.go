@@ -8,7 +8,7 @@ import (
 
 func mustGet(t *testing.T, name string) Task {
 	t.Helper()
-	task, err := Get(name)
+	task, err := NewIndex().Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}

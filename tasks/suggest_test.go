@@ -26,7 +26,7 @@ func TestUnknownTaskSuggestions(t *testing.T) {
 		{"x", `unknown task "x" ('goeval tasks' lists them)`},
 		{"mmlu_stem", `"mmlu_stem" is a group of 19 tasks, not a task`},
 	} {
-		_, err := Get(c.name)
+		_, err := NewIndex().Get(c.name)
 		if !errs.IsBadInput(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Get(%q) = %v; want bad input containing %s", c.name, err, c.want)
 		}
@@ -35,7 +35,7 @@ func TestUnknownTaskSuggestions(t *testing.T) {
 
 func TestExpandEmptyName(t *testing.T) {
 	for _, names := range [][]string{{"", ""}, {"arc_easy", " "}} {
-		_, _, err := Expand(names)
+		_, _, err := NewIndex().Expand(names)
 		if !errs.IsBadInput(err) || !strings.Contains(err.Error(), "--tasks has an empty name") {
 			t.Errorf("Expand(%q) = %v; want the empty-name error", names, err)
 		}

@@ -28,10 +28,10 @@ var yamlRefused = map[string]string{
 }
 
 func TestLMEvalYAMLParity(t *testing.T) {
-	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
+	ix := tasks.NewIndex()
+	if _, _, err := ix.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
-	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
 	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "*.jsonl"))
 	variants, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "variants", "*.jsonl"))
 	if len(files) < 30 {
@@ -43,7 +43,7 @@ func TestLMEvalYAMLParity(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			head, want := readGolden(t, f)
 			task, k, _ := strings.Cut(name, "@")
-			tk, err := tasks.Get(task)
+			tk, err := ix.Get(task)
 			if key, refused := yamlRefused[task]; refused {
 				if err == nil || !strings.Contains(err.Error(), key) {
 					t.Fatalf("want a load error naming %s, got %v", key, err)
@@ -109,10 +109,10 @@ func joinAny(v any) string {
 // members in order, group alias, version and aggregation, and each member
 // task's alias, few-shot count and metrics.
 func TestLMEvalYAMLGroups(t *testing.T) {
-	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
+	ix := tasks.NewIndex()
+	if _, _, err := ix.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
-	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
 	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "groups", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no group goldens")
@@ -136,7 +136,7 @@ func TestLMEvalYAMLGroups(t *testing.T) {
 		}
 		readJSONFile(t, f, &g)
 		t.Run(g.Name, func(t *testing.T) {
-			ts, gs, err := tasks.Expand([]string{g.Name})
+			ts, gs, err := ix.Expand([]string{g.Name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,17 +189,17 @@ func TestLMEvalYAMLGroups(t *testing.T) {
 // generation task with five filters and compares every filtered response
 // and exact_match score with lm-eval's (golden/scoring).
 func TestLMEvalYAMLScoring(t *testing.T) {
-	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
+	ix := tasks.NewIndex()
+	if _, _, err := ix.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
-	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
 	files, _ := filepath.Glob(filepath.Join(yamlTestdata, "golden", "scoring", "*.jsonl"))
 	if len(files) == 0 {
 		t.Fatal("no scoring goldens")
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		tk, err := tasks.Get(name)
+		tk, err := ix.Get(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,12 +247,12 @@ func TestLMEvalYAMLScoring(t *testing.T) {
 func TestLMEvalYAMLExample(t *testing.T) {
 	f := filepath.Join(yamlTestdata, "golden_examples", "capitals.jsonl")
 	head, want := readGolden(t, f)
-	name, err := tasks.LoadTaskFile(filepath.Join(yamlTestdata, "golden_examples", head["yaml"].(string)))
+	ix := tasks.NewIndex()
+	name, err := ix.LoadTaskFile(filepath.Join(yamlTestdata, "golden_examples", head["yaml"].(string)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tasks.ResetYAML()
-	tk, err := tasks.Get(name)
+	tk, err := ix.Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,18 +283,18 @@ func readLines(t *testing.T, path string) []string {
 // TestYAMLHubDataFiles: a task YAML whose data_files are on the Hub names
 // them for the download step; one with local files names none.
 func TestYAMLHubDataFiles(t *testing.T) {
-	if _, _, err := tasks.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
+	ix := tasks.NewIndex()
+	if _, _, err := ix.IncludePath(filepath.Join(yamlTestdata, "tasks")); err != nil {
 		t.Fatal(err)
 	}
-	defer tasks.ResetYAML() // the built-in task list stays as other tests expect it
-	path, pats, err := tasks.DataFiles("prost")
+	path, pats, err := ix.DataFiles("prost")
 	if err != nil || path != "corypaik/prost" || strings.Join(pats, ",") != "data/default.jsonl" {
 		t.Errorf("prost: %q %v %v", path, pats, err)
 	}
-	if _, _, err := tasks.DataFiles("goeval_custom_local_jsonl"); err == nil {
+	if _, _, err := ix.DataFiles("goeval_custom_local_jsonl"); err == nil {
 		t.Error("local data files: want an error (nothing to fetch)")
 	}
-	path, _, err = tasks.DataFiles("sciq")
+	path, _, err = ix.DataFiles("sciq")
 	if err != nil || path != "allenai/sciq" {
 		t.Errorf("sciq: %q %v", path, err)
 	}

@@ -145,7 +145,7 @@ func (r *cfgReader) fewshotCfg(s *spec) {
 		r.failf("fewshot_config", "want a mapping, got %s", yamlKind(v))
 		return
 	}
-	sub := &cfgReader{c: yamlConfig{m: m, path: r.c.path}}
+	sub := &cfgReader{c: yamlConfig{m: m, path: r.c.path}, hooks: r.hooks}
 	for _, k := range m.Keys() {
 		if !fewshotKeys[k] {
 			r.failf("fewshot_config."+k, "unknown few-shot key%s", didYouMean(closest(k, sortedKeys(fewshotKeys))))

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/py"
@@ -33,23 +32,14 @@ type yamlEntry struct {
 	kind entryKind
 	cfg  yamlConfig
 	tags []string // entryTag: its tasks, sorted
-	spec *spec    // entryTask, once built
 }
 
-var (
-	yamlMu    sync.Mutex
-	yamlIndex = map[string]*yamlEntry{}
-	// yamlUnread are the include-path files that could not be read as YAML
-	// (lm-eval skips them too); an unknown task name mentions them.
-	yamlUnread []string
-)
-
 // IncludePath indexes every task, group and tag defined by the YAML files
-// under dir (lm-eval's --include_path). It returns the names it defined,
+// under dir (lm-eval's --include_path) into ix. It returns the names it defined,
 // sorted, and notes for names that replace a built-in or an earlier file.
 // Files that are not task or group configurations (bases for include:,
 // other YAML) are skipped, as lm-eval skips them.
-func IncludePath(dir string) (names, notes []string, err error) {
+func (ix *Index) IncludePath(dir string) (names, notes []string, err error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, nil, errs.BadInputf("--include-path %s: not a folder (give the folder holding your task YAML files)", dir)
@@ -71,16 +61,16 @@ func IncludePath(dir string) (names, notes []string, err error) {
 		return nil, nil, errs.BadInputf("--include-path %s: %v", dir, err)
 	}
 	sort.Strings(files)
-	yamlMu.Lock()
-	defer yamlMu.Unlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	seen := map[string]bool{}
 	for _, f := range files {
 		c, err := loadYAMLFile(f)
 		if err != nil { // not a configuration lm-eval could index either
-			yamlUnread = append(yamlUnread, err.Error())
+			ix.unread = append(ix.unread, err.Error())
 			continue
 		}
-		name, note := indexConfig(c)
+		name, note := ix.indexConfig(c)
 		if name != "" && !seen[name] {
 			seen[name] = true
 			names = append(names, name)
@@ -97,23 +87,23 @@ func IncludePath(dir string) (names, notes []string, err error) {
 }
 
 // LoadTaskFile indexes the task or group of one YAML file (--tasks
-// path/to/task.yaml) and returns its name.
-func LoadTaskFile(path string) (string, error) {
+// path/to/task.yaml) into ix and returns its name.
+func (ix *Index) LoadTaskFile(path string) (string, error) {
 	c, err := loadYAMLFile(path)
 	if err != nil {
 		return "", err
 	}
-	yamlMu.Lock()
-	defer yamlMu.Unlock()
-	name, _ := indexConfig(c)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	name, _ := ix.indexConfig(c)
 	if name == "" {
 		return "", errs.BadInputf("%s: neither a task (task: NAME) nor a group (group: NAME) configuration", path)
 	}
 	return name, nil
 }
 
-// indexConfig records one configuration; the caller holds yamlMu.
-func indexConfig(c yamlConfig) (name, note string) {
+// indexConfig records one configuration; the caller holds ix.mu.
+func (ix *Index) indexConfig(c yamlConfig) (name, note string) {
 	g, _ := c.get("group")
 	t, _ := c.get("task")
 	switch {
@@ -122,21 +112,21 @@ func indexConfig(c yamlConfig) (name, note string) {
 		if name == "" {
 			return "", ""
 		}
-		note = replaced(name, c.path)
-		yamlIndex[name] = &yamlEntry{kind: entryGroup, cfg: c}
+		note = ix.replaced(name, c.path)
+		ix.yaml[name] = &yamlEntry{kind: entryGroup, cfg: c}
 	case t != nil:
 		name, _ = t.(string)
 		if name == "" {
 			return "", ""
 		}
-		note = replaced(name, c.path)
-		yamlIndex[name] = &yamlEntry{kind: entryTask, cfg: c}
+		note = ix.replaced(name, c.path)
+		ix.yaml[name] = &yamlEntry{kind: entryTask, cfg: c}
 		r := &cfgReader{c: c}
 		for _, tag := range r.strList("tag") {
-			e := yamlIndex[tag]
+			e := ix.yaml[tag]
 			if e == nil || e.kind != entryTag {
 				e = &yamlEntry{kind: entryTag}
-				yamlIndex[tag] = e
+				ix.yaml[tag] = e
 			}
 			if !contains(e.tags, name) {
 				e.tags = append(e.tags, name)
@@ -147,40 +137,34 @@ func indexConfig(c yamlConfig) (name, note string) {
 	return name, note
 }
 
-func replaced(name, path string) string {
-	if e, ok := yamlIndex[name]; ok && e.cfg.path != path && e.kind != entryTag {
+func (ix *Index) replaced(name, path string) string {
+	if e, ok := ix.yaml[name]; ok && e.cfg.path != path && e.kind != entryTag {
 		return fmt.Sprintf("%s: %s replaces the definition in %s", path, name, e.cfg.path)
 	}
-	if _, ok := registry[name]; ok {
+	if _, ok := builtinTasks[name]; ok {
 		return fmt.Sprintf("%s: %s replaces goeval's built-in task of that name", path, name)
 	}
 	return ""
 }
 
-// yamlTask returns the YAML task name (built on first use), ok=false when
-// no YAML file defines a task of that name.
-func yamlTask(name string) (*spec, bool, error) {
-	yamlMu.Lock()
-	defer yamlMu.Unlock()
-	e, ok := yamlIndex[name]
+// yamlTask builds the YAML task name anew (each caller gets its own),
+// ok=false when no YAML file defines a task of that name.
+func (ix *Index) yamlTask(name string) (*spec, bool, error) {
+	ix.mu.Lock()
+	e, ok := ix.yaml[name]
+	ix.mu.Unlock()
 	if !ok || e.kind != entryTask {
 		return nil, false, nil
 	}
-	if e.spec == nil {
-		s, err := newYAMLSpec(e.cfg)
-		if err != nil {
-			return nil, true, err
-		}
-		e.spec = s
-	}
-	return e.spec, true, nil
+	s, err := newYAMLSpec(e.cfg, ix.hook)
+	return s, true, err
 }
 
 // yamlGroup returns a group or tag defined by YAML files.
-func yamlGroup(name string) (Group, bool, error) {
-	yamlMu.Lock()
-	e, ok := yamlIndex[name]
-	yamlMu.Unlock()
+func (ix *Index) yamlGroup(name string) (Group, bool, error) {
+	ix.mu.Lock()
+	e, ok := ix.yaml[name]
+	ix.mu.Unlock()
 	if !ok || e.kind == entryTask {
 		return Group{}, false, nil
 	}
@@ -270,11 +254,11 @@ func (r *cfgReader) aggregateList(g *Group, v any) {
 }
 
 // yamlNames lists the YAML tasks (kind entryTask) or groups (entryGroup).
-func yamlNames(kind entryKind) []string {
-	yamlMu.Lock()
-	defer yamlMu.Unlock()
+func (ix *Index) yamlNames(kind entryKind) []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	var out []string
-	for n, e := range yamlIndex {
+	for n, e := range ix.yaml {
 		if e.kind == kind {
 			out = append(out, n)
 		}
@@ -285,14 +269,14 @@ func yamlNames(kind entryKind) []string {
 
 // unreadHint is a note for unknown names when include-path files could not
 // be read ("" when all were).
-func unreadHint() string {
-	yamlMu.Lock()
-	defer yamlMu.Unlock()
-	switch len(yamlUnread) {
+func (ix *Index) unreadHint() string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	switch len(ix.unread) {
 	case 0:
 		return ""
 	case 1:
-		return "; a task file could not be read: " + yamlUnread[0]
+		return "; a task file could not be read: " + ix.unread[0]
 	}
-	return fmt.Sprintf("; %d task files could not be read, the first: %s", len(yamlUnread), yamlUnread[0])
+	return fmt.Sprintf("; %d task files could not be read, the first: %s", len(ix.unread), ix.unread[0])
 }

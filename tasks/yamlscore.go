@@ -11,7 +11,7 @@ import (
 // the metrics of metric_list (or process_results' hook).
 func (sc *yamlScorer) score(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
 	if sc.builtin != "" {
-		b := registry[sc.builtin]
+		b := builtin(sc.builtin)
 		return b.score(b, inst, resps)
 	}
 	if sc.results != nil {

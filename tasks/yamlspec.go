@@ -33,6 +33,7 @@ var ignoredKeys = map[string]bool{"should_decontaminate": true, "doc_to_decontam
 // error (which names the file and key).
 type cfgReader struct {
 	c      yamlConfig
+	hooks  hookLookup // resolves !function names (the task's Index)
 	err    error
 	scorer *yamlScorer // set by metrics, completed by filterList
 }
@@ -69,9 +70,10 @@ func (r *cfgReader) has(key string) bool {
 	return ok && v != nil
 }
 
-// newYAMLSpec builds a task from c, whose "task" key names it.
-func newYAMLSpec(c yamlConfig) (*spec, error) {
-	r := &cfgReader{c: c}
+// newYAMLSpec builds a task from c, whose "task" key names it; hooks
+// resolves its !function names.
+func newYAMLSpec(c yamlConfig, hooks hookLookup) (*spec, error) {
+	r := &cfgReader{c: c, hooks: hooks}
 	for _, k := range c.m.Keys() {
 		if !taskKeys[k] && !ignoredKeys[k] {
 			r.failf(k, "unknown task key%s (see lm-eval's TaskConfig for the keys a task file may have)", didYouMean(closest(k, sortedKeys(taskKeys))))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goeval/goeval/hub"
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/tasks"
 )
 
 func init() {
@@ -68,7 +69,7 @@ func runDownload(args []string) error {
 	if *taskList == "" {
 		return nil
 	}
-	f := &runFlags{}
+	f := &runFlags{index: tasks.NewIndex()}
 	if err := f.fetchDatasets(ctx, strings.Split(*taskList, ",")); err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/goeval/goeval/hub"
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/tasks"
 )
 
 // hubState records the Hub repositories a run resolved to cache snapshots:
@@ -59,7 +58,7 @@ func newHubClient() *hub.Client {
 // first adapter's base_model_name_or_path); engine then opens local
 // folders only. The task names are checked first.
 func (f *runFlags) resolveHubModels(ctx context.Context, taskNames []string) error {
-	if _, _, err := tasks.Expand(taskNames); err != nil {
+	if _, _, err := f.index.Expand(taskNames); err != nil {
 		return err
 	}
 	f.hub = hubState{models: map[string]*hub.Snapshot{}, datasets: map[string]*hub.Snapshot{}}
@@ -131,7 +130,7 @@ func adapterBase(dir, name string) (string, error) {
 // reads into the hub cache, where the tasks find them (offline, a dataset
 // missing from the cache is left for the tasks to report).
 func (f *runFlags) fetchDatasets(ctx context.Context, taskNames []string) error {
-	ts, _, err := tasks.Expand(taskNames)
+	ts, _, err := f.index.Expand(taskNames)
 	if err != nil || f.dataDir != "" {
 		return err
 	}
@@ -146,7 +145,7 @@ func (f *runFlags) fetchDatasets(ctx context.Context, taskNames []string) error 
 	want := map[string][]string{}
 	var order []string
 	for _, t := range ts {
-		path, pats, err := tasks.DataFiles(t.Name())
+		path, pats, err := f.index.DataFiles(t.Name())
 		if err != nil {
 			continue // not a built-in dataset task
 		}

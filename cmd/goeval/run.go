@@ -48,10 +48,10 @@ func runRun(args []string) error {
 	for _, w := range tasks.GenKwargsWarnings(gk) {
 		fmt.Fprintf(os.Stderr, "goeval run: warning: %s\n", w)
 	}
-	if err := loadIncludePaths(f.includePath); err != nil {
+	if f.index, err = taskIndex(f.includePath); err != nil {
 		return err
 	}
-	opts := goevalpkg.Options{Tasks: strings.Split(f.tasks, ","), Task: tasks.DefaultOptions(),
+	opts := goevalpkg.Options{Tasks: strings.Split(f.tasks, ","), Index: f.index, Task: tasks.DefaultOptions(),
 		BootstrapIters: f.bootstrap, LogSamples: f.logSamples}
 	if f.bootstrap <= 0 {
 		opts.BootstrapIters = -1

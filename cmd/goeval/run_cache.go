@@ -13,7 +13,6 @@ import (
 	"github.com/goeval/goeval/lm/lmcache"
 	"github.com/goeval/goeval/models/tokenizer"
 	"github.com/goeval/goeval/report"
-	"github.com/goeval/goeval/tasks"
 )
 
 // Interrupted runs: the request cache (--use-cache), skipping targets whose
@@ -130,7 +129,7 @@ func (f *runFlags) promptExtra(chatTemplate string) map[string]any {
 
 // runWant describes target t's results file before it is evaluated.
 func (f *runFlags) runWant(t goevalpkg.Target, opts goevalpkg.Options, seeds []any, gk map[string]any, chatTemplate string) (report.RunWant, error) {
-	ts, groups, err := tasks.Expand(opts.Tasks)
+	ts, groups, err := f.index.Expand(opts.Tasks)
 	if err != nil {
 		return report.RunWant{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/tasks"
 )
 
 // runFlags are goeval run's flags (DESIGN.md's fixed interface).
@@ -26,6 +27,7 @@ type runFlags struct {
 	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	includePath                                                                 string
+	index                                                                       *tasks.Index // built-ins + --include-path
 	overwrite                                                                   bool
 	prefixCacheMB                                                               string         // --prefix-cache-mb
 	given                                                                       []string       // the flags given on the command line

@@ -13,22 +13,24 @@ func init() {
 	register("tasks", "list the tasks (built-in and --include-path YAML) with their groups, output type and default few-shot", runTasks)
 }
 
-// loadIncludePaths indexes the task YAML folders of --include-path
-// (comma-separated), printing a note for each name a file redefines.
-func loadIncludePaths(list string) error {
+// taskIndex is the built-in tasks plus the task YAML folders of
+// --include-path (comma-separated), printing a note for each name a file
+// redefines.
+func taskIndex(list string) (*tasks.Index, error) {
+	ix := tasks.NewIndex()
 	for _, dir := range strings.Split(list, ",") {
 		if dir = strings.TrimSpace(dir); dir == "" {
 			continue
 		}
-		_, notes, err := tasks.IncludePath(dir)
+		_, notes, err := ix.IncludePath(dir)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, n := range notes {
 			fmt.Fprintf(os.Stderr, "note: %s\n", n)
 		}
 	}
-	return nil
+	return ix, nil
 }
 
 // runTasks prints one line per task and then the groups.
@@ -39,33 +41,34 @@ func runTasks(args []string) error {
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}
-	if err := loadIncludePaths(*include); err != nil {
+	ix, err := taskIndex(*include)
+	if err != nil {
 		return err
 	}
 	def := tasks.DefaultOptions()
 	fmt.Printf("%-48s %-22s %-8s %s\n", "TASK", "OUTPUT", "FEWSHOT", "GROUPS")
-	for _, name := range tasks.List() {
-		t, err := tasks.Get(name)
+	for _, name := range ix.List() {
+		t, err := ix.Get(name)
 		if err != nil { // a task file goeval cannot run: say why, list the others
 			fmt.Printf("%-48s cannot run: %v\n", name, err)
 			continue
 		}
-		groups := ancestors(name)
+		groups := ancestors(ix, name)
 		fmt.Printf("%-48s %-22s %-8d %s\n", name, t.OutputType(), t.NumFewshot(def), strings.Join(groups, ","))
 	}
 	fmt.Printf("\n%-24s %s\n", "GROUP", "SUBTASKS")
-	for _, g := range tasks.Groups() {
+	for _, g := range ix.Groups() {
 		fmt.Printf("%-24s %s\n", g.Name, strings.Join(g.Subtasks, ","))
 	}
 	return nil
 }
 
 // ancestors lists the groups that contain name, directly or not.
-func ancestors(name string) []string {
+func ancestors(ix *tasks.Index, name string) []string {
 	var out []string
-	for _, g := range tasks.GroupsOf(name) {
+	for _, g := range ix.GroupsOf(name) {
 		out = append(out, g)
-		out = append(out, ancestors(g)...)
+		out = append(out, ancestors(ix, g)...)
 	}
 	return out
 }

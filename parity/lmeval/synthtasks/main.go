@@ -15,7 +15,7 @@ import (
 
 func main() {
 	if len(os.Args) >= 2 && os.Args[1] == "list" {
-		for _, n := range tasks.List() {
+		for _, n := range tasks.NewIndex().List() {
 			fmt.Println(n)
 		}
 		return

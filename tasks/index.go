@@ -1,0 +1,196 @@
+package tasks
+
+import (
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/goeval/goeval/internal/errs"
+)
+
+// Index is the set of tasks an evaluation can name, as lm-eval's
+// TaskManager: goeval's built-in tasks and groups, the tasks, groups and
+// tags of the YAML files it was given (IncludePath, LoadTaskFile), and the
+// Go functions their `!function` names resolve to (the built-in hooks and
+// those of RegisterHook). A YAML definition replaces a built-in of the same
+// name in this Index only, so evaluations with different include paths
+// can share a process. The methods are safe for concurrent use, and Get
+// and Expand return tasks no other caller holds.
+type Index struct {
+	mu   sync.Mutex
+	yaml map[string]*yamlEntry
+	// unread are the include-path files that could not be read as YAML
+	// (lm-eval skips them too); an unknown task name mentions them.
+	unread []string
+	hooks  map[string]registered // RegisterHook's, over builtinHooks
+}
+
+// NewIndex returns an Index of the built-in tasks and hooks.
+func NewIndex() *Index {
+	return &Index{yaml: map[string]*yamlEntry{}, hooks: map[string]registered{}}
+}
+
+// List returns every task name, built-in and from indexed YAML files,
+// sorted.
+func (ix *Index) List() []string {
+	out := append([]string{}, builtinOrder...)
+	for _, n := range ix.yamlNames(entryTask) {
+		if _, dup := builtinTasks[n]; !dup {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Groups returns every group: the built-ins in definition order, then
+// those of indexed YAML files (sorted) that parse.
+func (ix *Index) Groups() []Group {
+	out := make([]Group, 0, len(builtinGorder))
+	for _, n := range builtinGorder {
+		if _, over, _ := ix.yamlGroup(n); !over {
+			out = append(out, builtinGroups[n])
+		}
+	}
+	for _, n := range ix.yamlNames(entryGroup) {
+		if g, ok, err := ix.yamlGroup(n); ok && err == nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// GroupsOf returns the groups that list name directly.
+func (ix *Index) GroupsOf(name string) []string {
+	var out []string
+	for _, g := range ix.Groups() {
+		if contains(g.Subtasks, name) {
+			out = append(out, g.Name)
+		}
+	}
+	return out
+}
+
+// Get returns a task: one defined by an indexed YAML file, else a
+// built-in. An unknown name is a bad-input error that suggests the closest
+// name; a YAML task that cannot be built names its file and key.
+func (ix *Index) Get(name string) (Task, error) {
+	s, err := ix.spec(name)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// spec is Get's task.
+func (ix *Index) spec(name string) (*spec, error) {
+	if s, ok, err := ix.yamlTask(name); ok {
+		return s, err
+	}
+	if s, ok := ownBuiltin(name); ok {
+		return s, nil
+	}
+	return nil, ix.unknown(name)
+}
+
+// Dataset returns the Hugging Face dataset a task reads: its repo
+// ("openai/gsm8k") and config ("main"; "default" when unnamed). Unknown
+// names give Get's error.
+func (ix *Index) Dataset(task string) (path, config string, err error) {
+	s, err := ix.spec(task)
+	if err != nil {
+		return "", "", err
+	}
+	return s.ds.Path, s.ds.config(), nil
+}
+
+// unknown is the bad-input error for a task name that is neither a task nor
+// a group, with the closest names when some are close.
+func (ix *Index) unknown(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return errs.BadInputf("empty task name ('goeval tasks' lists them)")
+	}
+	if g, ok := ix.lookupGroup(name); ok {
+		return errs.BadInputf("%q is a group of %d tasks, not a task ('goeval tasks' lists its subtasks)", name, len(g.Subtasks))
+	}
+	all := append(append(ix.List(), builtinGorder...), ix.yamlNames(entryGroup)...)
+	return errs.BadInputf("unknown task %q%s ('goeval tasks' lists them)%s", name, didYouMean(closest(name, all)), ix.unreadHint())
+}
+
+// Expand resolves task and group names into tasks (groups expanded
+// recursively, order kept, duplicates dropped) and the groups met. A name
+// that is the path of a YAML file (path/to/task.yaml) is indexed first.
+func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
+	var ts []Task
+	var gs []Group
+	seenT, seenG := map[string]bool{}, map[string]bool{}
+	var walk func(n string) error
+	walk = func(n string) error {
+		if isTaskFile(n) {
+			name, err := ix.LoadTaskFile(n)
+			if err != nil {
+				return err
+			}
+			n = name
+		}
+		if g, ok, err := ix.group(n); err != nil {
+			return err
+		} else if ok {
+			if !seenG[n] && !g.tag {
+				seenG[n] = true
+				gs = append(gs, g)
+			}
+			for _, sub := range g.Subtasks {
+				if err := walk(sub); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		t, err := ix.Get(n)
+		if err != nil {
+			return err
+		}
+		if !seenT[n] {
+			seenT[n] = true
+			ts = append(ts, t)
+		}
+		return nil
+	}
+	for _, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return nil, nil, errs.BadInputf("--tasks has an empty name in %q (a stray comma?)", strings.Join(names, ","))
+		}
+		if err := walk(strings.TrimSpace(n)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ts, gs, nil
+}
+
+// group finds a group or tag by name (YAML definitions first); an error
+// is a YAML group that does not parse.
+func (ix *Index) group(name string) (Group, bool, error) {
+	g, ok, err := ix.yamlGroup(name)
+	if ok || err != nil {
+		return g, ok, err
+	}
+	g, ok = builtinGroups[name]
+	return g, ok, nil
+}
+
+// lookupGroup is group without its error.
+func (ix *Index) lookupGroup(name string) (Group, bool) {
+	g, ok, _ := ix.group(name)
+	return g, ok
+}
+
+// isTaskFile reports whether a --tasks entry names a YAML file.
+func isTaskFile(n string) bool {
+	if !strings.HasSuffix(n, ".yaml") && !strings.HasSuffix(n, ".yml") {
+		return false
+	}
+	st, err := os.Stat(n)
+	return err == nil && !st.IsDir()
+}
