@@ -126,8 +126,8 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 	opts.Task.SystemInstruction, opts.Task.ApplyChatTemplate = run.SystemInstruction, run.ApplyChatTemplate
 	if run.ApplyChatTemplate {
 		multi := run.FewshotAsMultiturn == nil || *run.FewshotAsMultiturn // lm-eval >= 0.4.10's default
-		opts.Task.FewshotAsMultiturn, opts.Task.ChatTemplate = multi, m.ApplyChatTemplate
-		prompt.FewshotAsMultiturn, prompt.ChatTemplate = &multi, m.Tokenizer().ChatTemplate()
+		opts.Task.FewshotAsMultiturn = multi
+		prompt.FewshotAsMultiturn, prompt.ChatTemplate = &multi, m.ChatTemplate()
 	}
 	res, err := goeval.Evaluate(context.Background(), m, opts)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/metrics"
 	"github.com/goeval/goeval/tasks"
@@ -22,7 +23,11 @@ type Options struct {
 	// files and hooks given to it (lm-eval's TaskManager). nil means the
 	// built-ins only.
 	Index *tasks.Index
-	Task  tasks.Options // data dir, few-shot, limit, seed, chat template, gen kwargs
+	// Task are the task options: data dir, few-shot, limit, seed, gen
+	// kwargs. With Task.ApplyChatTemplate, prompts are rendered with the
+	// model's chat template (lm.ChatTemplater); Evaluate fails before any
+	// work when the model has none, and sets Task.ChatTemplate itself.
+	Task tasks.Options
 
 	// BootstrapIters is lm-eval's bootstrap_iters: 0 means the default
 	// (100000); a negative value disables stderrs ("N/A").
@@ -84,6 +89,9 @@ func Evaluate(ctx context.Context, model lm.LM, opts Options) (*Results, error) 
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("evaluate: no tasks given")
 	}
+	if opts.Task.ChatTemplate, err = chatTemplate(model, opts.Task.ApplyChatTemplate); err != nil {
+		return nil, err
+	}
 	runs := make([]*taskRun, len(ts))
 	pr := newProgress(opts.Progress, start)
 	for i, t := range ts {
@@ -113,4 +121,17 @@ func Evaluate(ctx context.Context, model lm.LM, opts Options) (*Results, error) 
 	res.Groups = aggregateGroups(groups, res.Tasks)
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// chatTemplate is model's chat template when apply asks for one (nil
+// otherwise); a model without one is bad input.
+func chatTemplate(model lm.LM, apply bool) (lm.ChatTemplater, error) {
+	if !apply {
+		return nil, nil
+	}
+	ct, ok := model.(lm.ChatTemplater)
+	if !ok || ct.ChatTemplate() == "" {
+		return nil, errs.BadInputf("the prompts ask for a chat template, but the model has none (a checkpoint's is tokenizer_config.json's chat_template)")
+	}
+	return ct, nil
 }

@@ -24,20 +24,23 @@ import (
 
 // Options configure an API model.
 type Options struct {
-	BaseURL     string // the API root (http://host:8000/v1) or the endpoint itself (…/v1/completions), as lm-eval's base_url
-	Model       string // the "model" the server serves
-	Chat        bool   // generation through /v1/chat/completions (no log-likelihoods)
-	APIKey      string // sent as a bearer token when set
-	Tokenizer   lmenc.Tokenizer
-	Specials    lmenc.Specials // lm-eval's add_special_tokens choice and prefix token
-	MaxLength   int            // lm-eval's max_length (default 2048): prompts keep MaxLength−1 tokens, one being left for generation, as lm-eval's API models do
-	MaxGen      int            // max_gen_toks when a request gives none (default 256)
-	BatchSize   int            // prompts per HTTP request (default 8)
-	Concurrency int            // HTTP requests in flight (default 4)
-	Retries     int            // tries after the first, on 429, 5xx and network errors (default 3)
-	Backoff     time.Duration  // wait before the first retry, doubled each time (default 1 s)
-	Timeout     time.Duration  // per HTTP request (default 10 min)
-	Client      *http.Client   // default: a client with Timeout
+	BaseURL   string // the API root (http://host:8000/v1) or the endpoint itself (…/v1/completions), as lm-eval's base_url
+	Model     string // the "model" the server serves
+	Chat      bool   // generation through /v1/chat/completions (no log-likelihoods)
+	APIKey    string // sent as a bearer token when set
+	Tokenizer lmenc.Tokenizer
+	Specials  lmenc.Specials // lm-eval's add_special_tokens choice and prefix token
+	// Template is the completions model's chat template (its tokenizer's,
+	// lmtok.Chat); nil: none. A chat model's template is the server's.
+	Template    lm.ChatTemplater
+	MaxLength   int           // lm-eval's max_length (default 2048): prompts keep MaxLength−1 tokens, one being left for generation, as lm-eval's API models do
+	MaxGen      int           // max_gen_toks when a request gives none (default 256)
+	BatchSize   int           // prompts per HTTP request (default 8)
+	Concurrency int           // HTTP requests in flight (default 4)
+	Retries     int           // tries after the first, on 429, 5xx and network errors (default 3)
+	Backoff     time.Duration // wait before the first retry, doubled each time (default 1 s)
+	Timeout     time.Duration // per HTTP request (default 10 min)
+	Client      *http.Client  // default: a client with Timeout
 }
 
 // LM implements lm.LM over the API.

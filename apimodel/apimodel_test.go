@@ -113,7 +113,7 @@ func TestRetries(t *testing.T) {
 	}
 }
 
-// TestChatMessages: a conversation rendered by ChatTemplate goes out as
+// TestChatMessages: a conversation rendered by ChatJSON goes out as
 // messages; plain text as one user message.
 func TestChatMessages(t *testing.T) {
 	var got [][]map[string]string
@@ -125,7 +125,7 @@ func TestChatMessages(t *testing.T) {
 	}))
 	defer ts.Close()
 	m, _ := New(Options{BaseURL: ts.URL, Model: "m", Chat: true, Concurrency: 1})
-	conv, err := ChatTemplate([]lm.ChatMessage{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}, true)
+	conv, err := ChatJSON([]lm.ChatMessage{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestChatMessages(t *testing.T) {
 	if len(got) != 2 || len(got[0]) != 2 || got[0][1]["content"] != "q" || got[1][0]["role"] != "user" || got[1][0]["content"] != "plain" {
 		t.Errorf("messages sent: %v", got)
 	}
-	if _, err := ChatTemplate(nil, false); err == nil {
+	if _, err := ChatJSON(nil, false); err == nil {
 		t.Error("continuing a final message accepted")
 	}
 }

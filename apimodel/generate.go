@@ -3,6 +3,7 @@ package apimodel
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 
 // GenerateUntil implements lm.LM: completions (the context as token ids when
 // a tokenizer is set, else as text) or chat (the context as the messages
-// ChatTemplate rendered, else one user message).
+// ChatJSON rendered, else one user message).
 func (m *LM) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
 	out := make([]lm.GenerateResult, len(reqs))
 	size := m.o.BatchSize
@@ -141,11 +142,41 @@ func result(text, finish string, until []string) lm.GenerateResult {
 	return lm.GenerateResult{Text: text, StopReason: reason}
 }
 
-// ChatTemplate renders a conversation for the chat API: the messages as
+// ServerTemplate is what a results file records as a chat model's
+// template: the server applies its own.
+const ServerTemplate = "the server's (chat completions)"
+
+// ChatTemplate implements lm.ChatTemplater: a chat model's template is the
+// server's (ServerTemplate); a completions model's is Options.Template's
+// ("" without one).
+func (l *LM) ChatTemplate() string {
+	switch {
+	case l.o.Chat:
+		return ServerTemplate
+	case l.o.Template != nil:
+		return l.o.Template.ChatTemplate()
+	}
+	return ""
+}
+
+// ApplyChatTemplate implements lm.ChatTemplater: for a chat model the
+// messages as ChatJSON sends them, for a completions model the prompt
+// Options.Template renders.
+func (l *LM) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
+	switch {
+	case l.o.Chat:
+		return ChatJSON(msgs, addGenerationPrompt)
+	case l.o.Template != nil:
+		return l.o.Template.ApplyChatTemplate(msgs, addGenerationPrompt)
+	}
+	return "", errors.New("apimodel: a completions model needs Options.Template for a chat template")
+}
+
+// ChatJSON renders a conversation for the chat API: the messages as
 // JSON, which GenerateUntil sends as they are (lm-eval's chat API models
 // receive the conversation, not a rendered prompt). Without a generation
 // prompt (a final message to continue) it fails: chat APIs cannot.
-func ChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
+func ChatJSON(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
 	if !addGenerationPrompt {
 		return "", fmt.Errorf("a chat API cannot continue a final message (gen_prefix); use the completions API")
 	}

@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmtok"
 	"github.com/goeval/goeval/models/tokenizer"
 )
 
@@ -14,20 +14,14 @@ const defaultMaxLength = 2048
 // token-id requests only, or Options.Tokenizer is another implementation).
 func (e *Engine) Tokenizer() *tokenizer.Tokenizer { return e.tok }
 
+// ChatTemplate implements lm.ChatTemplater: the tokenizer's chat template
+// ("" without a tokenizer or a template).
+func (e *Engine) ChatTemplate() string { return lmtok.Chat{Tok: e.tok}.ChatTemplate() }
+
 // ApplyChatTemplate implements lm.ChatTemplater with the tokenizer's chat
 // template (tokenizer_config.json's chat_template).
 func (e *Engine) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
-	if e.tok == nil {
-		return "", errs.BadInputf("no tokenizer is loaded, so there is no chat template")
-	}
-	tm := make([]tokenizer.Message, len(msgs))
-	for i, c := range msgs {
-		tm[i] = tokenizer.Message{Role: c.Role, Content: c.Content}
-	}
-	if !addGenerationPrompt {
-		return e.tok.ContinueChatTemplate(tm)
-	}
-	return e.tok.ApplyChatTemplate(tm, true)
+	return lmtok.Chat{Tok: e.tok}.ApplyChatTemplate(msgs, addGenerationPrompt)
 }
 
 // Info implements lm.Describer with the facts lm-eval's HF model reports:
@@ -47,20 +41,10 @@ func (e *Engine) Info() lm.Info {
 	if e.tok == nil {
 		return info
 	}
-	info.BOS = tokenInfo(e.tok, e.tok.BOS)
-	info.EOS = tokenInfo(e.tok, e.tok.EOS)
+	info.BOS = lmtok.Token(e.tok, e.tok.BOS)
+	info.EOS = lmtok.Token(e.tok, e.tok.EOS)
 	info.Pad, info.EOT = padToken(e.tok), info.EOS
 	return info
-}
-
-// tokenInfo is the token get returns, nil when there is none.
-func tokenInfo(tok *tokenizer.Tokenizer, get func() (int32, bool)) *lm.Token {
-	id, ok := get()
-	if !ok {
-		return nil
-	}
-	s, _ := tok.IDToToken(id)
-	return &lm.Token{Text: s, ID: id}
 }
 
 // padToken is the pad token lm-eval's configure_pad_token chooses: the
@@ -69,7 +53,7 @@ func tokenInfo(tok *tokenizer.Tokenizer, get func() (int32, bool)) *lm.Token {
 // goeval's scores; the choice is what the results file records.)
 func padToken(tok *tokenizer.Tokenizer) *lm.Token {
 	for _, get := range []func() (int32, bool){tok.Pad, tok.Unk, tok.EOS} {
-		if t := tokenInfo(tok, get); t != nil {
+		if t := lmtok.Token(tok, get); t != nil {
 			return t
 		}
 	}

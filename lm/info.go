@@ -4,9 +4,13 @@ package lm
 type ChatMessage struct{ Role, Content string }
 
 // ChatTemplater is implemented by models that carry a chat template
-// (tokenizer_config.json's chat_template). The evaluator uses it for
-// --apply-chat-template.
+// (tokenizer_config.json's chat_template). The evaluator renders prompts
+// with it when its options ask for a chat template, and refuses to run
+// when the model has none.
 type ChatTemplater interface {
+	// ChatTemplate is the template's source, as a results file records it
+	// ("" when the model has none: the evaluator then refuses to apply it).
+	ChatTemplate() string
 	// ApplyChatTemplate renders msgs; addGenerationPrompt appends the
 	// assistant header that starts a model turn. Without it the final
 	// message is continued (transformers' continue_final_message), as

@@ -137,6 +137,8 @@ func (f *fakeLM) ScoreTokens(_ context.Context, reqs []lm.TokenScoreRequest) ([]
 	return out, nil
 }
 
+func (f *fakeLM) ChatTemplate() string { return "<role>content per message" }
+
 func (f *fakeLM) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
 	var b strings.Builder
 	for _, m := range msgs {

@@ -11,7 +11,11 @@ import (
 )
 
 // toyChat mirrors chat_template in parity/lmeval/dump_tasks.py.
-func toyChat(msgs []tasks.ChatMessage, gen bool) (string, error) {
+type toyChat struct{}
+
+func (toyChat) ChatTemplate() string { return "toy" }
+
+func (toyChat) ApplyChatTemplate(msgs []tasks.ChatMessage, gen bool) (string, error) {
 	var b strings.Builder
 	for _, m := range msgs {
 		b.WriteString("<|" + m.Role + "|>" + m.Content + "<|end|>")
@@ -48,7 +52,7 @@ func TestLMEvalParityVariants(t *testing.T) {
 			opts.DataDir = dir
 			opts.NumFewshot, _ = strconv.Atoi(m[2])
 			if m[3] != "" {
-				opts.ApplyChatTemplate, opts.ChatTemplate = true, toyChat
+				opts.ApplyChatTemplate, opts.ChatTemplate = true, toyChat{}
 				opts.SystemInstruction = "Be brief."
 				opts.FewshotAsMultiturn = m[4] != ""
 			}

@@ -194,7 +194,7 @@ func requiresDelimiter(prefix, suffix string) bool {
 // conversation ending with an assistant turn (a gen_prefix) is continued,
 // not closed (lm-eval: add_generation_prompt=not gen_prefix).
 func render(opts Options, msgs []message) (string, error) {
-	if !opts.ApplyChatTemplate || opts.ChatTemplate == nil {
+	if !opts.ApplyChatTemplate {
 		var b strings.Builder
 		for _, m := range msgs {
 			b.WriteString(m.content + m.delim)
@@ -210,9 +210,9 @@ func render(opts Options, msgs []message) (string, error) {
 		chat = singleTurn(msgs)
 	}
 	gen := len(msgs) == 0 || msgs[len(msgs)-1].role != "assistant"
-	out, err := opts.ChatTemplate(chat, gen)
+	out, err := opts.ChatTemplate.ApplyChatTemplate(chat, gen)
 	if err != nil && len(chat) > 0 && chat[0].Role == "system" {
-		out, err = opts.ChatTemplate(chat[1:], gen) // HFLM retries without the system turn
+		out, err = opts.ChatTemplate.ApplyChatTemplate(chat[1:], gen) // HFLM retries without the system turn
 	}
 	if err != nil {
 		return "", fmt.Errorf("chat template: %w", err)

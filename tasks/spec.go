@@ -218,6 +218,9 @@ func (s *spec) selectDocs(n int, opts Options) ([]int, error) {
 
 // Build loads the eval docs, applies the limit and renders every instance.
 func (s *spec) Build(opts Options) ([]Instance, error) {
+	if opts.ApplyChatTemplate && opts.ChatTemplate == nil {
+		return nil, errs.BadInputf("%s: ApplyChatTemplate is set but Options.ChatTemplate is nil: give the model's chat template", s.name)
+	}
 	evalT, err := s.docs(opts.DataDir, s.evalSplit())
 	if err != nil {
 		return nil, err

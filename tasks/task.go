@@ -104,8 +104,9 @@ type Options struct {
 	ApplyChatTemplate  bool
 	FewshotAsMultiturn bool
 	SystemInstruction  string
-	// ChatTemplate renders messages when ApplyChatTemplate is set.
-	ChatTemplate func(msgs []ChatMessage, addGenerationPrompt bool) (string, error)
+	// ChatTemplate renders messages when ApplyChatTemplate is set (Build
+	// fails without one). goeval.Evaluate sets it to the model's.
+	ChatTemplate lm.ChatTemplater
 	GenKwargs    map[string]any // --gen-kwargs overrides (dict.update) for generate tasks
 	// Samples (lm-eval's --samples) selects documents by index per task
 	// name, instead of Limit; a task it does not name evaluates them all.

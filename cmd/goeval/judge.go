@@ -88,7 +88,7 @@ func runJudge(args []string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "judge: asking %s at %s\n", f.judgeModel, f.judgeURL)
-	render := func(msgs []lm.ChatMessage) (string, error) { return apimodel.ChatTemplate(msgs, true) }
+	render := func(msgs []lm.ChatMessage) (string, error) { return apimodel.ChatJSON(msgs, true) }
 	cfg := judge.Config{Template: tpl, Render: render, MaxTokens: f.judgeMaxTokens, Seed: f.seed}
 	if f.mode == "single" {
 		return f.single(ctx, judgeLM, cfg, prompts, answers)
@@ -129,7 +129,7 @@ func (f *judgeFlags) check() (judge.Template, error) {
 // or URL#NAME through a chat API.
 func (f *judgeFlags) answer(ctx context.Context, m string, prompts []judge.Prompt) ([]string, error) {
 	var model lm.LM
-	render := apimodel.ChatTemplate
+	render := apimodel.ChatJSON
 	if url, name, ok := strings.Cut(m, "#"); ok && strings.HasPrefix(m, "http") {
 		a, err := apimodel.New(apimodel.Options{BaseURL: url, Model: name, Chat: true, APIKey: os.Getenv("OPENAI_API_KEY")})
 		if err != nil {
@@ -143,7 +143,7 @@ func (f *judgeFlags) answer(ctx context.Context, m string, prompts []judge.Promp
 			return nil, err
 		}
 		defer e.Close()
-		if tok := e.Tokenizer(); tok == nil || tok.ChatTemplate() == "" {
+		if e.ChatTemplate() == "" {
 			return nil, errs.BadInputf("model %s has no chat template (tokenizer_config.json chat_template): judge answers need one", m)
 		}
 		model, render = e, e.ApplyChatTemplate

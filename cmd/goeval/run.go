@@ -223,7 +223,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 	if err != nil {
 		return err
 	}
-	extra := f.promptExtra(m.chatTemplate)
+	extra := f.promptExtra(m.chatTemplate())
 	for k, v := range m.extra {
 		extra[k] = v
 	}
@@ -255,7 +255,7 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 			return err
 		}
 		fmt.Fprintln(os.Stderr, "results written to", path)
-		return f.removeOlder(t, path, opts, seeds, gk, m.chatTemplate)
+		return f.removeOlder(t, path, opts, seeds, gk, m.chatTemplate())
 	}
 	return nil
 }
@@ -268,36 +268,16 @@ func openLM(f *runFlags, model string, opts *goevalpkg.Options) (openedModel, fu
 		return m, func() {}, err
 	}
 	if model == "fake" {
-		if f.chat {
-			opts.Task.ChatTemplate = func(msgs []tasks.ChatMessage, gen bool) (string, error) {
-				var b strings.Builder
-				for i, m := range msgs {
-					fmt.Fprintf(&b, "<%s>%s", m.Role, m.Content)
-					if gen || i < len(msgs)-1 { // without a generation prompt the final message is continued
-						fmt.Fprintf(&b, "</%s>", m.Role)
-					}
-				}
-				return b.String(), nil
-			}
-		}
-		return openedModel{lm: lmtest.New(), chatTemplate: fakeChatTemplate}, func() {}, nil
+		return openedModel{lm: lmtest.New()}, func() {}, nil
 	}
 	m, err := engine.Open(f.hub.localDir(model), f.engineOptions())
 	if err != nil {
 		return openedModel{}, nil, err
 	}
-	return engineModel(f, m, opts), func() { m.Close() }, nil
+	return engineModel(m), func() { m.Close() }, nil
 }
 
-// engineModel is an opened engine as a target: with
-// --apply-chat-template it sets opts' chat template to the model's.
-func engineModel(f *runFlags, m *engine.Engine, opts *goevalpkg.Options) openedModel {
-	om := openedModel{lm: m, eng: m, extra: report.ModelKeys(m.Info())}
-	if f.chat {
-		opts.Task.ChatTemplate = m.ApplyChatTemplate
-		if tok := m.Tokenizer(); tok != nil {
-			om.chatTemplate = tok.ChatTemplate()
-		}
-	}
-	return om
+// engineModel is an opened engine as a target.
+func engineModel(m *engine.Engine) openedModel {
+	return openedModel{lm: m, eng: m, extra: report.ModelKeys(m.Info())}
 }

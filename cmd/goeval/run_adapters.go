@@ -115,5 +115,5 @@ func runAdapterTarget(ctx context.Context, f *runFlags, fam *engine.Family, t go
 		return err
 	}
 	defer m.Close()
-	return evaluateLM(ctx, f, t, engineModel(f, m, &opts), opts, seeds, gk)
+	return evaluateLM(ctx, f, t, engineModel(m), opts, seeds, gk)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmenc"
+	"github.com/goeval/goeval/lm/lmtok"
 	"github.com/goeval/goeval/models/tokenizer"
 	"github.com/goeval/goeval/report"
 )
@@ -177,9 +178,13 @@ func openAPIModel(f *runFlags, opts *goevalpkg.Options) (openedModel, error) {
 		no := false
 		prefix, _ := t.EOS() // lm-eval's API models: prefix_token_id = eot_token_id, no BOS added
 		o.Tokenizer, o.Specials, tok = t, lmenc.Specials{Prefix: prefix, AddBOS: &no}, t
+		o.Template = lmtok.Chat{Tok: t}
 		if f.lmeval.addBOS != nil {
 			o.Specials.AddBOS = f.lmeval.addBOS
 		}
+	}
+	if f.chat && !o.Chat && (tok == nil || tok.ChatTemplate() == "") {
+		return openedModel{}, errs.BadInputf("--apply-chat-template with openai-completions needs --tokenizer with a chat template (or use --model-type openai-chat)")
 	}
 	m, err := apimodel.New(o)
 	if err != nil {
@@ -188,18 +193,6 @@ func openAPIModel(f *runFlags, opts *goevalpkg.Options) (openedModel, error) {
 	om := openedModel{lm: m, apiKey: "api " + a.kind + " " + strings.TrimRight(a.baseURL, "/") + " " + f.model}
 	if tok != nil {
 		om.extra = report.ModelKeys(apiInfo(tok, o.MaxLength))
-	}
-	if f.chat {
-		switch {
-		case o.Chat:
-			opts.Task.ChatTemplate = apimodel.ChatTemplate
-			om.chatTemplate = "the server's (chat completions)"
-		case tok != nil && tok.ChatTemplate() != "":
-			opts.Task.ChatTemplate = func(msgs []lm.ChatMessage, gen bool) (string, error) { return chatWith(tok, msgs, gen) }
-			om.chatTemplate = tok.ChatTemplate()
-		default:
-			return openedModel{}, errs.BadInputf("--apply-chat-template with openai-completions needs --tokenizer with a chat template (or use --model-type openai-chat)")
-		}
 	}
 	return om, nil
 }
@@ -210,28 +203,9 @@ func apiInfo(tok *tokenizer.Tokenizer, maxLength int) lm.Info {
 	if maxLength <= 0 {
 		maxLength = 2048
 	}
-	token := func(id int32, ok bool) *lm.Token {
-		if !ok {
-			return nil
-		}
-		s, _ := tok.IDToToken(id)
-		return &lm.Token{Text: s, ID: id}
-	}
-	info := lm.Info{BOS: token(tok.BOS()), EOS: token(tok.EOS()), Pad: token(tok.Pad()), MaxLength: maxLength - 1}
+	info := lm.Info{BOS: lmtok.Token(tok, tok.BOS), EOS: lmtok.Token(tok, tok.EOS), Pad: lmtok.Token(tok, tok.Pad), MaxLength: maxLength - 1}
 	info.EOT = info.EOS
 	return info
-}
-
-// chatWith renders msgs with the tokenizer's chat template.
-func chatWith(tok *tokenizer.Tokenizer, msgs []lm.ChatMessage, gen bool) (string, error) {
-	tm := make([]tokenizer.Message, len(msgs))
-	for i, m := range msgs {
-		tm[i] = tokenizer.Message{Role: m.Role, Content: m.Content}
-	}
-	if gen {
-		return tok.ApplyChatTemplate(tm, true)
-	}
-	return tok.ContinueChatTemplate(tm)
 }
 
 // apiDevice is what an API run records as its device.

@@ -11,6 +11,7 @@ import (
 	"github.com/goeval/goeval/internal/buildinfo"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmcache"
+	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/models/tokenizer"
 	"github.com/goeval/goeval/report"
 )
@@ -19,18 +20,22 @@ import (
 // results exist (sweeps and multi-adapter runs) and --overwrite.
 
 // openedModel is one target ready to evaluate: its LM, the engine behind
-// it (nil for the fake LM), its results-file keys and its chat template
-// (the text a results file records with --apply-chat-template).
+// it (nil for the fake LM) and its results-file keys.
 type openedModel struct {
-	lm           lm.LM
-	eng          *engine.Engine
-	apiKey       string // an API model's cache identity (kind, URL, name)
-	extra        map[string]any
-	chatTemplate string
+	lm     lm.LM
+	eng    *engine.Engine
+	apiKey string // an API model's cache identity (kind, URL, name)
+	extra  map[string]any
 }
 
-// fakeChatTemplate describes the fake LM's chat template in results files.
-const fakeChatTemplate = "goeval fake LM: <role>content</role> per message"
+// chatTemplate is the model's chat template, the text a results file
+// records with --apply-chat-template ("" when it has none).
+func (m openedModel) chatTemplate() string {
+	if ct, ok := m.lm.(lm.ChatTemplater); ok {
+		return ct.ChatTemplate()
+	}
+	return ""
+}
 
 // progressChunkEnv, for tests, sends requests to the model in chunks of N
 // and prints a progress line after every chunk (instead of at most every
@@ -151,7 +156,7 @@ func (f *runFlags) chatTemplateOf(model string) (string, error) {
 	case !f.chat:
 		return "", nil
 	case model == "fake":
-		return fakeChatTemplate, nil
+		return lmtest.Template, nil
 	}
 	tok, err := tokenizer.Load(model)
 	if err != nil {

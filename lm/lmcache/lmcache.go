@@ -2,6 +2,7 @@ package lmcache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -40,7 +41,10 @@ type LM struct {
 	stats Stats
 }
 
-var _ lm.LM = (*LM)(nil)
+var (
+	_ lm.LM            = (*LM)(nil)
+	_ lm.ChatTemplater = (*LM)(nil)
+)
 
 // Wrap returns inner cached in s. The store must belong to inner's model
 // identity (see Open's model key); the caller closes it after use.
@@ -49,6 +53,26 @@ func Wrap(inner lm.LM, s *Store, o Options) *LM {
 		o.Chunk = DefaultChunk
 	}
 	return &LM{inner: inner, store: s, chunk: o.Chunk}
+}
+
+// ChatTemplate implements lm.ChatTemplater with the wrapped model's
+// template ("" when it has none): prompts are rendered before the cache
+// sees them.
+func (c *LM) ChatTemplate() string {
+	if ct, ok := c.inner.(lm.ChatTemplater); ok {
+		return ct.ChatTemplate()
+	}
+	return ""
+}
+
+// ApplyChatTemplate implements lm.ChatTemplater with the wrapped model's
+// template.
+func (c *LM) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
+	ct, ok := c.inner.(lm.ChatTemplater)
+	if !ok {
+		return "", errors.New("lmcache: the wrapped model has no chat template")
+	}
+	return ct.ApplyChatTemplate(msgs, addGenerationPrompt)
 }
 
 // Stats returns the counters so far.

@@ -99,3 +99,23 @@ func (l *LM) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm
 	}
 	return out, nil
 }
+
+// Template is the fake LM's chat template as a results file records it.
+const Template = "goeval fake LM: <role>content</role> per message"
+
+// ChatTemplate implements lm.ChatTemplater (Template).
+func (l *LM) ChatTemplate() string { return Template }
+
+// ApplyChatTemplate implements lm.ChatTemplater: <role>content</role> per
+// message; without a generation prompt the final message is left open
+// (continued).
+func (l *LM) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
+	var b strings.Builder
+	for i, m := range msgs {
+		fmt.Fprintf(&b, "<%s>%s", m.Role, m.Content)
+		if addGenerationPrompt || i < len(msgs)-1 {
+			fmt.Fprintf(&b, "</%s>", m.Role)
+		}
+	}
+	return b.String(), nil
+}
