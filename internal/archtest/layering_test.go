@@ -32,6 +32,7 @@ var layers = map[string]int{
 	"internal/gocpu": 1, // goeval's pure-Go GoMLX backend (--device cpu), on internal/gemm
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 0,
+	"lm/lmtok": 2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,
 	"apimodel": 3, // lm.LM over an OpenAI-compatible HTTP API
@@ -64,7 +65,7 @@ var forbidden = map[string][]string{
 // light are packages that must not link GoMLX, XLA or the plotting
 // library, even indirectly: a Go training loop that calls Evaluate with its
 // own LM links only these.
-var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge"}
+var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "lm/lmtok", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}
 
