@@ -45,7 +45,7 @@ fuzz:
 # The HTML report rendered by headless Chromium (installs Debian's chromium).
 test-browser:
 	./scripts/install-chromium.sh
-	GOEVAL_BROWSER_TEST=1 $(GO) test -count=1 -run TestHTMLInChromium ./report
+	GOEVAL_BROWSER_TEST=1 $(GO) test -count=1 -run TestHTMLInChromium ./report/charts
 
 # The embedded default: a generated tiny model, synthetic datasets, the
 # pure-Go backend, several tasks, a summary table.

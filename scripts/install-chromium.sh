@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs Debian's chromium for the HTML report's browser test
-# (report/browser_test.go, run by `make test-browser`). Needs root (or sudo).
+# (report/charts/browser_test.go, run by `make test-browser`). Needs root (or sudo).
 set -eu
 if command -v chromium >/dev/null 2>&1; then
 	echo "chromium already installed: $(command -v chromium)"

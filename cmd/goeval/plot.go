@@ -7,6 +7,7 @@ import (
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/report/charts"
 )
 
 func init() {
@@ -27,11 +28,11 @@ func (c *chartFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.topK, "top-k", 0, "sweep: the most-changed tasks drawn besides the groups (default: as many as fit one panel; -1: all, as small multiples)")
 }
 
-func (c *chartFlags) options() (report.ChartOptions, error) {
-	if !report.ValidSort(c.sort) {
-		return report.ChartOptions{}, errs.BadInputf("--sort %q: use score, change or name", c.sort)
+func (c *chartFlags) options() (charts.Options, error) {
+	if !charts.ValidSort(c.sort) {
+		return charts.Options{}, errs.BadInputf("--sort %q: use score, change or name", c.sort)
 	}
-	return report.ChartOptions{Metric: c.metric, ExpandGroups: c.expand, Sort: c.sort, TopK: c.topK}, nil
+	return charts.Options{Metric: c.metric, ExpandGroups: c.expand, Sort: c.sort, TopK: c.topK}, nil
 }
 
 // runPlot draws the runs' scores into a .png or .svg file.
@@ -54,8 +55,8 @@ Flags:`)
 	if *sweep {
 		*kind = "sweep"
 	}
-	draw, ok := map[string]func(*report.Comparison, report.ChartOptions) (*report.Chart, error){
-		"scores": report.ScoresChart, "compare": report.CompareChart, "sweep": report.SweepChart}[*kind]
+	draw, ok := map[string]func(*report.Comparison, charts.Options) (*charts.Chart, error){
+		"scores": charts.ScoresChart, "compare": charts.CompareChart, "sweep": charts.SweepChart}[*kind]
 	if !ok {
 		return errs.BadInputf("--kind %q: use scores, compare or sweep", *kind)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/report"
+	"github.com/goeval/goeval/report/charts"
 )
 
 func init() {
@@ -56,7 +57,7 @@ Flags:`)
 		return err
 	}
 	var b bytes.Buffer
-	if err := report.WriteHTML(&b, runs, c, report.HTMLOptions{Title: *title, Chart: o}); err != nil {
+	if err := charts.WriteHTML(&b, runs, c, charts.HTMLOptions{Title: *title, Chart: o}); err != nil {
 		return err
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {

@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/goeval/goeval/report"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -79,7 +80,7 @@ func sweepLines(rows []chartRow, topK int) []chartRow {
 // changed tasks (o.TopK), labelled at their line ends; more than eight
 // lines become small multiples. Checkpoints named by step (checkpoint-500)
 // sit on a real step axis.
-func SweepChart(c *Comparison, o ChartOptions) (*Chart, error) {
+func SweepChart(c *report.Comparison, o Options) (*Chart, error) {
 	if o.Sort == "" {
 		o.Sort = "name"
 	}
@@ -131,7 +132,7 @@ func valueRange(lines []chartRow) (lo, hi float64) {
 
 // sweep holds what both sweep layouts share.
 type sweep struct {
-	c        *Comparison
+	c        *report.Comparison
 	xs       []float64
 	ylo, yhi float64
 	xLabel   string
@@ -167,7 +168,7 @@ func (s sweep) line(ch *Chart, r chartRow, j int, at func(x, y float64) vg.Point
 		ch.mark("line", runColor(j), pts...)
 	}
 	for _, p := range pts {
-		ch.Marks = append(ch.Marks, ChartMark{Kind: "dot", Pts: []vg.Point{p}, Color: runColor(j), Panel: len(ch.Panels) - 1})
+		ch.Marks = append(ch.Marks, Mark{Kind: "dot", Pts: []vg.Point{p}, Color: runColor(j), Panel: len(ch.Panels) - 1})
 	}
 	return pts[len(pts)-1], true
 }

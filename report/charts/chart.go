@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goeval/goeval/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotutil"
@@ -23,22 +24,22 @@ import (
 // bottom-left corner, as vg draws.
 type Chart struct {
 	W, H   vg.Length
-	Texts  []ChartText
-	Marks  []ChartMark
+	Texts  []Text
+	Marks  []Mark
 	Panels []vg.Rectangle // data areas; every whisker lies in one
 }
 
-// ChartText is one string drawn with its baseline-left at At.
-type ChartText struct {
+// Text is one string drawn with its baseline-left at At.
+type Text struct {
 	Str  string
 	Size vg.Length
 	At   vg.Point
 	Role string // "title", "label", "tick", "legend", "panel", "direct"
 }
 
-// ChartMark is a line (Kind "line", "whisker", "grid"), a filled box
+// Mark is a line (Kind "line", "whisker", "grid"), a filled box
 // ("bar"), a dot ("dot", hollow when Hollow) at Pts.
-type ChartMark struct {
+type Mark struct {
 	Kind   string
 	Pts    []vg.Point
 	Color  color.Color
@@ -80,7 +81,7 @@ func textHeight(size vg.Length) vg.Length {
 }
 
 // Box is the rectangle a text covers (descenders included).
-func (t ChartText) Box() vg.Rectangle {
+func (t Text) Box() vg.Rectangle {
 	e := extents(t.Size)
 	return vg.Rectangle{
 		Min: vg.Point{X: t.At.X, Y: t.At.Y - e.Descent},
@@ -89,7 +90,7 @@ func (t ChartText) Box() vg.Rectangle {
 }
 
 func (c *Chart) text(s string, size vg.Length, x, y vg.Length, role string) {
-	c.Texts = append(c.Texts, ChartText{Str: s, Size: size, At: vg.Point{X: x, Y: y}, Role: role})
+	c.Texts = append(c.Texts, Text{Str: s, Size: size, At: vg.Point{X: x, Y: y}, Role: role})
 }
 
 // textRight draws s ending at x.
@@ -103,7 +104,7 @@ func (c *Chart) textCenter(s string, size vg.Length, x, y vg.Length, role string
 }
 
 func (c *Chart) mark(kind string, col color.Color, pts ...vg.Point) {
-	c.Marks = append(c.Marks, ChartMark{Kind: kind, Pts: pts, Color: col, Panel: len(c.Panels) - 1})
+	c.Marks = append(c.Marks, Mark{Kind: kind, Pts: pts, Color: col, Panel: len(c.Panels) - 1})
 }
 
 // runColor is run j's colour (the baseline first).
@@ -138,7 +139,7 @@ func (c *Chart) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return WriteAtomic(path, b)
+	return report.WriteAtomic(path, b)
 }
 
 func (c *Chart) draw(cv vg.Canvas) {

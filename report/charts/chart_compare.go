@@ -1,10 +1,11 @@
-package report
+package charts
 
 import (
 	"fmt"
 	"image/color"
 	"math"
 
+	"github.com/goeval/goeval/report"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -22,7 +23,7 @@ type forestRow struct {
 // interval of the paired test compare computes (McNemar, paired bootstrap
 // or z), significant changes filled, rows sorted by change, and on top the
 // mean change over the tasks drawn.
-func CompareChart(c *Comparison, o ChartOptions) (*Chart, error) {
+func CompareChart(c *report.Comparison, o Options) (*Chart, error) {
 	if len(c.Runs) < 2 {
 		return nil, fmt.Errorf("compare chart: needs a baseline and at least one other run")
 	}
@@ -96,7 +97,7 @@ func meanRow(rows []chartRow, k int) forestRow {
 	return f
 }
 
-func drawForest(c *Comparison, fr []forestRow, lo, hi float64, skipped []string) *Chart {
+func drawForest(c *report.Comparison, fr []forestRow, lo, hi float64, skipped []string) *Chart {
 	labels := make([]string, len(fr))
 	for i, r := range fr {
 		labels[i] = r.label
@@ -134,7 +135,7 @@ func drawForest(c *Comparison, fr []forestRow, lo, hi float64, skipped []string)
 			}
 			y := y0 - vg.Length(j)*8
 			ch.mark("whisker", runColor(j+1), vg.Point{X: xOf(r.lo[j]), Y: y}, vg.Point{X: xOf(r.hi[j]), Y: y})
-			ch.Marks = append(ch.Marks, ChartMark{Kind: "dot", Pts: []vg.Point{{X: xOf(r.abs[j]), Y: y}},
+			ch.Marks = append(ch.Marks, Mark{Kind: "dot", Pts: []vg.Point{{X: xOf(r.abs[j]), Y: y}},
 				Color: runColor(j + 1), Hollow: !r.significant[j], Panel: 0})
 		}
 	}

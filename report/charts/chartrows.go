@@ -1,14 +1,16 @@
-package report
+package charts
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/goeval/goeval/report"
 )
 
-// ChartOptions choose what the charts show.
-type ChartOptions struct {
+// Options choose what the charts show.
+type Options struct {
 	// Metric, when set, is drawn for every task that has it (e.g. "acc");
 	// else each task's primary metric (see primaryRow).
 	Metric string
@@ -28,7 +30,7 @@ type ChartOptions struct {
 // chartRow is one task's chosen metric across the runs.
 type chartRow struct {
 	Label string
-	Row   Row
+	Row   report.Row
 	Group bool
 }
 
@@ -36,7 +38,7 @@ type chartRow struct {
 // finite value lies in [0, 1] (accuracy, exact match, F1, …). NaN values (a
 // model whose numerics broke) are drawn as "nan" and do not disqualify a
 // row; a row needs one value present.
-func isScore(r Row) bool {
+func isScore(r report.Row) bool {
 	if !r.HigherIsBetter {
 		return false
 	}
@@ -55,15 +57,15 @@ func isScore(r Row) bool {
 // Open LLM Leaderboard's choice for arc, hellaswag and the like); else the
 // first score metric of the task's results entry, which is the first of
 // lm-eval's metric list under its first filter.
-func primaryRow(rows []Row, metric string) (Row, bool) {
-	var scores []Row
+func primaryRow(rows []report.Row, metric string) (report.Row, bool) {
+	var scores []report.Row
 	for _, r := range rows {
 		if isScore(r) {
 			scores = append(scores, r)
 		}
 	}
 	if len(scores) == 0 {
-		return Row{}, false
+		return report.Row{}, false
 	}
 	want := metric
 	if want == "" {
@@ -75,15 +77,15 @@ func primaryRow(rows []Row, metric string) (Row, bool) {
 		}
 	}
 	if metric != "" {
-		return Row{}, false
+		return report.Row{}, false
 	}
 	return scores[0], true
 }
 
 // chartRows selects one row per task (groups collapsed unless expanded),
 // sorted as o.Sort says; skipped names tasks without a score metric.
-func chartRows(c *Comparison, o ChartOptions) (rows []chartRow, skipped []string, err error) {
-	byTask := map[string][]Row{}
+func chartRows(c *report.Comparison, o Options) (rows []chartRow, skipped []string, err error) {
+	byTask := map[string][]report.Row{}
 	var order []string
 	for _, r := range c.Rows {
 		if _, ok := byTask[r.Task]; !ok {
@@ -158,5 +160,5 @@ func sortRows(rows []chartRow, by string, nRuns int) {
 	})
 }
 
-// ValidSort reports whether s is a ChartOptions.Sort value.
+// ValidSort reports whether s is an Options.Sort value.
 func ValidSort(s string) bool { return s == "" || s == "score" || s == "change" || s == "name" }

@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/goeval/goeval/report"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -35,9 +36,9 @@ func (c *Chart) header(title string, legend []legendEntry, note string) vg.Lengt
 		box := []vg.Point{{X: x, Y: y - 1}, {X: x + 7, Y: y + 6}}
 		switch {
 		case e.Dot:
-			c.Marks = append(c.Marks, ChartMark{Kind: "dot", Pts: []vg.Point{{X: x + 3.5, Y: y + 2.5}}, Color: e.Color, Hollow: e.Hollow, Panel: -1})
+			c.Marks = append(c.Marks, Mark{Kind: "dot", Pts: []vg.Point{{X: x + 3.5, Y: y + 2.5}}, Color: e.Color, Hollow: e.Hollow, Panel: -1})
 		default:
-			c.Marks = append(c.Marks, ChartMark{Kind: "bar", Pts: box, Color: e.Color, Panel: -1})
+			c.Marks = append(c.Marks, Mark{Kind: "bar", Pts: box, Color: e.Color, Panel: -1})
 		}
 		c.text(e.Text, textSize, x+10, y, "legend")
 		x += w
@@ -89,7 +90,7 @@ func newRowLayout(labels []string, perRow int, minData vg.Length) (rowLayout, vg
 // ScoresChart draws one row per task (its primary metric, or
 // o.Metric), one bar per run with its 95 % interval (±1.96 stderr) clipped
 // to [0, 1], sorted as o.Sort says; the height grows with the rows.
-func ScoresChart(c *Comparison, o ChartOptions) (*Chart, error) {
+func ScoresChart(c *report.Comparison, o Options) (*Chart, error) {
 	rows, skipped, err := chartRows(c, o)
 	if err != nil {
 		return nil, fmt.Errorf("scores chart: %w", err)
@@ -152,7 +153,7 @@ func headerHeight(w vg.Length, title string, legend []legendEntry, note string) 
 
 // nanRuns is the text drawn in a row for its NaN values ("nan", or "nan:
 // run, run" when other runs have bars), "" when there are none.
-func nanRuns(runs []string, r Row) string {
+func nanRuns(runs []string, r report.Row) string {
 	var names []string
 	for j, c := range r.Cells {
 		if c.OK && math.IsNaN(c.Value) {

@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"bytes"
@@ -8,16 +8,18 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/goeval/goeval/report"
 )
 
 // TestChartsOnRealRuns draws every chart from the comparison of real
 // results files (with samples) and checks the PNG and SVG.
 func TestChartsOnRealRuns(t *testing.T) {
-	c := compareFixture(t, baseDir, tunedDir, baseDir)
+	_, c := compareRuns(t, report.CompareOptions{Seed: 1, BootstrapIters: 2000}, baseDir, tunedDir, baseDir)
 	dir := t.TempDir()
-	for name, draw := range map[string]func(*Comparison, ChartOptions) (*Chart, error){
+	for name, draw := range map[string]func(*report.Comparison, Options) (*Chart, error){
 		"scores": ScoresChart, "compare": CompareChart, "sweep": SweepChart} {
-		ch, err := draw(c, ChartOptions{})
+		ch, err := draw(c, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

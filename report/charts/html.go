@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/goeval/goeval/report"
 )
 
 //go:embed report.html.tmpl
@@ -16,28 +18,28 @@ var htmlTemplate string
 
 // HTMLOptions tunes WriteHTML.
 type HTMLOptions struct {
-	Title       string       // page title; "goeval report" when empty
-	MaxRegress  int          // significant regressions shown with examples; 0 means 5
-	MaxExamples int          // example docs per regression; 0 means 3
-	Chart       ChartOptions // what the charts show (metric, groups, sort)
+	Title       string  // page title; "goeval report" when empty
+	MaxRegress  int     // significant regressions shown with examples; 0 means 5
+	MaxExamples int     // example docs per regression; 0 means 3
+	Chart       Options // what the charts show (metric, groups, sort)
 }
 
 // Example is one doc that a run got wrong and the baseline got right.
-type Example struct{ Base, Other SampleView }
+type Example struct{ Base, Other report.SampleView }
 
 // Regression is a significant regression with example docs.
 type Regression struct {
 	Run      string
-	Row      Row
-	Change   Change
+	Row      report.Row
+	Change   report.Change
 	Value    float64 // the run's value (the baseline's is Row.Cells[0])
 	Examples []Example
 }
 
 type htmlPage struct {
 	Title       string
-	Cmp         *Comparison
-	Runs        []*Run
+	Cmp         *report.Comparison
+	Runs        []*report.Run
 	Summary     [][]string
 	Table       [][]string
 	Classes     [][]string
@@ -50,13 +52,13 @@ type htmlPage struct {
 // WriteHTML writes one self-contained HTML page for the runs (the first is
 // the baseline): inline CSS and SVG charts, no scripts and no external
 // URLs, so it opens anywhere without a network.
-func WriteHTML(w io.Writer, runs []*Run, c *Comparison, o HTMLOptions) error {
+func WriteHTML(w io.Writer, runs []*report.Run, c *report.Comparison, o HTMLOptions) error {
 	if o.Title == "" {
 		o.Title = "goeval report"
 	}
-	page := htmlPage{Title: o.Title, Cmp: c, Runs: runs, Table: c.tableRows()}
+	page := htmlPage{Title: o.Title, Cmp: c, Runs: runs, Table: c.TableRows()}
 	if len(runs) > 1 {
-		page.Summary = c.summaryRows()
+		page.Summary = c.SummaryRows()
 	}
 	page.Classes = rowClasses(c)
 	var err error
@@ -76,8 +78,8 @@ func WriteHTML(w io.Writer, runs []*Run, c *Comparison, o HTMLOptions) error {
 	if page.Regressions, err = regressions(runs, c, o); err != nil {
 		return err
 	}
-	funcs := template.FuncMap{"num": fmtNum, "signed": fmtSigned, "pct": fmtPct, "p": fmtP,
-		"tail": tailText, "add": func(a, b int) int { return a + b }}
+	funcs := template.FuncMap{"num": report.FormatNum, "signed": report.FormatSigned,
+		"pct": report.FormatPct, "p": report.FormatP, "tail": tailText, "add": func(a, b int) int { return a + b }}
 	t, err := template.New("report").Funcs(funcs).Parse(htmlTemplate)
 	if err != nil {
 		return fmt.Errorf("html template: %w", err)
@@ -90,8 +92,8 @@ func WriteHTML(w io.Writer, runs []*Run, c *Comparison, o HTMLOptions) error {
 	return err
 }
 
-// rowClasses gives each cell of tableRows a CSS class for its verdict.
-func rowClasses(c *Comparison) [][]string {
+// rowClasses gives each cell of Comparison.TableRows a CSS class for its verdict.
+func rowClasses(c *report.Comparison) [][]string {
 	out := make([][]string, len(c.Rows))
 	for i, row := range c.Rows {
 		cls := []string{"", "", ""}
@@ -132,7 +134,7 @@ func tailText(n int, s string) string {
 
 // regressions lists the largest significant regressions (by relative
 // size) with docs the baseline got right and the run got wrong.
-func regressions(runs []*Run, c *Comparison, o HTMLOptions) ([]Regression, error) {
+func regressions(runs []*report.Run, c *report.Comparison, o HTMLOptions) ([]Regression, error) {
 	if o.MaxRegress == 0 {
 		o.MaxRegress = 5
 	}
@@ -179,7 +181,7 @@ func indexOf(xs []string, x string) int {
 
 // examples finds up to n docs scored 1 by base and 0 by other on the row's
 // metric and filter.
-func examples(base, other *Run, row Row, n int) ([]Example, error) {
+func examples(base, other *report.Run, row report.Row, n int) ([]Example, error) {
 	sa, err := base.Samples(row.Task)
 	if err != nil {
 		return nil, err
@@ -188,7 +190,7 @@ func examples(base, other *Run, row Row, n int) ([]Example, error) {
 	if err != nil {
 		return nil, err
 	}
-	byDoc := map[int]Sample{}
+	byDoc := map[int]report.Sample{}
 	for _, s := range sb {
 		if s.Filter == row.Filter {
 			byDoc[s.DocID] = s
@@ -203,7 +205,7 @@ func examples(base, other *Run, row Row, n int) ([]Example, error) {
 		va, okA := s.Values.Float(row.Metric)
 		vb, okB := t.Values.Float(row.Metric)
 		if okA && okB && va == 1 && vb == 0 {
-			out = append(out, Example{Base: ViewSample(s), Other: ViewSample(t)})
+			out = append(out, Example{Base: report.ViewSample(s), Other: report.ViewSample(t)})
 		}
 	}
 	return out, nil

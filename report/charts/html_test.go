@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"bytes"
@@ -6,23 +6,46 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/report"
 )
 
-func renderFixtureHTML(t *testing.T, paths ...string) []byte {
+// baseDir and tunedDir are package report's fixtures: lm-eval's results
+// and samples files of two runs on tiny tasks.
+const (
+	baseDir  = "../testdata/lmeval/fixture__base"
+	tunedDir = "../testdata/lmeval/fixture__tuned"
+)
+
+// compareRuns loads the runs at paths (the first is the baseline) and
+// compares them.
+func compareRuns(t *testing.T, o report.CompareOptions, paths ...string) ([]*report.Run, *report.Comparison) {
 	t.Helper()
-	runs, err := LoadAll(paths)
+	runs, err := report.LoadAll(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Compare(runs, CompareOptions{Seed: 1, BootstrapIters: 1000})
+	c, err := report.Compare(runs, o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runs, c
+}
+
+// renderHTML is WriteHTML's page with the default options.
+func renderHTML(t *testing.T, runs []*report.Run, c *report.Comparison) []byte {
+	t.Helper()
 	var b bytes.Buffer
 	if err := WriteHTML(&b, runs, c, HTMLOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+func renderFixtureHTML(t *testing.T, paths ...string) []byte {
+	t.Helper()
+	runs, c := compareRuns(t, report.CompareOptions{Seed: 1, BootstrapIters: 1000}, paths...)
+	return renderHTML(t, runs, c)
 }
 
 // The report compares tuned (baseline) against base, so the drop in

@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goeval/goeval/report"
 )
 
 // TestHTMLInChromium opens the HTML report in headless Chromium, fails on
@@ -58,26 +60,16 @@ func checkLargeReport(t *testing.T, bin, dir string) {
 		writeSynthResults(t, p, 60, i)
 		paths = append(paths, p)
 	}
-	runs, err := LoadAll(paths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Compare(runs, CompareOptions{BootstrapIters: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteHTML(&b, runs, c, HTMLOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	runs, c := compareRuns(t, report.CompareOptions{BootstrapIters: 1}, paths...)
+	html := renderHTML(t, runs, c)
 	page := filepath.Join(dir, "large.html")
-	os.WriteFile(page, b.Bytes(), 0o644)
+	os.WriteFile(page, html, 0o644)
 	logs, shot := runChromium(t, bin, dir, page)
 	for _, l := range logs {
 		t.Errorf("console message from the 60-task report: %s", l)
 	}
 	checkScreenshot(t, shot)
-	probe := strings.Replace(b.String(), "</body>", `<script>console.log("goeval-scroll " + document.documentElement.scrollWidth + " " + document.documentElement.clientWidth)</script></body>`, 1)
+	probe := strings.Replace(string(html), "</body>", `<script>console.log("goeval-scroll " + document.documentElement.scrollWidth + " " + document.documentElement.clientWidth)</script></body>`, 1)
 	probePage := filepath.Join(dir, "large-probe.html")
 	os.WriteFile(probePage, []byte(probe), 0o644)
 	logs, _ = runChromium(t, bin, dir, probePage)

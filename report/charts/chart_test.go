@@ -1,4 +1,4 @@
-package report
+package charts
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/goeval/goeval/report"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -21,9 +22,9 @@ var mmluLike = []string{"mmlu_high_school_government_and_politics", "mmlu_profes
 // synthComparison builds a comparison of nTasks tasks (two metrics each,
 // acc and acc_norm) over the runs, with a group "mmlu" over the mmlu-named
 // tasks when group is set.
-func synthComparison(nTasks int, runs []string, group bool) *Comparison {
+func synthComparison(nTasks int, runs []string, group bool) *report.Comparison {
 	rng := rand.New(rand.NewPCG(1, 2))
-	c := &Comparison{Runs: runs, Groups: map[string][]string{}}
+	c := &report.Comparison{Runs: runs, Groups: map[string][]string{}}
 	var subs []string
 	for i := range nTasks {
 		task := fmt.Sprintf("%s_%d", mmluLike[i%len(mmluLike)], i)
@@ -41,19 +42,19 @@ func synthComparison(nTasks int, runs []string, group bool) *Comparison {
 	return c
 }
 
-func synthRow(rng *rand.Rand, task, metric string, n int) Row {
-	r := Row{Task: task, Metric: metric, Filter: "none", Key: metric + ",none", HigherIsBetter: true}
+func synthRow(rng *rand.Rand, task, metric string, n int) report.Row {
+	r := report.Row{Task: task, Metric: metric, Filter: "none", Key: metric + ",none", HigherIsBetter: true}
 	base := rng.Float64()
 	for j := range n {
 		v := math.Min(1, math.Max(0, base+0.15*(rng.Float64()-0.4)*float64(j)/float64(n)))
 		// Large stderrs near the ends: whiskers must be clipped.
-		r.Cells = append(r.Cells, Cell{Value: v, OK: true, Stderr: 0.02 + 0.1*rng.Float64(), StderrOK: true})
+		r.Cells = append(r.Cells, report.Cell{Value: v, OK: true, Stderr: 0.02 + 0.1*rng.Float64(), StderrOK: true})
 	}
-	r.Changes = make([]Change, n)
+	r.Changes = make([]report.Change, n)
 	for j := 1; j < n; j++ {
 		d := r.Cells[j].Value - r.Cells[0].Value
 		half := 0.03 + 0.05*rng.Float64()
-		r.Changes[j] = Change{Abs: d, Low: d - half, High: d + half, Significant: math.Abs(d) > half, Test: "mcnemar"}
+		r.Changes[j] = report.Change{Abs: d, Low: d - half, High: d + half, Significant: math.Abs(d) > half, Test: "mcnemar"}
 	}
 	return r
 }
@@ -137,7 +138,7 @@ func TestChartsLayout(t *testing.T) {
 	for _, n := range []int{5, 60} {
 		c := synthComparison(n, runs3, n > 5)
 		for _, expand := range []bool{false, true} {
-			o := ChartOptions{ExpandGroups: expand}
+			o := Options{ExpandGroups: expand}
 			sc, err := ScoresChart(c, o)
 			if err != nil {
 				t.Fatal(err)
@@ -153,7 +154,7 @@ func TestChartsLayout(t *testing.T) {
 	for _, n := range []int{5, 60} {
 		c := synthComparison(n, runNames("checkpoint-", 20), n > 5)
 		for _, topK := range []int{0, -1} {
-			sw, err := SweepChart(c, ChartOptions{TopK: topK})
+			sw, err := SweepChart(c, Options{TopK: topK})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +165,7 @@ func TestChartsLayout(t *testing.T) {
 
 func TestChartRowsPrimaryAndGroups(t *testing.T) {
 	c := synthComparison(10, []string{"a", "b"}, true)
-	rows, _, err := chartRows(c, ChartOptions{})
+	rows, _, err := chartRows(c, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,11 +192,11 @@ func TestChartRowsPrimaryAndGroups(t *testing.T) {
 			t.Errorf("rows not sorted by change: %v before %v", a, b)
 		}
 	}
-	exp, _, _ := chartRows(c, ChartOptions{ExpandGroups: true, Metric: "acc"})
+	exp, _, _ := chartRows(c, Options{ExpandGroups: true, Metric: "acc"})
 	if len(exp) != 10 {
 		t.Errorf("expanded: %d rows, want 10 subtasks and tasks", len(exp))
 	}
-	if _, _, err := chartRows(c, ChartOptions{Metric: "f1"}); err == nil {
+	if _, _, err := chartRows(c, Options{Metric: "f1"}); err == nil {
 		t.Error("a metric no task has was accepted")
 	}
 }
@@ -221,9 +222,9 @@ func TestChartsWithNaN(t *testing.T) {
 		ch := &c.Rows[i].Changes[1]
 		ch.Abs, ch.Low, ch.High, ch.Significant = math.NaN(), math.NaN(), math.NaN(), false
 	}
-	for name, draw := range map[string]func(*Comparison, ChartOptions) (*Chart, error){
+	for name, draw := range map[string]func(*report.Comparison, Options) (*Chart, error){
 		"scores": ScoresChart, "compare": CompareChart, "sweep": SweepChart} {
-		ch, err := draw(c, ChartOptions{})
+		ch, err := draw(c, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
