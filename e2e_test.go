@@ -133,14 +133,12 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra := report.ModelKeys(m.Info())
-	for k, v := range report.PromptFields(prompt) {
-		extra[k] = v
-	}
-	info := report.RunInfo{ModelName: modelDir, Extra: extra, Metadata: e2eMetadata(t, run.Metadata), Config: report.RunConfig(report.RunSettings{
-		Model: modelDir, DType: "float32", BatchSize: "4", Device: "cpu", Limit: run.Limit,
-		Checkpoint: true, NumParameters: int64(m.NumParameters()),
-		BootstrapIters: iters, GenKwargs: gk, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}})}
+	model := m.Info()
+	seed, fewshot := int64(0), int64(1234)
+	info := report.RunInfo{ModelName: modelDir, Prompt: prompt, Model: &model, Metadata: e2eMetadata(t, run.Metadata),
+		Settings: report.RunSettings{Model: modelDir, DType: "float32", BatchSize: "4", Device: "cpu", Limit: run.Limit,
+			Checkpoint: true, NumParameters: int64(m.NumParameters()), BootstrapIters: iters, GenKwargs: gk,
+			Seeds: report.Seeds{Random: &seed, NumPy: &fewshot, Torch: &fewshot, Fewshot: &fewshot}}}
 	rep, samples, err := report.FromResults(res, info)
 	if err != nil {
 		t.Fatal(err)

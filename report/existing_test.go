@@ -35,7 +35,7 @@ func existingRun(t *testing.T, out string, s RunSettings, extra map[string]any, 
 func TestFindRun(t *testing.T) {
 	out := t.TempDir()
 	s := RunSettings{Model: "dir/m", DType: "float32", BatchSize: 8, Device: "cpu", Limit: 4,
-		BootstrapIters: 10, Seeds: [4]any{int64(0), int64(1234), int64(1234), int64(1234)}}
+		BootstrapIters: 10, Seeds: seeds(0, 1234, 1234, 1234)}
 	want := RunWant{Config: RunConfig(s), NShot: map[string]int{"a": 2, "b": 0}}
 	if _, ok, err := FindRun(out, "dir/m", want); ok || err != nil {
 		t.Fatalf("empty folder: ok %v err %v", ok, err)
@@ -55,7 +55,7 @@ func TestFindRun(t *testing.T) {
 		"other model":   {Config: want.Config, NShot: want.NShot, Extra: nil},
 		"limit":         {Config: RunConfig(with(s, func(s *RunSettings) { s.Limit = 5 })), NShot: want.NShot},
 		"dtype":         {Config: RunConfig(with(s, func(s *RunSettings) { s.DType = "bfloat16" })), NShot: want.NShot},
-		"fewshot seed":  {Config: RunConfig(with(s, func(s *RunSettings) { s.Seeds[3] = int64(1) })), NShot: want.NShot},
+		"fewshot seed":  {Config: RunConfig(with(s, func(s *RunSettings) { s.Seeds.Fewshot = seeds(1, 1, 1, 1).Fewshot })), NShot: want.NShot},
 		"gen kwargs":    {Config: RunConfig(with(s, func(s *RunSettings) { s.GenKwargs = map[string]any{"temperature": 0.5} })), NShot: want.NShot},
 		"n-shot":        {Config: want.Config, NShot: map[string]int{"a": 3, "b": 0}},
 		"fewer tasks":   {Config: want.Config, NShot: map[string]int{"a": 2}},
@@ -103,4 +103,9 @@ func TestFindRun(t *testing.T) {
 func with(s RunSettings, f func(*RunSettings)) RunSettings {
 	f(&s)
 	return s
+}
+
+// seeds are the four seeds given.
+func seeds(random, numpy, torch, fewshot int64) Seeds {
+	return Seeds{Random: &random, NumPy: &numpy, Torch: &torch, Fewshot: &fewshot}
 }

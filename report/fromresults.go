@@ -18,6 +18,7 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 	}
 	out := &Results{ModelSource: "goeval", ModelName: info.ModelName, GitHash: info.GitHash,
 		Date: float64(r.Start.UnixNano()) / 1e9, TotalEvalSeconds: strconv.FormatFloat(r.Duration.Seconds(), 'f', -1, 64)}
+	config := RunConfig(info.Settings)
 	meta := &taskMeta{map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}}
 	for _, t := range r.Tasks {
 		cfg, err := taskConfig(t)
@@ -26,7 +27,7 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 		}
 		out.Results.Set(t.Name, taskEntry(t))
 		out.NSamples.Set(t.Name, NSamples{Original: t.Original, Effective: t.SampleLen})
-		meta.configs[t.Name], meta.versions[t.Name] = withModelArgs(cfg, info.Config, info.Metadata, t.Name), t.Version
+		meta.configs[t.Name], meta.versions[t.Name] = withModelArgs(cfg, config, info.Metadata, t.Name), t.Version
 		meta.shots[t.Name], meta.hib[t.Name] = t.NumFewshot, higherIsBetterMap(t.Metrics)
 	}
 	for _, g := range r.Groups {
@@ -40,11 +41,10 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 		out.GroupSubtasks.Set(g.Name, g.Subtasks)
 	}
 	sortedMeta(out, r, meta)
-	if info.Config != nil {
-		copyMap(&out.Config, info.Config)
-	}
-	for _, k := range sortedKeys(info.Extra) {
-		out.Extra.Set(k, info.Extra[k])
+	copyMap(&out.Config, config)
+	extra := info.extra()
+	for _, k := range sortedKeys(extra) {
+		out.Extra.Set(k, extra[k])
 	}
 	out.Extra.Set(VersionKey, buildinfo.Version()) // where lm-eval writes lm_eval_version
 	return out, fromSamples(r), nil
@@ -199,7 +199,7 @@ func withModelArgs(cfg, runConfig, metadata *py.Map[any], task string) any {
 const VersionKey = "goeval_version"
 
 // TimingKey is the results file's key for what the engine ran (forward
-// passes, tokens requested and computed, compiles; engine.Work.Fields).
+// passes, tokens requested and computed, compiles: Timing).
 // Like total_evaluation_time_seconds it differs between runs of the same
 // evaluation (a resumed run computes less).
 const TimingKey = "goeval_timing"

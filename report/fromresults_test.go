@@ -8,7 +8,6 @@ import (
 
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/internal/py"
-	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmtest"
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/synth"
@@ -39,8 +38,8 @@ func TestReportConfigsAndCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc := report.RunConfig(report.RunSettings{Model: "/m", DType: "float32", BatchSize: 1, Device: "cpu", GenKwargs: o.Task.GenKwargs})
-	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: "/m", Config: rc})
+	rs := report.RunSettings{Model: "/m", DType: "float32", BatchSize: 1, Device: "cpu", GenKwargs: o.Task.GenKwargs}
+	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: "/m", Settings: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,24 +71,5 @@ func TestReportConfigsAndCounts(t *testing.T) {
 	}
 	if ck, _ := rep.Config.Get("model_args"); ck.(*py.Map[any]).Keys()[0] != "pretrained" {
 		t.Errorf("config.model_args %v", ck)
-	}
-}
-
-// TestModelKeys: lm-eval's [token, "id"] pairs, [null, "None"] for a
-// missing token, the pad token falling back to EOS, eot_token_id from EOS
-// and max_length defaulting to 2048.
-func TestModelKeys(t *testing.T) {
-	eos := &lm.Token{Text: "</s>", ID: 2}
-	got := report.ModelKeys(lm.Info{EOS: eos, MaxLength: 4096})
-	want := `{"eot_token_id": 2, "max_length": 4096, "tokenizer_bos_token": [null, "None"], ` +
-		`"tokenizer_eos_token": ["</s>", "2"], "tokenizer_pad_token": ["</s>", "2"]}`
-	if b, _ := py.JSON(got, false); string(b) != want {
-		t.Errorf("ModelKeys = %s\nwant %s", b, want)
-	}
-	got = report.ModelKeys(lm.Info{BOS: &lm.Token{Text: "<s>", ID: 1}, Pad: &lm.Token{Text: "<pad>", ID: 0}})
-	want = `{"max_length": 2048, "tokenizer_bos_token": ["<s>", "1"], "tokenizer_eos_token": [null, "None"], ` +
-		`"tokenizer_pad_token": ["<pad>", "0"]}`
-	if b, _ := py.JSON(got, false); string(b) != want {
-		t.Errorf("ModelKeys = %s\nwant %s", b, want)
 	}
 }

@@ -11,10 +11,10 @@ type PromptSettings struct {
 	FewshotAsMultiturn *bool
 }
 
-// PromptFields are the results-file keys of p: system_instruction and its
+// promptFields are the results-file keys of p: system_instruction and its
 // sha256, fewshot_as_multiturn, chat_template and its sha256. A key that is
 // not set is left out, and written as null (Results.Encode).
-func PromptFields(p PromptSettings) map[string]any {
+func promptFields(p PromptSettings) map[string]any {
 	out := map[string]any{}
 	if p.SystemInstruction != "" {
 		out["system_instruction"], out["system_instruction_sha"] = p.SystemInstruction, HashString(p.SystemInstruction)
@@ -28,6 +28,6 @@ func PromptFields(p PromptSettings) map[string]any {
 	return out
 }
 
-// PromptKeyNames are the top-level keys PromptFields sets.
+// PromptKeyNames are the top-level keys the prompt settings set.
 var PromptKeyNames = []string{"system_instruction", "system_instruction_sha", "fewshot_as_multiturn",
 	"chat_template", "chat_template_sha"}

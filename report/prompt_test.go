@@ -24,12 +24,12 @@ func TestPromptFields(t *testing.T) {
 			map[string]any{"fewshot_as_multiturn": true, "chat_template": "T", "chat_template_sha": HashString("T")}},
 	}
 	for _, c := range cases {
-		if got := PromptFields(c.p); !reflect.DeepEqual(got, c.want) {
+		if got := promptFields(c.p); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 	r := &Results{}
-	for k, v := range PromptFields(cases[2].p) {
+	for k, v := range promptFields(cases[2].p) {
 		r.Extra.Set(k, v)
 	}
 	m := r.ordered()

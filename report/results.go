@@ -1,9 +1,10 @@
 // Package report is goeval's home for lm-evaluation-harness files: it
 // converts an evaluation's goeval.Results into lm-eval's results and
-// samples files (FromResults, RunConfig, ModelKeys), reads and writes them
+// samples files (FromResults, RunInfo, RunConfig), reads and writes them
 // byte-compatibly with lm-eval, lines runs up in comparison tables (the
-// significance tests themselves are in package metrics), and renders
-// tables, plots and an HTML report. It computes no statistics.
+// significance tests themselves are in package metrics), and renders the
+// summary and comparison tables; charts and the HTML report are
+// report/charts. It computes no statistics and links no plotting library.
 package report
 
 import (

@@ -9,18 +9,58 @@ import (
 	"github.com/goeval/goeval/lm"
 )
 
-// RunInfo is the run-level metadata of a results file.
+// RunInfo is everything a results file records besides the results
+// themselves, typed: who ran what, and how. goeval run fills it for each
+// model it evaluates; a Go program that fills it with the same values
+// writes the same file.
 type RunInfo struct {
 	ModelName string // "model_name" (the --model path or id)
-	// Config is "config" in lm-eval's key order: model, model_args,
-	// batch_size, device, limit, seeds, … Its "model_args" (a *py.Map)
-	// is also merged into every task config's metadata, as lm-eval does.
-	Config  *py.Map[any]
-	GitHash string         // "git_hash"; empty means goeval's own commit (internal/buildinfo)
-	Extra   map[string]any // other top-level keys (max_length, chat_template, ...)
+	// Settings are the "config" block (RunConfig); its model_args are also
+	// merged into every task config's metadata, as lm-eval does.
+	Settings RunSettings
+	// Prompt are the prompt settings recorded outside "config":
+	// system_instruction, fewshot_as_multiturn and chat_template.
+	Prompt PromptSettings
+	// Model is what lm-eval's HF model records of the tokenizer and the
+	// context (tokenizer_*_token, eot_token_id, max_length); nil for a
+	// model that describes none of it (the keys are then null).
+	Model *lm.Info
+	// Timing is what the engine ran ("goeval_timing"); nil: not recorded.
+	Timing *Timing
+	// DatasetSHA is each dataset's Hub commit, for datasets fetched from
+	// the Hub ("dataset_sha"; nil: not recorded).
+	DatasetSHA map[string]string
 	// Metadata (lm-eval's --metadata) is merged into every task config's
 	// metadata after model_args, as lm-eval does.
 	Metadata *py.Map[any]
+	GitHash  string // "git_hash"; empty means goeval's own commit (internal/buildinfo)
+}
+
+// extra are info's top-level keys other than the typed ones of Results.
+func (info RunInfo) extra() map[string]any {
+	out := promptFields(info.Prompt)
+	if info.Model != nil {
+		for k, v := range modelKeys(*info.Model) {
+			out[k] = v
+		}
+	}
+	if info.Timing != nil {
+		out[TimingKey] = info.Timing.fields()
+	}
+	if info.DatasetSHA != nil {
+		shas := map[string]any{}
+		for p, c := range info.DatasetSHA {
+			shas[p] = c
+		}
+		out["dataset_sha"] = shas
+	}
+	return out
+}
+
+// Want describes info's run before it is evaluated, for FindRun: the
+// tasks' effective num_fewshot and the groups it reports.
+func (info RunInfo) Want(nshot map[string]int, groups []string) RunWant {
+	return RunWant{Config: RunConfig(info.Settings), NShot: nshot, Groups: groups, Extra: promptFields(info.Prompt)}
 }
 
 // RunSettings are the run-level settings a results file records in its
@@ -34,7 +74,7 @@ type RunSettings struct {
 	Limit          float64        // 0 = none (written as null)
 	BootstrapIters int            // <= 0 is written as 0
 	GenKwargs      map[string]any // --gen-kwargs (written sorted; {} when none)
-	Seeds          [4]any         // random, numpy, torch, fewshot (int64 or nil)
+	Seeds          Seeds
 	// ModelRevision, ModelSHA and PeftSHA are lm-eval's model_revision,
 	// model_sha and peft_sha, for models fetched from the Hub.
 	ModelRevision, ModelSHA, PeftSHA string
@@ -48,6 +88,18 @@ type RunSettings struct {
 	// ModelArgs, when set, is "model_args" as given (lm-eval's --model_args
 	// spelling), replacing the one built from Model, Peft and DType.
 	ModelArgs *py.Map[any]
+}
+
+// Seeds are lm-eval's four seeds (--seed): Python's random, NumPy's,
+// torch's and the few-shot sampler's. nil is None (not seeded).
+type Seeds struct{ Random, NumPy, Torch, Fewshot *int64 }
+
+// value is seed as the results file writes it (null for nil).
+func seedValue(seed *int64) any {
+	if seed == nil {
+		return nil
+	}
+	return *seed
 }
 
 // TorchDType is torch's name of a dtype ("torch.float32", "torch.bfloat16"),
@@ -93,8 +145,8 @@ func RunConfig(s RunSettings) *py.Map[any] {
 		v any
 	}{{"batch_size", s.BatchSize}, {"batch_sizes", []any{}},
 		{"device", s.Device}, {"use_cache", nil}, {"limit", limit}, {"bootstrap_iters", max(s.BootstrapIters, 0)},
-		{"gen_kwargs", gen}, {"random_seed", s.Seeds[0]}, {"numpy_seed", s.Seeds[1]}, {"torch_seed", s.Seeds[2]},
-		{"fewshot_seed", s.Seeds[3]}} {
+		{"gen_kwargs", gen}, {"random_seed", seedValue(s.Seeds.Random)}, {"numpy_seed", seedValue(s.Seeds.NumPy)},
+		{"torch_seed", seedValue(s.Seeds.Torch)}, {"fewshot_seed", seedValue(s.Seeds.Fewshot)}} {
 		c.Set(kv.k, kv.v)
 	}
 	return c
@@ -124,13 +176,13 @@ func (s RunSettings) modelInfo(c *py.Map[any]) {
 // nor the tokenizer gives one.
 const defaultMaxLength = 2048
 
-// ModelKeys returns the model-level keys lm-eval's HF model writes at the
-// top of a results file (RunInfo.Extra): tokenizer_pad_token,
+// modelKeys returns the model-level keys lm-eval's HF model writes at the
+// top of a results file (RunInfo.Model): tokenizer_pad_token,
 // tokenizer_eos_token and tokenizer_bos_token as [token, "id"] ([null,
 // "None"] when absent; the pad token falls back to EOS as in lm-eval),
 // eot_token_id (the EOS id, when there is one) and max_length (2048 when
 // info has none).
-func ModelKeys(info lm.Info) map[string]any {
+func modelKeys(info lm.Info) map[string]any {
 	tok := func(t *lm.Token) []any {
 		if t == nil {
 			return []any{nil, "None"}

@@ -69,17 +69,17 @@ func runDownload(args []string) error {
 	if *taskList == "" {
 		return nil
 	}
-	f := &runFlags{index: tasks.NewIndex()}
-	if err := f.fetchDatasets(ctx, strings.Split(*taskList, ",")); err != nil {
+	datasets, err := fetchDatasets(ctx, tasks.NewIndex(), strings.Split(*taskList, ","))
+	if err != nil {
 		return err
 	}
-	paths := make([]string, 0, len(f.hub.datasets))
-	for p := range f.hub.datasets {
+	paths := make([]string, 0, len(datasets))
+	for p := range datasets {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		printSnapshot(f.hub.datasets[p])
+		printSnapshot(datasets[p])
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goeval/goeval/hub"
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/tasks"
 )
 
 // hubState records the Hub repositories a run resolved to cache snapshots:
@@ -53,15 +54,13 @@ func newHubClient() *hub.Client {
 	return c
 }
 
-// resolveHubModels fetches, before any other work, the --adapter and
-// --model values that name Hub repositories (a missing --model is the
-// first adapter's base_model_name_or_path); engine then opens local
-// folders only. The task names are checked first.
-func (f *runFlags) resolveHubModels(ctx context.Context, taskNames []string) error {
-	if _, _, err := f.index.Expand(taskNames); err != nil {
-		return err
-	}
-	f.hub = hubState{models: map[string]*hub.Snapshot{}, datasets: map[string]*hub.Snapshot{}}
+// resolveHubModels fetches, before any other work, the adapters and the
+// --model values (comma-separated) that name Hub repositories, and
+// returns --model (for an empty one, the first adapter's
+// base_model_name_or_path) with the snapshots; engine then opens local
+// folders only.
+func resolveHubModels(ctx context.Context, model string, adapters []string) (string, hubState, error) {
+	hs := hubState{models: map[string]*hub.Snapshot{}}
 	var c *hub.Client
 	client := func() *hub.Client {
 		if c == nil {
@@ -69,32 +68,32 @@ func (f *runFlags) resolveHubModels(ctx context.Context, taskNames []string) err
 		}
 		return c
 	}
-	for _, a := range f.adapters {
+	for _, a := range adapters {
 		if isHubID(a) {
-			if err := f.fetchModel(ctx, client(), a, hub.AdapterFiles, "adapter_config.json"); err != nil {
-				return err
+			if err := hs.fetchModel(ctx, client(), a, hub.AdapterFiles, "adapter_config.json"); err != nil {
+				return "", hs, err
 			}
 		}
 	}
-	var err error
-	if f.model == "" {
-		if f.model, err = adapterBase(f.hub.localDir(f.adapters[0]), f.adapters[0]); err != nil {
-			return err
+	if model == "" {
+		var err error
+		if model, err = adapterBase(hs.localDir(adapters[0]), adapters[0]); err != nil {
+			return "", hs, err
 		}
 	}
-	for _, m := range strings.Split(f.model, ",") {
+	for _, m := range strings.Split(model, ",") {
 		if m = strings.TrimSpace(m); isHubID(m) {
-			if err := f.fetchModel(ctx, client(), m, hub.ModelFiles, "config.json"); err != nil {
-				return err
+			if err := hs.fetchModel(ctx, client(), m, hub.ModelFiles, "config.json"); err != nil {
+				return "", hs, err
 			}
 		}
 	}
-	return nil
+	return model, hs, nil
 }
 
-// fetchModel fetches the files of model or adapter repository id; the
-// snapshot must hold need.
-func (f *runFlags) fetchModel(ctx context.Context, c *hub.Client, id string, files []string, need string) error {
+// fetchModel fetches the files of model or adapter repository id into h;
+// the snapshot must hold need.
+func (h *hubState) fetchModel(ctx context.Context, c *hub.Client, id string, files []string, need string) error {
 	r, err := hub.ParseRepo(id, hub.Model)
 	if err != nil {
 		return errs.BadInput(err)
@@ -106,7 +105,7 @@ func (f *runFlags) fetchModel(ctx context.Context, c *hub.Client, id string, fil
 	if _, err := os.Stat(filepath.Join(s.Dir, need)); err != nil {
 		return errs.BadInputf("model %s (commit %s) has no %s; is it a Hugging Face transformers repository?", id, s.Commit, need)
 	}
-	f.hub.models[id] = s
+	h.models[id] = s
 	return nil
 }
 
@@ -126,26 +125,24 @@ func adapterBase(dir, name string) (string, error) {
 	return cfg.Base, nil
 }
 
-// fetchDatasets fetches, without --data-dir, the dataset splits each task
-// reads into the hub cache, where the tasks find them (offline, a dataset
-// missing from the cache is left for the tasks to report).
-func (f *runFlags) fetchDatasets(ctx context.Context, taskNames []string) error {
-	ts, _, err := f.index.Expand(taskNames)
-	if err != nil || f.dataDir != "" {
-		return err
+// fetchDatasets fetches the dataset splits each task of names reads into
+// the hub cache, where the tasks find them (offline, a dataset missing
+// from the cache is left for the tasks to report), and returns the
+// snapshots by dataset path.
+func fetchDatasets(ctx context.Context, ix *tasks.Index, names []string) (map[string]*hub.Snapshot, error) {
+	ts, _, err := ix.Expand(names)
+	if err != nil {
+		return nil, err
 	}
 	c := newHubClient()
 	// The tasks search $HF_HUB_CACHE (else $HF_HOME/hub): make it the
 	// folder the client fills, also when only XDG_CACHE_HOME or the legacy
 	// HUGGINGFACE_HUB_CACHE named it.
 	os.Setenv("HF_HUB_CACHE", c.Cache.Dir)
-	if f.hub.datasets == nil {
-		f.hub.datasets = map[string]*hub.Snapshot{}
-	}
 	want := map[string][]string{}
 	var order []string
 	for _, t := range ts {
-		path, pats, err := f.index.DataFiles(t.Name())
+		path, pats, err := ix.DataFiles(t.Name())
 		if err != nil {
 			continue // not a built-in dataset task
 		}
@@ -154,39 +151,22 @@ func (f *runFlags) fetchDatasets(ctx context.Context, taskNames []string) error 
 		}
 		want[path] = append(want[path], pats...)
 	}
+	out := map[string]*hub.Snapshot{}
 	for _, path := range order {
 		r, err := hub.ParseRepo(path, hub.Dataset)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s, err := c.FetchDataset(ctx, r, want[path])
 		if err != nil {
 			if c.Offline {
 				continue // the tasks say what is missing, and where they looked
 			}
-			return err
+			return nil, err
 		}
-		f.hub.datasets[path] = s
+		out[path] = s
 	}
-	return nil
-}
-
-// hubExtra adds the commits of the run's datasets to a results file's
-// top-level keys ("dataset_sha": {dataset_path: commit}).
-func (h *hubState) hubExtra(extra map[string]any) map[string]any {
-	if len(h.datasets) == 0 {
-		return extra
-	}
-	out := map[string]any{}
-	for k, v := range extra {
-		out[k] = v
-	}
-	shas := map[string]any{}
-	for p, s := range h.datasets {
-		shas[p] = s.Commit
-	}
-	out["dataset_sha"] = shas
-	return out
+	return out, nil
 }
 
 // modelInfo is lm-eval's model_revision and model_sha for model (and

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/goeval/goeval/report"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/goeval/goeval/report"
 
 	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/synth"

@@ -7,22 +7,20 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
-	"strings"
 
 	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/lm/lmcache"
 	"github.com/goeval/goeval/lm/lmtest"
-	modelspkg "github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/report"
-	"github.com/goeval/goeval/tasks"
 )
 
 func init() {
 	register("run", "evaluate a model on tasks and write lm-eval results/samples files", runRun)
 }
 
+// runRun is goeval run: the flags parsed, the plan settled (every input
+// checked), then each target evaluated.
 func runRun(args []string) error {
 	f, err := parseRunFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -34,132 +32,93 @@ func runRun(args []string) error {
 		}
 		return errs.BadInput(err)
 	}
-	seeds, err := f.seeds()
+	plan, err := planRun(context.Background(), f)
 	if err != nil {
-		return err
-	}
-	if f.progressEvery, err = progressInterval(); err != nil {
-		return err
-	}
-	gk, err := tasks.ParseGenKwargs(f.genKwargs)
-	if err != nil {
-		return err
-	}
-	for _, w := range tasks.GenKwargsWarnings(gk) {
-		fmt.Fprintf(os.Stderr, "goeval run: warning: %s\n", w)
-	}
-	if f.index, err = taskIndex(f.includePath); err != nil {
-		return err
-	}
-	opts := goevalpkg.Options{Tasks: strings.Split(f.tasks, ","), Index: f.index, Task: tasks.DefaultOptions(),
-		BootstrapIters: f.bootstrap, LogSamples: f.logSamples}
-	if f.bootstrap <= 0 {
-		opts.BootstrapIters = -1
-	}
-	opts.Task.DataDir, opts.Task.NumFewshot, opts.Task.Limit = f.dataDir, f.fewshot, f.limit
-	opts.Task.ApplyChatTemplate, opts.Task.FewshotAsMultiturn = f.chat, f.multiturn.or(f.chat)
-	opts.Task.SystemInstruction, opts.Task.GenKwargs, opts.Task.Samples = f.sysInstr, gk, f.lmeval.sampleIDs
-	opts.LogSamples = opts.LogSamples || f.lmeval.writeOut
-	if s, ok := seeds[3].(int64); ok {
-		opts.Task.Seed = s
-	}
-	models, err := f.runModels(opts.Tasks)
-	if err != nil {
-		return err
-	}
-	if err := checkBeforeWork(f, models); err != nil {
-		return err
-	}
-	if err := f.resolveAutoDType(models[0]); err != nil {
-		return err
-	}
-	if len(f.adapters) > 0 && len(models) > 1 {
-		return errs.BadInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
-	}
-	if err := f.fetchDatasets(context.Background(), opts.Tasks); err != nil {
-		return err
-	}
-	if err := f.resolveRunDevice(models); err != nil {
 		return err
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	if len(f.adapters) > 0 {
-		return f.nonFinite.exit(runAdapters(ctx, f, models[0], opts, seeds, gk))
-	}
-	for i, model := range models {
-		if len(models) > 1 {
-			fmt.Fprintf(os.Stderr, "== model %d/%d: %s\n", i+1, len(models), model)
-		}
-		if skip, err := f.skipExisting(goevalpkg.Target{Name: model, Base: model, Index: -1}, len(models), opts, seeds, gk); err != nil || skip {
-			if err != nil {
-				return fmt.Errorf("model %s: %w", model, err)
-			}
-			continue
-		}
-		if err := runModel(ctx, f, model, opts, seeds, gk); err != nil {
-			if len(models) > 1 {
-				return fmt.Errorf("model %s: %w", model, err)
-			}
-			return err
-		}
-	}
-	return f.nonFinite.exit(nil)
+	r := &runner{plan: plan}
+	return r.nonFinite.exit(r.run(ctx), plan.out.failNonFinite)
 }
 
-// checkBeforeWork checks what can be checked before the first forward:
-// the output folder is created and writable, and every model of a sweep
-// has a valid config.json (a typo in the last checkpoint of a sweep fails
-// now, not after the others were evaluated).
-func checkBeforeWork(f *runFlags, models []string) error {
-	if f.out != "" {
-		if err := report.PrepareOutput(f.out); err != nil {
-			return err
-		}
+// runner carries a plan out. Its fields are the only state a run changes
+// as it goes.
+type runner struct {
+	plan        *runPlan
+	deviceShown bool           // the "device:" line was printed
+	nonFinite   nonFiniteState // the tasks with NaN/Inf log-probs so far
+}
+
+// evalOptionsHook, nil in goeval itself, lets the command's tests adjust
+// each evaluation's options (resume_test.go sends requests in small chunks
+// to interrupt a run at a known point).
+var evalOptionsHook func(*goevalpkg.Options)
+
+// run evaluates the plan's targets in order, skipping those whose results
+// exist (several targets with --output-path, without --overwrite).
+func (r *runner) run(ctx context.Context) error {
+	p := r.plan
+	if len(p.adapters) > 0 {
+		return r.runFamily(ctx)
 	}
-	if f.useCache != "" {
-		if err := lmcache.Check(f.useCache); err != nil {
+	for i, t := range p.targets {
+		if len(p.targets) > 1 {
+			fmt.Fprintf(os.Stderr, "== model %d/%d: %s\n", i+1, len(p.targets), t.Name)
+		}
+		err := r.runModel(ctx, t)
+		if err != nil && len(p.targets) > 1 {
+			return fmt.Errorf("model %s: %w", t.Name, err)
+		}
+		if err != nil {
 			return err
-		}
-	}
-	for _, m := range models {
-		if m == "fake" || f.api.on() {
-			continue
-		}
-		if err := checkModelDir(f.hub.localDir(m)); err != nil {
-			return err
-		}
-		if _, err := modelspkg.LoadConfig(f.hub.localDir(m)); err != nil {
-			return fmt.Errorf("model %s: %w", m, err)
 		}
 	}
 	return nil
 }
 
-// resolveRunDevice resolves --device for the models of the run, the last
-// step before work (it may install the XLA CPU plugin, with a progress
-// bar). The "device:" line follows when the first model's requests start
-// (showDevice), so a checkpoint or dataset that fails to load gets one
-// error line.
-func (f *runFlags) resolveRunDevice(models []string) error {
-	if len(models) == 1 && models[0] == "fake" {
-		f.choice = engine.DeviceChoice{Device: f.device}
-		return nil
+// runModel evaluates one model of a sweep (or the only one) and writes its
+// results folder (--output-path/<model name sanitized>/).
+func (r *runner) runModel(ctx context.Context, t goevalpkg.Target) error {
+	if skip, err := r.skipExisting(t); err != nil || skip {
+		return err
 	}
-	if f.api.on() {
-		f.choice = apiDevice
-		return nil
+	m, closeLM, err := r.open(t.Base)
+	if err != nil {
+		return err
 	}
-	var err error
-	f.choice, err = engine.ResolveDevice(context.Background(), f.device, engine.ResolveOptions{Progress: os.Stderr})
-	return err
+	defer closeLM()
+	return r.evaluate(ctx, t, m)
+}
+
+// open opens model: the plan's API model, the fake LM or a checkpoint.
+func (r *runner) open(model string) (openedModel, func(), error) {
+	p := r.plan
+	switch {
+	case p.api != nil:
+		m, err := p.api.open()
+		return m, func() {}, err
+	case model == "fake":
+		return openedModel{lm: lmtest.New()}, func() {}, nil
+	}
+	m, err := engine.Open(p.hub.localDir(model), p.engine)
+	if err != nil {
+		return openedModel{}, nil, err
+	}
+	return engineModel(m), func() { m.Close() }, nil
+}
+
+// engineModel is an opened engine as a target's model.
+func engineModel(m *engine.Engine) openedModel {
+	info := m.Info()
+	return openedModel{lm: m, eng: m, info: &info}
 }
 
 // showDevice prints the "device:" line (and auto's notice) once per run.
-func (f *runFlags) showDevice() {
-	if !f.deviceShown {
-		f.deviceShown = true
-		printDevice(f.choice)
+func (r *runner) showDevice() {
+	if !r.deviceShown {
+		r.deviceShown = true
+		printDevice(r.plan.device)
 	}
 }
 
@@ -176,35 +135,25 @@ func checkModelDir(dir string) error {
 	return nil
 }
 
-// runModel evaluates one model and writes its results folder
-// (--output-path/<model name sanitized>/).
-func runModel(ctx context.Context, f *runFlags, model string, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	m, closeLM, err := openLM(f, model, &opts)
-	if err != nil {
-		return err
-	}
-	defer closeLM()
-	return evaluateLM(ctx, f, goevalpkg.Target{Name: model, Base: model, Index: -1}, m, opts, seeds, gk)
-}
-
-// evaluateLM evaluates m as target t (through --use-cache's store when
-// set), prints the summary table, the cache and engine lines and, with
+// evaluate evaluates m as target t (through --use-cache's store when set),
+// prints the summary table, the cache and engine lines and, with
 // --output-path, writes the results (and samples) files.
-func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedModel, opts goevalpkg.Options, seeds []any, gk map[string]any) error {
-	pp := newProgressPrinter(os.Stderr, f.progressEvery)
-	if !testProgress(&opts) {
-		opts.Progress = pp.report
+func (r *runner) evaluate(ctx context.Context, t goevalpkg.Target, m openedModel) error {
+	p := r.plan
+	opts := p.eval
+	pp := newProgressPrinter(os.Stderr, p.out.progressEvery)
+	opts.Progress = pp.report
+	if evalOptionsHook != nil {
+		evalOptionsHook(&opts)
 	}
-	if m.eng != nil {
-		inner := opts.Progress
-		opts.Progress = func(p goevalpkg.Progress) {
-			f.showDevice()
-			if inner != nil {
-				inner(p)
-			}
+	progress := opts.Progress
+	opts.Progress = func(pr goevalpkg.Progress) {
+		if m.eng != nil {
+			r.showDevice()
 		}
+		progress(pr)
 	}
-	model, closeCache, err := f.withCache(m)
+	model, closeCache, err := withCache(p.out.cache, m)
 	if err != nil {
 		return err
 	}
@@ -215,69 +164,57 @@ func evaluateLM(ctx context.Context, f *runFlags, t goevalpkg.Target, m openedMo
 	res, err := goevalpkg.Evaluate(ctx, model, opts)
 	pp.finish()
 	closeCache(err == nil)
-	var work engine.Work
+	info := p.infoFor(t, m.chatTemplate())
+	info.Model = m.info
 	if m.eng != nil {
-		work = m.eng.Work().Since(before)
+		work := m.eng.Work().Since(before)
 		printEngineStats(work, err == nil)
+		timing := timingOf(work)
+		info.Timing, info.Settings.NumParameters = &timing, int64(m.eng.NumParameters())
 	}
 	if err != nil {
 		return err
 	}
-	extra := f.promptExtra(m.chatTemplate())
-	for k, v := range m.extra {
-		extra[k] = v
-	}
-	if m.eng != nil {
-		extra[report.TimingKey] = work.Fields()
-	}
-	extra = f.hub.hubExtra(extra)
-	settings := f.settings(t, seeds, gk)
-	if m.eng != nil {
-		settings.NumParameters = int64(m.eng.NumParameters())
-	}
-	rep, samples, err := report.FromResults(res, report.RunInfo{ModelName: t.Name, Config: report.RunConfig(settings),
-		Extra: extra, Metadata: f.lmeval.metadataMap()})
+	defer r.nonFinite.note(t.Name, res)
+	return r.output(t, res, info)
+}
+
+// output prints res (summary table, lm-eval's --write_out and
+// --show_config) and writes its files with --output-path.
+func (r *runner) output(t goevalpkg.Target, res *goevalpkg.Results, info report.RunInfo) error {
+	out := r.plan.out
+	rep, samples, err := report.FromResults(res, info)
 	if err != nil {
 		return err
 	}
-	f.lmeval.printWriteOut(os.Stderr, samples)
+	if out.writeOut {
+		printWriteOut(os.Stderr, samples)
+	}
 	fmt.Print(report.SummaryTable(res))
-	if err := f.lmeval.printConfigs(os.Stdout, rep); err != nil {
-		return err
-	}
-	if !f.logSamples {
-		samples = nil // --write-out logged them for its printout only
-	}
-	defer f.nonFinite.note(t.Name, res)
-	if f.out != "" {
-		path, err := report.WriteRun(f.out, rep, samples, res.Start)
-		if err != nil {
+	if out.showConfig {
+		if err := printConfigs(os.Stdout, rep); err != nil {
 			return err
 		}
-		fmt.Fprintln(os.Stderr, "results written to", path)
-		return f.removeOlder(t, path, opts, seeds, gk, m.chatTemplate())
 	}
-	return nil
-}
-
-// openLM opens the model (or the fake LM), sets the chat template and
-// returns it with its results-file keys (tokenizer tokens, max_length).
-func openLM(f *runFlags, model string, opts *goevalpkg.Options) (openedModel, func(), error) {
-	if f.api.on() {
-		m, err := openAPIModel(f, opts)
-		return m, func() {}, err
+	if !out.logSamples {
+		samples = nil // --write-out logged them for its printout only
 	}
-	if model == "fake" {
-		return openedModel{lm: lmtest.New()}, func() {}, nil
+	if out.dir == "" {
+		return nil
 	}
-	m, err := engine.Open(f.hub.localDir(model), f.engineOptions())
+	path, err := report.WriteRun(out.dir, rep, samples, res.Start)
 	if err != nil {
-		return openedModel{}, nil, err
+		return err
 	}
-	return engineModel(m), func() { m.Close() }, nil
+	fmt.Fprintln(os.Stderr, "results written to", path)
+	return r.removeOlder(t, path, info)
 }
 
-// engineModel is an opened engine as a target.
-func engineModel(m *engine.Engine) openedModel {
-	return openedModel{lm: m, eng: m, extra: report.ModelKeys(m.Info())}
+// timingOf is an engine's work as the results file's goeval_timing.
+func timingOf(w engine.Work) report.Timing {
+	return report.Timing{ForwardPasses: w.Batches + w.Gen.Prefills + w.Gen.DecodeSteps,
+		ScoringTokensRequested: w.TokensRequested, ScoringTokensComputed: w.TokensComputed, ScoringPaddedTokens: w.PaddedTokens,
+		CachedPrefixesComputed: w.PrefixComputed, CachedPrefixHits: w.PrefixHits, CachedPrefixPeakBytes: w.PrefixPeakBytes,
+		PromptTokensRequested: w.Gen.PromptTokens, PrefillTokens: w.Gen.PrefillTokens, DecodedTokens: w.Gen.DecodeTokens,
+		ShapesCompiled: w.Compiles, Compile: w.CompileTime, Forward: w.ExecTime + w.Gen.PrefillTime + w.Gen.DecodeTime}
 }

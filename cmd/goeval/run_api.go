@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	goevalpkg "github.com/goeval/goeval"
 	"github.com/goeval/goeval/apimodel"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
@@ -158,8 +156,18 @@ func (f *runFlags) apiModelArg(k, v string) error {
 	return nil
 }
 
-// openAPIModel opens the run's API model (and its tokenizer).
-func openAPIModel(f *runFlags, opts *goevalpkg.Options) (openedModel, error) {
+// apiPlan is a run's model behind an API: the client's options (with the
+// tokenizer loaded), its cache identity and what its results files record
+// of the tokenizer.
+type apiPlan struct {
+	opts apimodel.Options
+	key  string   // the cache identity: kind, URL, model name
+	info *lm.Info // the tokenizer's tokens and max_length (nil without a tokenizer)
+}
+
+// planAPI settles the API model of f (loading its tokenizer); with
+// --apply-chat-template a completions model needs the tokenizer's template.
+func planAPI(f *runFlags) (*apiPlan, error) {
 	a := f.api
 	o := apimodel.Options{BaseURL: a.baseURL, Model: f.model, Chat: a.kind == "chat", APIKey: os.Getenv("OPENAI_API_KEY"),
 		MaxLength: f.lmeval.maxLength, Concurrency: a.concurrency, Retries: a.retries, Timeout: a.timeout}
@@ -169,32 +177,47 @@ func openAPIModel(f *runFlags, opts *goevalpkg.Options) (openedModel, error) {
 	if n, err := strconv.Atoi(f.batch); err == nil {
 		o.BatchSize = n
 	}
-	var tok *tokenizer.Tokenizer
+	p := &apiPlan{key: "api " + a.kind + " " + strings.TrimRight(a.baseURL, "/") + " " + f.model}
 	if a.tokenizer != "" && a.tokenized {
 		t, err := tokenizer.Load(a.tokenizer)
 		if err != nil {
-			return openedModel{}, err
+			return nil, err
 		}
 		no := false
 		prefix, _ := t.EOS() // lm-eval's API models: prefix_token_id = eot_token_id, no BOS added
-		o.Tokenizer, o.Specials, tok = t, lmenc.Specials{Prefix: prefix, AddBOS: &no}, t
-		o.Template = lmtok.Chat{Tok: t}
+		o.Tokenizer, o.Specials, o.Template = t, lmenc.Specials{Prefix: prefix, AddBOS: &no}, lmtok.Chat{Tok: t}
 		if f.lmeval.addBOS != nil {
 			o.Specials.AddBOS = f.lmeval.addBOS
 		}
+		info := apiInfo(t, o.MaxLength)
+		p.info = &info
 	}
-	if f.chat && !o.Chat && (tok == nil || tok.ChatTemplate() == "") {
-		return openedModel{}, errs.BadInputf("--apply-chat-template with openai-completions needs --tokenizer with a chat template (or use --model-type openai-chat)")
+	p.opts = o
+	if f.chat && p.template() == "" {
+		return nil, errs.BadInputf("--apply-chat-template with openai-completions needs --tokenizer with a chat template (or use --model-type openai-chat)")
 	}
-	m, err := apimodel.New(o)
+	return p, nil
+}
+
+// template is the API model's chat template: the server's for a chat
+// model, the tokenizer's for a completions model ("" without one).
+func (p *apiPlan) template() string {
+	switch {
+	case p.opts.Chat:
+		return apimodel.ServerTemplate
+	case p.opts.Template != nil:
+		return p.opts.Template.ChatTemplate()
+	}
+	return ""
+}
+
+// open is the API model's client.
+func (p *apiPlan) open() (openedModel, error) {
+	m, err := apimodel.New(p.opts)
 	if err != nil {
 		return openedModel{}, errs.BadInputf("%v", err)
 	}
-	om := openedModel{lm: m, apiKey: "api " + a.kind + " " + strings.TrimRight(a.baseURL, "/") + " " + f.model}
-	if tok != nil {
-		om.extra = report.ModelKeys(apiInfo(tok, o.MaxLength))
-	}
-	return om, nil
+	return openedModel{lm: m, apiKey: p.key, info: p.info}, nil
 }
 
 // apiInfo is what lm-eval's API models record of their tokenizer, and their
@@ -210,18 +233,6 @@ func apiInfo(tok *tokenizer.Tokenizer, maxLength int) lm.Info {
 
 // apiDevice is what an API run records as its device.
 var apiDevice = engine.DeviceChoice{Device: "api"}
-
-// runModels are the run's models: an API model's name as given, else
-// --model expanded (sweeps, globs) with Hub ids fetched.
-func (f *runFlags) runModels(taskNames []string) ([]string, error) {
-	if f.api.on() {
-		return []string{f.model}, nil
-	}
-	if err := f.resolveHubModels(context.Background(), taskNames); err != nil {
-		return nil, err
-	}
-	return goevalpkg.ExpandModels(f.model)
-}
 
 // apiModelArgs is the results file's model_args: lm-eval's as given, or for
 // an API model given by goeval's flags the equivalent local-completions

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"time"
 
 	goevalpkg "github.com/goeval/goeval"
@@ -11,8 +10,6 @@ import (
 	"github.com/goeval/goeval/internal/buildinfo"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmcache"
-	"github.com/goeval/goeval/lm/lmtest"
-	"github.com/goeval/goeval/models/tokenizer"
 	"github.com/goeval/goeval/report"
 )
 
@@ -20,12 +17,12 @@ import (
 // results exist (sweeps and multi-adapter runs) and --overwrite.
 
 // openedModel is one target ready to evaluate: its LM, the engine behind
-// it (nil for the fake LM) and its results-file keys.
+// it (nil for the fake and API LMs) and its facts for the results file.
 type openedModel struct {
 	lm     lm.LM
 	eng    *engine.Engine
-	apiKey string // an API model's cache identity (kind, URL, name)
-	extra  map[string]any
+	apiKey string   // an API model's cache identity (kind, URL, name)
+	info   *lm.Info // what its results file records of its tokenizer (nil: nothing)
 }
 
 // chatTemplate is the model's chat template, the text a results file
@@ -35,26 +32,6 @@ func (m openedModel) chatTemplate() string {
 		return ct.ChatTemplate()
 	}
 	return ""
-}
-
-// progressChunkEnv, for tests, sends requests to the model in chunks of N
-// and prints a progress line after every chunk (instead of at most every
-// 10 seconds), so a test can interrupt a run at a known point.
-const progressChunkEnv = "GOEVAL_PROGRESS_CHUNK"
-
-// testProgress applies progressChunkEnv to opts; false when it is unset.
-func testProgress(opts *goevalpkg.Options) bool {
-	n, err := strconv.Atoi(os.Getenv(progressChunkEnv))
-	if err != nil || n < 1 {
-		return false
-	}
-	opts.ProgressChunk = n
-	opts.Progress = func(p goevalpkg.Progress) {
-		if !p.Partial { // a line per call: its answers are cached
-			printProgress(os.Stderr, p)
-		}
-	}
-	return true
 }
 
 // cacheKey is the model identity a target's cache file is keyed by: "fake"
@@ -73,18 +50,18 @@ func cacheKey(m openedModel) (string, error) {
 	return fmt.Sprintf("goeval %s %s\nengine %s", buildinfo.Version(), buildinfo.GitHash(), fp), nil
 }
 
-// withCache wraps m's LM in the --use-cache store; the returned function
-// closes the store and prints the cache line (after a failed evaluation
-// only when requests were answered).
-func (f *runFlags) withCache(m openedModel) (lm.LM, func(ok bool), error) {
-	if f.useCache == "" {
+// withCache wraps m's LM in the --use-cache store in dir; the returned
+// function closes the store and prints the cache line (after a failed
+// evaluation only when requests were answered).
+func withCache(dir string, m openedModel) (lm.LM, func(ok bool), error) {
+	if dir == "" {
 		return m.lm, func(bool) {}, nil
 	}
 	key, err := cacheKey(m)
 	if err != nil {
 		return nil, nil, err
 	}
-	store, err := lmcache.Open(f.useCache, key)
+	store, err := lmcache.Open(dir, key)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -95,7 +72,7 @@ func (f *runFlags) withCache(m openedModel) (lm.LM, func(ok bool), error) {
 		if !ok && st.Hits+st.Computed == 0 {
 			return
 		}
-		fmt.Fprintf(os.Stderr, "cache %s: %d of %d requests reused, %d computed\n", f.useCache, st.Hits, st.Hits+st.Computed, st.Computed)
+		fmt.Fprintf(os.Stderr, "cache %s: %d of %d requests reused, %d computed\n", dir, st.Hits, st.Hits+st.Computed, st.Computed)
 	}, nil
 }
 
@@ -121,67 +98,20 @@ func printEngineStats(w engine.Work, ok bool) {
 	}
 }
 
-// promptExtra are the results-file keys of the prompt settings, as lm-eval
-// writes them (report.PromptFields).
-func (f *runFlags) promptExtra(chatTemplate string) map[string]any {
-	p := report.PromptSettings{SystemInstruction: f.sysInstr, ApplyChatTemplate: f.chat, ChatTemplate: chatTemplate}
-	if f.chat || f.multiturn.set {
-		v := f.multiturn.or(f.chat)
-		p.FewshotAsMultiturn = &v
-	}
-	return report.PromptFields(p)
-}
-
-// runWant describes target t's results file before it is evaluated.
-func (f *runFlags) runWant(t goevalpkg.Target, opts goevalpkg.Options, seeds []any, gk map[string]any, chatTemplate string) (report.RunWant, error) {
-	ts, groups, err := f.index.Expand(opts.Tasks)
-	if err != nil {
-		return report.RunWant{}, err
-	}
-	w := report.RunWant{Config: report.RunConfig(f.settings(t, seeds, gk)), NShot: map[string]int{},
-		Extra: f.promptExtra(chatTemplate)}
-	for _, task := range ts {
-		w.NShot[task.Name()] = task.NumFewshot(opts.Task)
-	}
-	for _, g := range groups {
-		w.Groups = append(w.Groups, g.Name)
-	}
-	return w, nil
-}
-
-// chatTemplateOf reads model's chat template without loading its weights
-// ("" without --apply-chat-template).
-func (f *runFlags) chatTemplateOf(model string) (string, error) {
-	switch {
-	case !f.chat:
-		return "", nil
-	case model == "fake":
-		return lmtest.Template, nil
-	}
-	tok, err := tokenizer.Load(model)
-	if err != nil {
-		return "", err
-	}
-	return tok.ChatTemplate(), nil
-}
-
 // skipExisting reports whether target t of a run of several targets
 // already has results of the same settings under --output-path (and says
 // so); never without --output-path, with --overwrite or for a single
 // target.
-func (f *runFlags) skipExisting(t goevalpkg.Target, targets int, opts goevalpkg.Options, seeds []any, gk map[string]any) (bool, error) {
-	if f.out == "" || f.overwrite || targets < 2 {
+func (r *runner) skipExisting(t goevalpkg.Target) (bool, error) {
+	p := r.plan
+	if p.out.dir == "" || p.out.overwrite || len(p.targets) < 2 {
 		return false, nil
 	}
-	tmpl, err := f.chatTemplateOf(t.Base)
+	tmpl, err := p.templateOf(t)
 	if err != nil {
 		return false, err
 	}
-	w, err := f.runWant(t, opts, seeds, gk, tmpl)
-	if err != nil {
-		return false, err
-	}
-	path, ok, err := report.FindRun(f.out, t.Name, w)
+	path, ok, err := report.FindRun(p.out.dir, t.Name, p.infoFor(t, tmpl).Want(p.nshot, p.groups))
 	if ok {
 		fmt.Fprintf(os.Stderr, "model %s: results exist (%s); skipping — use --overwrite to evaluate again\n", t.Name, path)
 	}
@@ -189,26 +119,23 @@ func (f *runFlags) skipExisting(t goevalpkg.Target, targets int, opts goevalpkg.
 }
 
 // removeOlder, with --overwrite, deletes t's results (and samples) files of
-// the same settings other than the one just written.
-func (f *runFlags) removeOlder(t goevalpkg.Target, written string, opts goevalpkg.Options, seeds []any, gk map[string]any, chatTemplate string) error {
-	if !f.overwrite {
+// the same settings (info's) other than the one just written.
+func (r *runner) removeOlder(t goevalpkg.Target, written string, info report.RunInfo) error {
+	p := r.plan
+	if !p.out.overwrite {
 		return nil
 	}
-	w, err := f.runWant(t, opts, seeds, gk, chatTemplate)
+	paths, err := report.MatchingRuns(p.out.dir, t.Name, info.Want(p.nshot, p.groups))
 	if err != nil {
 		return err
 	}
-	paths, err := report.MatchingRuns(f.out, t.Name, w)
-	if err != nil {
-		return err
-	}
-	for _, p := range paths {
-		if p == written {
+	for _, path := range paths {
+		if path == written {
 			continue
 		}
-		removed, err := report.RemoveRun(p)
-		for _, r := range removed {
-			fmt.Fprintln(os.Stderr, "--overwrite: removed", r)
+		removed, err := report.RemoveRun(path)
+		for _, rm := range removed {
+			fmt.Fprintln(os.Stderr, "--overwrite: removed", rm)
 		}
 		if err != nil {
 			return err

@@ -6,37 +6,61 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/metrics"
-	"github.com/goeval/goeval/tasks"
+	"github.com/goeval/goeval/report"
 )
 
-// runFlags are goeval run's flags (DESIGN.md's fixed interface).
+// runFlags are goeval run's flags as parsed, with lm-eval's spellings,
+// --model_args and --config applied (run_lmeval*.go) and an API model's
+// flags (run_api.go). They hold what the user said and nothing resolved:
+// planRun turns them into the run's plan.
 type runFlags struct {
 	model, tasks, batch, device, out, genKwargs, dataDir, dtype, seed, sysInstr string
-	choice                                                                      engine.DeviceChoice // --device resolved (resolveRunDevice)
-	deviceShown                                                                 bool                // the "device:" line was printed
 	adapters                                                                    stringList
 	adapterMode                                                                 string
 	limit                                                                       float64
 	fewshot, bootstrap                                                          int
-	logSamples, chat, skipBase                                                  bool
+	logSamples, chat, skipBase, overwrite, failNonFinite                        bool
 	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	includePath                                                                 string
-	index                                                                       *tasks.Index // built-ins + --include-path
-	overwrite                                                                   bool
-	prefixCacheMB                                                               string         // --prefix-cache-mb
-	given                                                                       []string       // the flags given on the command line
-	hub                                                                         hubState       // Hub ids resolved to cache snapshots (hub.go)
-	progressEvery                                                               time.Duration  // GOEVAL_PROGRESS_INTERVAL (run_output.go)
-	nonFinite                                                                   nonFiniteState // --fail-on-nonfinite (run_nonfinite.go)
-	lmeval                                                                      lmevalState    // lm-eval's options (run_lmeval*.go)
-	api                                                                         apiState       // --model-type: a model behind an API (run_api.go)
+	prefixCacheMB                                                               string      // --prefix-cache-mb
+	given                                                                       []string    // the flags given on the command line
+	lmeval                                                                      lmevalState // lm-eval's options (run_lmeval*.go)
+	api                                                                         apiState    // --model-type: a model behind an API (run_api.go)
 }
+
+// runUsage heads goeval run --help.
+const runUsage = `Usage: goeval run --model DIR|fake --tasks a,b [flags]
+Evaluates the model and prints lm-eval's summary table; with --output-path writes lm-eval-compatible
+files under --output-path/<model name, sanitized>/ (e.g. /m/qwen -> __m__qwen).
+
+Checkpoint sweep: --model a,b,ckpts/step-* evaluates each directory in turn, one results folder each.
+
+LoRA adapters: --model BASE --adapter A [--adapter B …] evaluates BASE, then BASE with A, then BASE
+with B (--skip-base: the adapters only). When more than one model is evaluated, the default adapter
+mode is separate: BASE's weights are loaded once and shared by every model. Each model gets its own
+results (and samples) folder, named as lm-eval names a peft run: BASE's under <BASE sanitized>/, an
+adapter's under <adapter dir sanitized>/, whose results record model_name = the adapter directory and
+config.model_args = {pretrained: BASE, peft: A, dtype}. Example:
+  goeval run --model qwen --adapter ft/a --adapter ft/b --tasks arc_easy --output-path res
+writes res/qwen/, res/ft__a/ and res/ft__b/; then: goeval compare res/qwen res/ft__a res/ft__b
+
+Interrupted runs: with --use-cache DIR every answered request is committed to DIR (one file per model
+identity: checkpoint files, adapters, dtype, device), so running the same command again after a crash
+or Ctrl-C recomputes only what was lost. A sweep or multi-adapter run with --output-path skips each
+model whose results of the same tasks and settings are already there; --overwrite evaluates them again
+and then removes the older files.
+
+Progress goes to stderr: a bar on a terminal; elsewhere (CI, nohup, Slurm logs) a "progress:" line
+when the requests start, at most one every 30 s (GOEVAL_PROGRESS_INTERVAL=10s changes it) and one
+when they are done.
+
+Flags:
+`
 
 func parseRunFlags(args []string) (*runFlags, error) {
 	f := &runFlags{}
@@ -63,7 +87,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.dataDir, "data-dir", "", "dataset root: Hugging Face dataset snapshots, 'goeval synth data' output, or a HF cache (default $HF_HOME or ~/.cache/huggingface)")
 	fs.StringVar(&f.useCache, "use-cache", "", "request cache folder (lm-eval's --use_cache): every answered request is committed there, one file per model identity, so an interrupted run resumes without recomputing; see README \"Interrupted runs and caching\"")
 	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
-	fs.BoolVar(&f.nonFinite.fail, "fail-on-nonfinite", false, failOnNonFiniteHelp)
+	fs.BoolVar(&f.failNonFinite, "fail-on-nonfinite", false, failOnNonFiniteHelp)
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	defineLMEvalFlags(fs, f)
 	defineAPIFlags(fs, &f.api)
@@ -126,8 +150,8 @@ func (f *runFlags) validate() error {
 }
 
 // seeds parses --seed as lm-eval: one value for all four, or a list
-// whose 4th entry is the few-shot seed (default 1234).
-func (f *runFlags) seeds() ([]any, error) {
+// whose 4th entry is the few-shot seed (default 1234); None is unseeded.
+func (f *runFlags) seeds() (report.Seeds, error) {
 	parts := strings.Split(f.seed, ",")
 	if len(parts) == 1 {
 		parts = []string{parts[0], parts[0], parts[0], parts[0]}
@@ -136,26 +160,27 @@ func (f *runFlags) seeds() ([]any, error) {
 		parts = append(parts, "1234")
 	}
 	if len(parts) != 4 {
-		return nil, errs.BadInputf("--seed %q: give one number or four comma-separated ones", f.seed)
+		return report.Seeds{}, errs.BadInputf("--seed %q: give one number or four comma-separated ones", f.seed)
 	}
-	out := make([]any, 4)
-	for i, p := range parts {
-		if p = strings.TrimSpace(p); p == "None" {
+	var out report.Seeds
+	for i, dst := range []**int64{&out.Random, &out.NumPy, &out.Torch, &out.Fewshot} {
+		p := strings.TrimSpace(parts[i])
+		if p == "None" {
 			continue
 		}
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil {
-			return nil, errs.BadInputf("--seed %q: %q is not an integer", f.seed, p)
+			return report.Seeds{}, errs.BadInputf("--seed %q: %q is not an integer", f.seed, p)
 		}
-		out[i] = n
+		*dst = &n
 	}
 	return out, nil
 }
 
-// engineOptions are the engine settings of --device, --dtype, --batch-size,
-// --prefix-cache-mb.
-func (f *runFlags) engineOptions() engine.Options {
-	eo := engine.Options{Device: f.choice.Device, Backend: f.choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
+// engineOptions are the engine settings of --dtype, --batch-size,
+// --prefix-cache-mb and lm-eval's model arguments, on the device choice.
+func (f *runFlags) engineOptions(choice engine.DeviceChoice) engine.Options {
+	eo := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
 		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB)}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {

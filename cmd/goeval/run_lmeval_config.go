@@ -11,7 +11,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/goeval/goeval/internal/errs"
-	modelspkg "github.com/goeval/goeval/models"
 )
 
 // lmevalCommandLine is args in goeval's spelling (lmevalArgs), with the
@@ -100,25 +99,4 @@ func configValue(v any) (*string, error) {
 		s = fmt.Sprint(x)
 	}
 	return &s, nil
-}
-
-// resolveAutoDType turns --model_args dtype=auto into config.json's
-// torch_dtype (bfloat16 stays bfloat16, anything else computes in
-// float32), as lm-eval's dtype="auto" loads the checkpoint's own dtype.
-func (f *runFlags) resolveAutoDType(model string) error {
-	if f.dtype != "auto" {
-		return nil
-	}
-	f.dtype = "float32"
-	if model == "fake" {
-		return nil
-	}
-	cfg, err := modelspkg.LoadConfig(f.hub.localDir(model))
-	if err != nil {
-		return fmt.Errorf("model %s: %w", model, err)
-	}
-	if cfg.TorchDType == "bfloat16" {
-		f.dtype = "bfloat16"
-	}
-	return nil
 }

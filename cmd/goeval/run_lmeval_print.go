@@ -10,15 +10,9 @@ import (
 	"github.com/goeval/goeval/report"
 )
 
-// metadataMap is --metadata for report.RunInfo (nil without it).
-func (s *lmevalState) metadataMap() report.ArgMap { return s.meta }
-
 // printWriteOut is --write-out: each task's first document's prompt and
 // target (lm-eval prints them while building requests).
-func (s *lmevalState) printWriteOut(w io.Writer, samples map[string][]report.Sample) {
-	if !s.writeOut {
-		return
-	}
+func printWriteOut(w io.Writer, samples map[string][]report.Sample) {
 	tasks := make([]string, 0, len(samples))
 	for t := range samples {
 		tasks = append(tasks, t)
@@ -37,10 +31,7 @@ func (s *lmevalState) printWriteOut(w io.Writer, samples map[string][]report.Sam
 
 // printConfigs is --show-config: the task configs as the results file
 // holds them, indented.
-func (s *lmevalState) printConfigs(w io.Writer, rep *report.Results) error {
-	if !s.showConfig {
-		return nil
-	}
+func printConfigs(w io.Writer, rep *report.Results) error {
 	raw, err := json.Marshal(&rep.Configs)
 	if err != nil {
 		return fmt.Errorf("show config: %w", err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/tasks"
 )
@@ -33,12 +34,12 @@ func TestLMEvalFlagSpellings(t *testing.T) {
 	}{
 		{"model hf + model_args", "--model hf --model_args pretrained=m,dtype=bfloat16,max_length=128,add_bos_token=True,prefix_token_id=7,truncation=False",
 			func(f *runFlags) any {
-				eo := f.engineOptions()
+				eo := f.engineOptions(engine.DeviceChoice{})
 				return words(f.model, f.dtype, eo.MaxLength, *eo.AddBOSToken, *eo.PrefixToken, f.lmeval.args.Keys())
 			}, words("m", "bfloat16", 128, yes, seven, []string{"pretrained", "dtype", "max_length", "add_bos_token", "prefix_token_id", "truncation"}), ""},
 		{"model_args peft", "--model_args pretrained=m,peft=" + adapter, func(f *runFlags) any { return words(f.model, f.adapters, f.skipBase) },
 			words("m", []string{adapter}, true), ""},
-		{"model_args JSON, add_bos_token false", `--model_args {"pretrained":"m","add_bos_token":false}`, func(f *runFlags) any { return *f.engineOptions().AddBOSToken }, no, ""},
+		{"model_args JSON, add_bos_token false", `--model_args {"pretrained":"m","add_bos_token":false}`, func(f *runFlags) any { return *f.engineOptions(engine.DeviceChoice{}).AddBOSToken }, no, ""},
 		{"model_args space-separated", "--model_args pretrained=m dtype=auto", func(f *runFlags) any { return f.dtype }, "auto", ""},
 		{"model_args revision of a Hub id", "--model_args revision=v2,pretrained=org/name", func(f *runFlags) any { return f.model }, "org/name@v2", ""},
 		{"model_args unknown key", "--model_args pretrained=m,parallelize=True", nil, nil, `--model_args key "parallelize" is not supported`},
@@ -48,7 +49,7 @@ func TestLMEvalFlagSpellings(t *testing.T) {
 		{"model vllm", "--model vllm --model_args pretrained=m", nil, nil, "--model vllm is an lm-eval model type goeval does not have"},
 		{"model and pretrained", "--model a --model_args pretrained=b", nil, nil, "both --model a and --model_args pretrained=b"},
 		{"batch_size auto:N, max_batch_size", "--model m --batch_size auto:4 --max_batch_size 2",
-			func(f *runFlags) any { return words(f.batch, f.engineOptions().BatchSize) }, "auto:4 2", ""},
+			func(f *runFlags) any { return words(f.batch, f.engineOptions(engine.DeviceChoice{}).BatchSize) }, "auto:4 2", ""},
 		{"batch_size auto:x", "--model m --batch_size auto:x", nil, nil, `--batch-size "auto:x"`},
 		{"device cuda:0", "--model m --device cuda:0", func(f *runFlags) any { return f.device + " " + f.lmeval.deviceGiven }, "cuda cuda:0", ""},
 		{"device cuda:1", "--model m --device cuda:1", nil, nil, "CUDA_VISIBLE_DEVICES=1"},

@@ -14,7 +14,6 @@ const failOnNonFiniteHelp = "exit with status 1 (after writing the results files
 // nonFiniteState collects the tasks with non-finite log-probs over the
 // models of one goeval run (a sweep or adapters evaluate several).
 type nonFiniteState struct {
-	fail   bool     // --fail-on-nonfinite
 	models int      // models evaluated so far
 	tasks  []string // "model: task"
 	names  []string // "task"
@@ -32,10 +31,10 @@ func (s *nonFiniteState) note(model string, res *goevalpkg.Results) {
 	}
 }
 
-// exit is the run's error: err itself, or with --fail-on-nonfinite and
-// non-finite log-probs, one line naming the tasks.
-func (s *nonFiniteState) exit(err error) error {
-	if err != nil || !s.fail || len(s.tasks) == 0 {
+// exit is the run's error: err itself, or with fail (--fail-on-nonfinite)
+// and non-finite log-probs, one line naming the tasks.
+func (s *nonFiniteState) exit(err error, fail bool) error {
+	if err != nil || !fail || len(s.tasks) == 0 {
 		return err
 	}
 	names := s.names

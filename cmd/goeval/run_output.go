@@ -108,10 +108,3 @@ func progressLine(r goevalpkg.Progress) string {
 	return fmt.Sprintf("progress: %s %d/%d requests (%.1f%%), %d docs, %.0f tok/s, elapsed %s, %s",
 		r.Stage, r.RequestsDone, r.RequestsTotal, 100*frac, r.Docs, r.TokensPerSec, r.Elapsed.Round(time.Second), eta)
 }
-
-// printProgress writes one progress line (GOEVAL_PROGRESS_CHUNK's tests).
-func printProgress(w io.Writer, r goevalpkg.Progress) {
-	if r.RequestsTotal > 0 {
-		fmt.Fprintln(w, progressLine(r))
-	}
-}

@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 		os.Setenv("GOEVAL_DEVICE", "cpu") // no test downloads a PJRT plugin or depends on one
 	}
 	testscript.Main(m, map[string]func(){
-		"goeval": func() { os.Exit(runMain(os.Args[1:])) },
+		"goeval": func() { installTestHooks(); os.Exit(runMain(os.Args[1:])) },
 	})
 }
 
