@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/jsonl"
 	"github.com/goeval/goeval/models/tokenizer"
 )
 
@@ -129,19 +129,18 @@ func ReadCorpus(name string) ([]string, error) {
 		r = zr
 	}
 	var out []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<28)
-	for line := 1; sc.Scan(); line++ {
+	err = jsonl.Lines(r, func(line int, b []byte) error {
 		var v struct {
 			Text *string `json:"text"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil || v.Text == nil {
-			return nil, errs.BadInputf("%s line %d: want {\"text\": str}", name, line)
+		if err := json.Unmarshal(b, &v); err != nil || v.Text == nil {
+			return errs.BadInputf("%s line %d: want {\"text\": str}", name, line)
 		}
 		out = append(out, *v.Text)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil && !errs.IsBadInput(err) {
 		return nil, errs.BadInputf("%s: %v", name, err)
 	}
-	return out, nil
+	return out, err
 }

@@ -1,18 +1,16 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/jsonl"
 	"github.com/goeval/goeval/internal/py"
 )
 
@@ -251,24 +249,19 @@ func ReadSamples(path string) ([]Sample, error) {
 		return nil, errs.BadInputf("read samples %s: %w", path, err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
 	var out []Sample
-	for line := 1; ; line++ {
-		b, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(b)) > 0 {
-			s, perr := parseSampleLine(b)
-			if perr != nil {
-				return nil, errs.BadInputf("samples %s line %d: %w", path, line, perr)
-			}
-			out = append(out, s)
-		}
-		if err == io.EOF {
-			return out, nil
-		}
+	err = jsonl.Lines(f, func(line int, b []byte) error {
+		s, err := parseSampleLine(b)
 		if err != nil {
-			return nil, fmt.Errorf("read samples %s: %w", path, err)
+			return errs.BadInputf("samples %s line %d: %w", path, line, err)
 		}
+		out = append(out, s)
+		return nil
+	})
+	if err != nil && !errs.IsBadInput(err) {
+		return nil, fmt.Errorf("samples %s: %w", path, err)
 	}
+	return out, err
 }
 
 func parseSampleLine(b []byte) (Sample, error) {

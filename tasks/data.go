@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/jsonl"
 )
 
 // Dataset layouts read (the first that has files for the split wins).
@@ -190,30 +190,25 @@ func readJSONL(path string) (*table, error) {
 // readJSONLines reads JSON lines from r (path names it in errors).
 func readJSONLines(r io.Reader, path string) (*table, error) {
 	t := &table{Keys: map[string][]string{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err := jsonl.Lines(r, func(line int, b []byte) error {
 		keys, err := jsonKeyOrder(b)
 		if err != nil {
-			return nil, errs.BadInputf("%s line %d: not a JSON object: %v", path, line, err)
+			return errs.BadInputf("%s line %d: not a JSON object: %v", path, line, err)
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.UseNumber()
 		var row map[string]any
 		if err := dec.Decode(&row); err != nil {
-			return nil, errs.BadInputf("%s line %d: not a JSON object: %v", path, line, err)
+			return errs.BadInputf("%s line %d: not a JSON object: %v", path, line, err)
 		}
 		t.Rows = append(t.Rows, normalizeJSON(row).(map[string]any))
 		mergeKeys(t.Keys, keys)
+		return nil
+	})
+	if err != nil && !errs.IsBadInput(err) {
+		return nil, errs.BadInputf("%s: %w", path, err)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, errs.BadInputf("read %s: %w", path, err)
-	}
-	return t, nil
+	return t, err
 }
 
 func mergeKeys(dst, src map[string][]string) {

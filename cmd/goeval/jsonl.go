@@ -12,29 +12,22 @@ import (
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/jsonl"
 )
 
 // readJSONLines decodes every non-empty line of r (stdin) as a T and hands
 // it to each with its line number. Errors name the stdin line.
 func readJSONLines[T any](r io.Reader, each func(line int, v T) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<28)
-	for line := 1; sc.Scan(); line++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
+	err := jsonl.Decode(r, each)
+	var le *jsonl.LineError
+	switch {
+	case errors.As(err, &le):
 		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return errs.BadInputf("stdin line %d: %s", line, jsonProblem(err, reflect.TypeOf(v)))
-		}
-		if err := each(line, v); err != nil {
-			return err
-		}
+		return errs.BadInputf("stdin line %d: %s", le.Line, jsonProblem(le.Err, reflect.TypeOf(v)))
+	case err != nil && !errs.IsBadInput(err) && strings.HasPrefix(err.Error(), "read: "):
+		return errs.BadInputf("reading stdin: %v", errors.Unwrap(err))
 	}
-	if err := sc.Err(); err != nil {
-		return errs.BadInputf("reading stdin: %v", err)
-	}
-	return nil
+	return err
 }
 
 // jsonProblem says what is wrong with a line that did not decode into a

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/jsonl"
 	"github.com/goeval/goeval/judge"
 	"github.com/goeval/goeval/report"
 )
@@ -56,15 +58,13 @@ func decodeJudged[S, R any](sums json.RawMessage, lines []byte, s *[]S, r *[]R) 
 	if err := json.Unmarshal(sums, s); err != nil {
 		return fmt.Errorf("summary.json summaries: %v", err)
 	}
-	for i, l := range bytes.Split(lines, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) == 0 {
-			continue
-		}
-		var rec R
-		if err := json.Unmarshal(l, &rec); err != nil {
-			return fmt.Errorf("judgements.jsonl line %d: %v", i+1, err)
-		}
+	err := jsonl.Decode(bytes.NewReader(lines), func(_ int, rec R) error {
 		*r = append(*r, rec)
+		return nil
+	})
+	var le *jsonl.LineError
+	if errors.As(err, &le) {
+		return fmt.Errorf("judgements.jsonl line %d: %v", le.Line, le.Err)
 	}
-	return nil
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/jsonl"
 )
 
 // judgedFile is the judgements.jsonl of a goeval judge output folder (or
@@ -51,13 +52,13 @@ func showJudged(w io.Writer, path string, n int) error {
 		return errs.BadInputf("%v", err)
 	}
 	shown := 0
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 || (n > 0 && shown == n) {
-			continue
+	return jsonl.Lines(bytes.NewReader(data), func(i int, line []byte) error {
+		if n > 0 && shown == n {
+			return nil
 		}
 		var r judgedRow
 		if err := json.Unmarshal(line, &r); err != nil {
-			return errs.BadInputf("%s line %d: %v", path, i+1, err)
+			return errs.BadInputf("%s line %d: %v", path, i, err)
 		}
 		shown++
 		fmt.Fprintf(w, "=== prompt %s\n%s\n", r.PromptID, indent(r.Question))
@@ -67,13 +68,13 @@ func showJudged(w io.Writer, path string, n int) error {
 				score = fmt.Sprintf("%g", *r.Score)
 			}
 			fmt.Fprintf(w, "--- %s (grade %s)\n%s\n--- judge\n%s\n\n", r.Model, score, indent(r.Answer), indent(r.Judgement))
-			continue
+			return nil
 		}
 		fmt.Fprintf(w, "--- A: %s\n%s\n--- B: %s\n%s\n", r.ModelA, indent(r.AnswerA), r.ModelB, indent(r.AnswerB))
 		fmt.Fprintf(w, "--- judge, A shown first: %s\n%s\n--- judge, B shown first: %s\n%s\n", verdictName(r.VerdictAB), indent(r.JudgeAB), verdictName(r.VerdictBA), indent(r.JudgeBA))
 		fmt.Fprintf(w, "=== result: %s\n\n", resultName(r))
-	}
-	return nil
+		return nil
+	})
 }
 
 func verdictName(v string) string {

@@ -21,6 +21,7 @@ const module = "github.com/goeval/goeval"
 var layers = map[string]int{
 	// 0: leaves everyone may use.
 	"internal/errs": 0, "internal/py": 0, "internal/jinja": 0, "internal/buildinfo": 0,
+	"internal/jsonl": 0, // JSON lines read one way: blank lines skipped, lines numbered
 	"internal/gemm":  0, // float32 matmul micro-kernels (Go assembly), no GoMLX
 	"internal/vmath": 0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
 	// 1: contracts and self-contained formats.
@@ -31,7 +32,7 @@ var layers = map[string]int{
 	"lm/lmenc":       1, // lm-eval's request tokenization rules, shared by the engine and remote-model clients
 	"internal/gocpu": 1, // goeval's pure-Go GoMLX backend (--device cpu), on internal/gemm
 	// 2: tasks, model graphs, test doubles.
-	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 0,
+	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 1,
 	"lm/lmtok": 2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,

@@ -10,10 +10,8 @@
 package testutil
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/goeval/goeval/internal/jsonl"
 )
 
 // Regenerate is how the committed llama.cpp fixtures are rebuilt.
@@ -103,19 +103,11 @@ func ReadJSONL[T any](t testing.TB, path string) []T {
 		}
 	}
 	var out []T
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s:%d: %v", path, n, err)
-		}
+	err = jsonl.Decode(bytes.NewReader(data), func(_ int, v T) error {
 		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	if len(out) == 0 {
