@@ -9,10 +9,10 @@ import (
 	"github.com/goeval/goeval/internal/errs"
 )
 
-// ExpandModels reads a model list as a checkpoint sweep (goeval run
-// --model): comma-separated entries, each a directory, "fake", or a glob
-// (sorted matches, only directories). Duplicates are dropped; order is
-// kept. Errors are bad input.
+// ExpandModels reads a model list as a checkpoint sweep: comma-separated
+// entries, each a directory, "fake", or a glob (sorted matches, only
+// directories). Duplicates are dropped; order is kept. Errors are bad
+// input naming the entry (the caller says where the list came from).
 func ExpandModels(spec string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
@@ -33,7 +33,7 @@ func ExpandModels(spec string) ([]string, error) {
 		}
 		matches, err := filepath.Glob(part)
 		if err != nil {
-			return nil, errs.BadInputf("--model %q: bad glob pattern: %v", part, err)
+			return nil, errs.BadInputf("%q: bad glob pattern: %v", part, err)
 		}
 		sort.Strings(matches)
 		n := 0
@@ -44,11 +44,11 @@ func ExpandModels(spec string) ([]string, error) {
 			}
 		}
 		if n == 0 {
-			return nil, errs.BadInputf("--model %q matches no checkpoint directory", part)
+			return nil, errs.BadInputf("%q matches no checkpoint directory", part)
 		}
 	}
 	if len(out) == 0 {
-		return nil, errs.BadInputf("--model %q names no model", spec)
+		return nil, errs.BadInputf("%q names no model", spec)
 	}
 	return out, nil
 }

@@ -17,14 +17,6 @@ func (t Target) Label() string {
 	return "adapter " + t.Adapter
 }
 
-// Adapter modes: how a run applies LoRA adapters (engine.AdapterMerged and
-// engine.AdapterSeparate spell the same strings).
-const (
-	AdapterAuto     = "auto"
-	AdapterMerged   = "merged"
-	AdapterSeparate = "separate"
-)
-
 // AdapterTargets lists what a base + adapters run evaluates, in order: the
 // base model (unless skipBase), then each adapter. An adapter's model_name
 // is its directory, as lm-eval names a peft=DIR run.
@@ -37,17 +29,4 @@ func AdapterTargets(base string, adapters []string, skipBase bool) []Target {
 		out = append(out, Target{Name: a, Base: base, Adapter: a, Index: i})
 	}
 	return out
-}
-
-// ResolveAdapterMode resolves AdapterAuto for a run of n models: separate
-// when there are several (the base weights are loaded once and shared),
-// merged for a single adapted model. Other modes are returned as given.
-func ResolveAdapterMode(mode string, n int) string {
-	if mode != AdapterAuto {
-		return mode
-	}
-	if n > 1 {
-		return AdapterSeparate
-	}
-	return AdapterMerged
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestAdapterTargets checks the evaluation order, names and the auto mode.
+// TestAdapterTargets checks the evaluation order and names.
 func TestAdapterTargets(t *testing.T) {
 	got := AdapterTargets("base", []string{"ft/a", "ft/b"}, false)
 	want := []Target{{Name: "base", Base: "base", Index: -1}, {Name: "ft/a", Base: "base", Adapter: "ft/a", Index: 0},
@@ -13,15 +13,9 @@ func TestAdapterTargets(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("targets %v, want %v", got, want)
 	}
-	if m := ResolveAdapterMode(AdapterAuto, len(got)); m != AdapterSeparate {
-		t.Errorf("auto mode for %d models = %s, want separate", len(got), m)
-	}
 	one := AdapterTargets("base", []string{"ft/a"}, true)
-	if len(one) != 1 || one[0].Adapter != "ft/a" || ResolveAdapterMode(AdapterAuto, len(one)) != AdapterMerged {
-		t.Errorf("--skip-base with one adapter: %v; want ft/a alone, merged", one)
-	}
-	if m := ResolveAdapterMode(AdapterSeparate, 1); m != AdapterSeparate {
-		t.Errorf("explicit separate resolved to %s", m)
+	if len(one) != 1 || one[0].Adapter != "ft/a" {
+		t.Errorf("--skip-base with one adapter: %v; want ft/a alone", one)
 	}
 	if one[0].Label() != "adapter ft/a" || got[0].Label() != "base base" {
 		t.Errorf("labels %q %q", one[0].Label(), got[0].Label())

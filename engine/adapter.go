@@ -17,7 +17,24 @@ const (
 	// the graph next to each base projection; several adapters share one
 	// copy of the base weights (see WithAdapter).
 	AdapterSeparate = models.AdapterSeparate
+	// AdapterAuto is ResolveAdapterMode's choice by the number of models
+	// a run evaluates.
+	AdapterAuto = "auto"
 )
+
+// ResolveAdapterMode resolves AdapterAuto for a run of n models (a base
+// and its adapters): separate when there are several (the base weights
+// are loaded once and shared), merged for a single adapted model. Other
+// modes are returned as given.
+func ResolveAdapterMode(mode string, n int) string {
+	if mode != AdapterAuto {
+		return mode
+	}
+	if n > 1 {
+		return AdapterSeparate
+	}
+	return AdapterMerged
+}
 
 // WithAdapter returns a view of e that scores with separate-mode adapter i
 // of Options.Adapters (-1: the base model without any adapter). It shares

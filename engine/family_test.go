@@ -53,3 +53,18 @@ func TestFamilyModes(t *testing.T) {
 		t.Error("unknown mode accepted")
 	}
 }
+
+// TestResolveAdapterMode: auto is separate for several models (the base
+// and adapters share one copy of the weights), merged for one adapted
+// model; an explicit mode stays.
+func TestResolveAdapterMode(t *testing.T) {
+	if m := ResolveAdapterMode(AdapterAuto, 3); m != AdapterSeparate {
+		t.Errorf("auto mode for 3 models = %s, want separate", m)
+	}
+	if m := ResolveAdapterMode(AdapterAuto, 1); m != AdapterMerged {
+		t.Errorf("auto mode for one adapted model = %s, want merged", m)
+	}
+	if m := ResolveAdapterMode(AdapterSeparate, 1); m != AdapterSeparate {
+		t.Errorf("explicit separate resolved to %s", m)
+	}
+}

@@ -15,7 +15,7 @@ import (
 // validateAdapters checks --adapter, --adapter-mode and --skip-base.
 func (f *runFlags) validateAdapters() error {
 	switch f.adapterMode {
-	case goevalpkg.AdapterAuto, goevalpkg.AdapterMerged, goevalpkg.AdapterSeparate:
+	case engine.AdapterAuto, engine.AdapterMerged, engine.AdapterSeparate:
 	default:
 		return errs.BadInputf("--adapter-mode %q: use auto, merged or separate", f.adapterMode)
 	}

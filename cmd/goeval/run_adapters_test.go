@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	goevalpkg "github.com/goeval/goeval"
-	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/report"
@@ -200,14 +198,5 @@ func TestRunAdapterBadInput(t *testing.T) {
 		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line with %q", strings.Join(full, " "), code, stderr, c.want)
 		}
-	}
-}
-
-// TestAdapterModeNames: the evaluator plans with the same mode strings the
-// engine (and models) load with; cmd passes one to the other unchanged.
-func TestAdapterModeNames(t *testing.T) {
-	if goevalpkg.AdapterMerged != engine.AdapterMerged || goevalpkg.AdapterSeparate != engine.AdapterSeparate {
-		t.Errorf("mode names differ: goeval %q/%q, engine %q/%q", goevalpkg.AdapterMerged, goevalpkg.AdapterSeparate,
-			engine.AdapterMerged, engine.AdapterSeparate)
 	}
 }

@@ -160,7 +160,7 @@ func (p *runPlan) resolveModels(ctx context.Context, f *runFlags) ([]string, err
 	p.hub = hs
 	models, err := goevalpkg.ExpandModels(model)
 	if err != nil {
-		return nil, err
+		return nil, errs.BadInputf("--model %w", err)
 	}
 	if len(f.adapters) > 0 && len(models) > 1 {
 		return nil, errs.BadInputf("--adapter applies to one base model, but --model names %d (%s); run each base on its own", len(models), strings.Join(models, ", "))
@@ -179,7 +179,7 @@ func (p *runPlan) planTargets(f *runFlags, models []string) error {
 	}
 	p.adapters = f.adapters
 	p.targets = goevalpkg.AdapterTargets(models[0], f.adapters, f.skipBase)
-	p.adapterMode = goevalpkg.ResolveAdapterMode(f.adapterMode, len(p.targets))
+	p.adapterMode = engine.ResolveAdapterMode(f.adapterMode, len(p.targets))
 	return nil
 }
 

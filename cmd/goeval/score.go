@@ -61,7 +61,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 // registerAdapter adds score's --adapter and --adapter-mode.
 func (f *scoreFlags) registerAdapter(fs *flag.FlagSet) {
 	fs.StringVar(&f.adapter, "adapter", "", "PEFT LoRA adapter directory (adapter_config.json + adapter_model.safetensors) applied to --model")
-	fs.StringVar(&f.adapterMode, "adapter-mode", "merged", "merged (add scale·B·A into the weights at load) or separate (apply x·Aᵀ·Bᵀ·scale in the graph)")
+	fs.StringVar(&f.adapterMode, "adapter-mode", engine.AdapterMerged, "merged (add scale·B·A into the weights at load) or separate (apply x·Aᵀ·Bᵀ·scale in the graph)")
 }
 
 // open loads the engine with score's --adapter and --adapter-mode.
