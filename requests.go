@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/tasks"
 )
@@ -149,18 +148,9 @@ func checkLen[R, Q any](kind string, out []R, in []Q, err error) error {
 }
 
 // generateRequest maps a task's generate request (lm-eval generation_kwargs)
-// onto the engine's: do_sample false or temperature 0 → greedy.
+// onto the LM's: greedy unless do_sample (tasks.SamplingOf).
 func generateRequest(q tasks.Request) lm.GenerateRequest {
-	g := lm.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens}
-	doSample, _ := q.GenKwargs["do_sample"].(bool)
-	if t, ok := py.ToFloat(q.GenKwargs["temperature"]); ok && doSample {
-		g.Temperature = float32(t)
-	}
-	if p, ok := py.ToFloat(q.GenKwargs["top_p"]); ok && doSample {
-		g.TopP = float32(p)
-	}
-	if k, ok := py.ToFloat(q.GenKwargs["top_k"]); ok && doSample {
-		g.TopK = int(k)
-	}
-	return g
+	s := tasks.SamplingOf(q.GenKwargs)
+	return lm.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens,
+		Temperature: float32(s.Temperature), TopP: float32(s.TopP), TopK: s.TopK}
 }

@@ -119,15 +119,7 @@ func isStrings(v any) bool {
 // configs carry such keys legitimately (transformers ignores them when not
 // sampling), so these are warnings, not errors.
 func GenKwargsWarnings(kw map[string]any) []string {
-	if ds, _ := kw["do_sample"].(bool); ds {
-		return nil
-	}
-	var ignored []string
-	for _, k := range []string{"temperature", "top_p", "top_k"} {
-		if x, ok := py.ToFloat(kw[k]); ok && (k != "temperature" || x > 0) {
-			ignored = append(ignored, k)
-		}
-	}
+	ignored := SamplingOf(kw).Ignored
 	if len(ignored) == 0 {
 		return nil
 	}
