@@ -82,7 +82,7 @@ func aggregateScalars(name string, xs []float64) float64 {
 
 // Mean is lm-eval's mean: sum(arr)/len(arr) with Python 3.11's plain
 // left-to-right float sum (3.12+ compensates; results can differ in the
-// last ulp, see spec §7.5).
+// last ulp).
 func Mean(xs []float64) float64 {
 	s := 0.0
 	for _, x := range xs {

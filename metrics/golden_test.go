@@ -174,8 +174,8 @@ func pairs(ps [][2]float64) []Value {
 	return out
 }
 
-// close12 compares to 1e-12 relative (spec §7.5: summation order may differ
-// in the last ulp); most values below match exactly.
+// close12 compares to 1e-12 relative (Python 3.12+ compensates its float
+// sums, so summation order may differ in the last ulp); most values below match exactly.
 func close12(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-12*math.Abs(b) }
 
 func TestGoldenAggregations(t *testing.T) {

@@ -23,7 +23,8 @@ type NSamples struct {
 	Effective int `json:"effective"`
 }
 
-// Results mirrors lm-eval's results_<date_id>.json (spec §9). Per-task
+// Results mirrors lm-eval's results_<date_id>.json (lm-eval's
+// EvaluationTracker.save_results_aggregated). Per-task
 // metric maps keep lm-eval's keys as they are: "alias", "name",
 // "sample_len", "acc,none", "acc_stderr,none" (a float, or the string "N/A").
 // Numbers read from a file are json.Number; goeval code may store float64

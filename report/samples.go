@@ -14,7 +14,8 @@ import (
 	"github.com/goeval/goeval/internal/py"
 )
 
-// Sample is one line of lm-eval's samples_<task>_<date_id>.jsonl (spec §9):
+// Sample is one line of lm-eval's samples_<task>_<date_id>.jsonl (lm-eval's
+// EvaluationTracker.save_results_samples):
 // one (filter, doc) pair. Written keys, in order: doc_id, doc, target,
 // arguments, resps, filtered_resps, filter, metrics, doc_hash, prompt_hash,
 // target_hash, then each metric value as a top-level key.

@@ -12,7 +12,7 @@ import (
 )
 
 // TestRunFake runs "goeval run --model fake" on synthetic data and parses
-// the results and samples files back, checking lm-eval's keys (spec §9).
+// the results and samples files back, checking lm-eval's keys.
 func TestRunFake(t *testing.T) {
 	data, out := t.TempDir(), t.TempDir()
 	for _, n := range []string{"boolq", "gsm8k", "wikitext"} {

@@ -57,7 +57,8 @@ func (sp Specials) add(s, lead string) bool {
 	return true
 }
 
-// Pair is lm-eval's _encode_pair for causal models (spec §8.1):
+// Pair is lm-eval's _encode_pair for causal models
+// (lm_eval/api/model.py, TemplateLM):
 // trailing context whitespace moves to the continuation, ctx+cont is
 // encoded as a whole and split at len(encode(ctx)); an empty context
 // becomes [prefix] (or the continuation's first token when that is the
@@ -91,7 +92,7 @@ func SplitEmptyContext(prefix int32, cont []int32) (ctxIDs, contIDs []int32) {
 type Window struct{ Ctx, Cont []int32 }
 
 // RollingWindows is lm-eval's get_rolling_token_windows(context_len=1)
-// followed by make_disjoint_window (spec §8.2): every token is predicted
+// followed by make_disjoint_window (lm_eval/utils.py): every token is predicted
 // exactly once; the first window is prefixed with prefix; later windows
 // get a full maxLen-token context.
 //

@@ -11,7 +11,8 @@ and produces one output line, in input order:
     {"logprob_sum", "is_greedy", "token_logprobs", "token_is_greedy", "greedy_ids"}
 or, for rolling requests, {"logprob_sum", "n_tokens", "n_windows"}.
 
-Semantics follow lm-eval's HF backend (lm_eval_spec.md §8.1/§8.2): the model
+Semantics follow lm-eval's HF backend (lm_eval/models/huggingface.py:
+loglikelihood and loglikelihood_rolling): the model
 input is (ctx+cont)[-(max_len+1):][:-1] and the last len(cont) positions are
 scored. The model runs in float32 with eager attention, one request per
 forward pass (no padding); log-softmax is taken in float64 of the f32 logits.
