@@ -17,6 +17,9 @@ import (
 type hubState struct {
 	models   map[string]*hub.Snapshot
 	datasets map[string]*hub.Snapshot
+	// datasetCache is the hub cache fetchDatasets fetched into ("" with
+	// --data-dir), which the tasks then search (tasks.Options.HubCache).
+	datasetCache string
 }
 
 // isHubID reports whether a --model or --adapter value names a Hub
@@ -135,10 +138,10 @@ func (f *runFlags) fetchDatasets(ctx context.Context, taskNames []string) error 
 		return err
 	}
 	c := newHubClient()
-	// The tasks search $HF_HUB_CACHE (else $HF_HOME/hub): make it the
-	// folder the client fills, also when only XDG_CACHE_HOME or the legacy
-	// HUGGINGFACE_HUB_CACHE named it.
-	os.Setenv("HF_HUB_CACHE", c.Cache.Dir)
+	// The tasks would search $HF_HUB_CACHE, else $HF_HOME/hub: hand them
+	// the folder the client fills, also when only XDG_CACHE_HOME or the
+	// legacy HUGGINGFACE_HUB_CACHE named it.
+	f.hub.datasetCache = c.Cache.Dir
 	if f.hub.datasets == nil {
 		f.hub.datasets = map[string]*hub.Snapshot{}
 	}

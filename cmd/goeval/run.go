@@ -79,6 +79,7 @@ func runRun(args []string) error {
 	if err := f.fetchDatasets(context.Background(), opts.Tasks); err != nil {
 		return err
 	}
+	opts.Task.HubCache = f.hub.datasetCache
 	if err := f.resolveRunDevice(models); err != nil {
 		return err
 	}
