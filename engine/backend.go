@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/gocpu"
 )
@@ -59,10 +60,9 @@ func newBackend(spec string) (backends.Backend, error) {
 		}
 		return b, nil
 	case "xla", "stablehlo":
-		if os.Getenv("GOPJRT_CUDA_CHECKS") == "" {
-			// go-xla v0.1.4 would otherwise point XLA_FLAGS at a developer's home.
-			_ = os.Setenv("GOPJRT_CUDA_CHECKS", "0")
-		}
+		// go-xla v0.1.4 would otherwise point XLA_FLAGS at a developer's
+		// home. (The write cannot fail for this name and value.)
+		_, _ = env.SetDefault(env.GoPJRTCUDAChecks, "0")
 		if deviceOf(spec) == "cuda" {
 			cudaFullPrecision()
 		}
@@ -107,7 +107,7 @@ func findPlugin(kind string) (found string, searched []string) {
 func goXLAPlugins(kind string) func() []string {
 	return func() []string {
 		var dirs []string
-		if env := os.Getenv("PJRT_PLUGIN_LIBRARY_PATH"); env != "" {
+		if env := env.PJRTPluginLibraryPath.Get(); env != "" {
 			dirs = append(dirs, filepath.SplitList(env)...)
 		}
 		if home, err := os.UserHomeDir(); err == nil {
@@ -129,7 +129,7 @@ func goXLAPlugins(kind string) func() []string {
 // $VIRTUAL_ENV, ./.venv, ~/.local and the system Pythons.
 func jaxCUDAPlugins() []string {
 	var roots []string
-	if v := os.Getenv("VIRTUAL_ENV"); v != "" {
+	if v := env.VirtualEnv.Get(); v != "" {
 		roots = append(roots, v)
 	}
 	roots = append(roots, ".venv")

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // Regenerate is how the committed llama.cpp fixtures are rebuilt.
@@ -273,8 +275,8 @@ func CacheDir(t testing.TB) string {
 // plugin or depends on one being installed on the machine: call it from
 // TestMain in every package whose tests open models.
 func Main(m *testing.M) {
-	if _, set := os.LookupEnv("GOEVAL_DEVICE"); !set {
-		os.Setenv("GOEVAL_DEVICE", "cpu")
+	if _, err := env.SetDefault(env.Device, "cpu"); err != nil {
+		panic(err) // the table does not document this write
 	}
 	os.Exit(m.Run())
 }
