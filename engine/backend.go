@@ -77,10 +77,9 @@ var pluginHints = map[string]string{
 	"cpu":  "`goeval setup` installs OpenXLA's CPU plugin (xla-cpu-pjrt from PyPI) into goeval's cache folder; or set PJRT_PLUGIN_LIBRARY_PATH to a folder holding pjrt_c_api_cpu_plugin.so, or pass it as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
 }
 
-// PluginLocators lists, per plugin kind ("cpu", "cuda"), functions that
-// return candidate plugin files in preference order. Append to extend the
-// search (e.g. a PyPI wheel that ships a CPU plugin).
-var PluginLocators = map[string][]func() []string{
+// pluginLocators lists, per plugin kind ("cpu", "cuda"), functions that
+// return candidate plugin files in preference order (tests replace them).
+var pluginLocators = map[string][]func() []string{
 	"cpu":  {cachedCPUPlugin, goXLAPlugins("cpu")},
 	"cuda": {goXLAPlugins("cuda"), jaxCUDAPlugins},
 }
@@ -88,7 +87,7 @@ var PluginLocators = map[string][]func() []string{
 // findPlugin returns the first existing candidate for kind, and every
 // candidate it looked at (for the error message).
 func findPlugin(kind string) (found string, searched []string) {
-	for _, locate := range PluginLocators[kind] {
+	for _, locate := range pluginLocators[kind] {
 		for _, p := range locate() {
 			searched = append(searched, p)
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
