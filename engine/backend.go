@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/gocpu"
 )
@@ -59,10 +60,9 @@ func newBackend(spec string) (backends.Backend, error) {
 		}
 		return b, nil
 	case "xla", "stablehlo":
-		if os.Getenv("GOPJRT_CUDA_CHECKS") == "" {
-			// go-xla v0.1.4 would otherwise point XLA_FLAGS at a developer's home.
-			_ = os.Setenv("GOPJRT_CUDA_CHECKS", "0")
-		}
+		// go-xla v0.1.4 would otherwise point XLA_FLAGS at a developer's
+		// home. (The write cannot fail for this name and value.)
+		_, _ = env.SetDefault(env.GoPJRTCUDAChecks, "0")
 		if deviceOf(spec) == "cuda" {
 			cudaFullPrecision()
 		}
@@ -77,10 +77,9 @@ var pluginHints = map[string]string{
 	"cpu":  "`goeval setup` installs OpenXLA's CPU plugin (xla-cpu-pjrt from PyPI) into goeval's cache folder; or set PJRT_PLUGIN_LIBRARY_PATH to a folder holding pjrt_c_api_cpu_plugin.so, or pass it as GOMLX_BACKEND=xla:/abs/path/plugin.so.",
 }
 
-// PluginLocators lists, per plugin kind ("cpu", "cuda"), functions that
-// return candidate plugin files in preference order. Append to extend the
-// search (e.g. a PyPI wheel that ships a CPU plugin).
-var PluginLocators = map[string][]func() []string{
+// pluginLocators lists, per plugin kind ("cpu", "cuda"), functions that
+// return candidate plugin files in preference order (tests replace them).
+var pluginLocators = map[string][]func() []string{
 	"cpu":  {cachedCPUPlugin, goXLAPlugins("cpu")},
 	"cuda": {goXLAPlugins("cuda"), jaxCUDAPlugins},
 }
@@ -88,7 +87,7 @@ var PluginLocators = map[string][]func() []string{
 // findPlugin returns the first existing candidate for kind, and every
 // candidate it looked at (for the error message).
 func findPlugin(kind string) (found string, searched []string) {
-	for _, locate := range PluginLocators[kind] {
+	for _, locate := range pluginLocators[kind] {
 		for _, p := range locate() {
 			searched = append(searched, p)
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
@@ -107,7 +106,7 @@ func findPlugin(kind string) (found string, searched []string) {
 func goXLAPlugins(kind string) func() []string {
 	return func() []string {
 		var dirs []string
-		if env := os.Getenv("PJRT_PLUGIN_LIBRARY_PATH"); env != "" {
+		if env := env.PJRTPluginLibraryPath.Get(); env != "" {
 			dirs = append(dirs, filepath.SplitList(env)...)
 		}
 		if home, err := os.UserHomeDir(); err == nil {
@@ -129,7 +128,7 @@ func goXLAPlugins(kind string) func() []string {
 // $VIRTUAL_ENV, ./.venv, ~/.local and the system Pythons.
 func jaxCUDAPlugins() []string {
 	var roots []string
-	if v := os.Getenv("VIRTUAL_ENV"); v != "" {
+	if v := env.VirtualEnv.Get(); v != "" {
 		roots = append(roots, v)
 	}
 	roots = append(roots, ".venv")

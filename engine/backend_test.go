@@ -29,11 +29,11 @@ func TestBackendSpec(t *testing.T) {
 // TestPluginSearch: a missing plugin lists the paths searched and how to
 // install one; a found plugin becomes an absolute xla: spec.
 func TestPluginSearch(t *testing.T) {
-	saved := PluginLocators["cuda"]
-	defer func() { PluginLocators["cuda"] = saved }()
+	saved := pluginLocators["cuda"]
+	defer func() { pluginLocators["cuda"] = saved }()
 	dir := t.TempDir()
 	plugin := filepath.Join(dir, "xla_cuda_plugin.so")
-	PluginLocators["cuda"] = []func() []string{func() []string { return []string{plugin} }}
+	pluginLocators["cuda"] = []func() []string{func() []string { return []string{plugin} }}
 	_, err := backendSpec(Options{Device: "cuda"})
 	if !errs.IsBadInput(err) || !strings.Contains(err.Error(), plugin) || !strings.Contains(err.Error(), "pip install") {
 		t.Fatalf("missing plugin: %v; want bad input naming %s and an install hint", err, plugin)

@@ -3,11 +3,11 @@
 package engine
 
 import (
-	"os"
-
 	"github.com/gomlx/go-xla/pkg/pjrt"
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/xla"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // newXLABackend loads a PJRT plugin (an absolute path or a go-xla plugin
@@ -15,7 +15,7 @@ import (
 func newXLABackend(plugin string) (backends.Backend, error) {
 	xla.EnableAutoInstall(false)
 	var options pjrt.NamedValuesMap
-	if deviceOf("xla:"+plugin) == "cuda" && os.Getenv(cudaPreallocateEnv) != "1" {
+	if deviceOf("xla:"+plugin) == "cuda" && env.CUDAPreallocate.Get() != "1" {
 		// The CUDA plugin would take 75% of the GPU's memory up front, so a
 		// second engine (a sweep, tests, the user's own GPU programs) could
 		// not start: grow the pool on demand instead.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // TestCUDAFullPrecision: before a CUDA plugin loads, TF32 is switched off
@@ -21,7 +23,7 @@ func TestCUDAFullPrecision(t *testing.T) {
 		{"opt out", "1", "", "", "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv(cudaTF32Env, c.tf32)
+			t.Setenv(env.CUDATF32.Name, c.tf32)
 			t.Setenv("XLA_FLAGS", c.flags)
 			t.Setenv("NVIDIA_TF32_OVERRIDE", c.override)
 			if c.override == "" {

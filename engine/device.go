@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/gemm"
 	"github.com/goeval/goeval/internal/gocpu"
@@ -61,7 +62,7 @@ var pureGoFirst = func() bool {
 // DefaultDevice is $GOEVAL_DEVICE, else "auto": the device used when none
 // is given.
 func DefaultDevice() string {
-	if d := strings.TrimSpace(os.Getenv("GOEVAL_DEVICE")); d != "" {
+	if d := strings.TrimSpace(env.Device.Get()); d != "" {
 		return d
 	}
 	return "auto"
@@ -77,16 +78,16 @@ func ResolveDevice(ctx context.Context, device string, o ResolveOptions) (Device
 	if device == "" {
 		device = DefaultDevice()
 	}
-	env := os.Getenv("GOMLX_BACKEND")
+	gomlx := env.GoMLXBackend.Get()
 	switch device {
 	case "auto":
-		if env != "" {
-			return DeviceChoice{Device: deviceOf(env), Spec: env, Why: "$GOMLX_BACKEND=" + env}, nil
+		if gomlx != "" {
+			return DeviceChoice{Device: deviceOf(gomlx), Spec: gomlx, Why: "$GOMLX_BACKEND=" + gomlx}, nil
 		}
 		return resolveAuto(ctx, o), nil
 	case "cpu":
-		if env == "go" || strings.HasPrefix(env, "go:") {
-			return DeviceChoice{Device: "cpu", Spec: env, Why: "pure-Go backend, $GOMLX_BACKEND=" + env}, nil
+		if gomlx == "go" || strings.HasPrefix(gomlx, "go:") {
+			return DeviceChoice{Device: "cpu", Spec: gomlx, Why: "pure-Go backend, $GOMLX_BACKEND=" + gomlx}, nil
 		}
 		return DeviceChoice{Device: "cpu", Spec: gocpu.Name, Why: "pure-Go backend"}, nil
 	case "xla-cpu":

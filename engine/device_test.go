@@ -72,9 +72,9 @@ func TestResolveAutoFindsPlugin(t *testing.T) {
 	}
 	cuda := filepath.Join(t.TempDir(), "xla_cuda_plugin.so")
 	os.WriteFile(cuda, nil, 0o644)
-	saved := PluginLocators["cuda"]
-	PluginLocators["cuda"] = []func() []string{func() []string { return []string{cuda} }}
-	defer func() { PluginLocators["cuda"] = saved }()
+	saved := pluginLocators["cuda"]
+	pluginLocators["cuda"] = []func() []string{func() []string { return []string{cuda} }}
+	defer func() { pluginLocators["cuda"] = saved }()
 	if c := resolve(t, "auto"); c.Device != "xla-cpu" {
 		t.Errorf("CUDA plugin without a GPU: %+v; want xla-cpu", c)
 	}
@@ -102,9 +102,9 @@ func TestResolveAutoPrefersPureGo(t *testing.T) {
 	}
 	cuda := filepath.Join(t.TempDir(), "xla_cuda_plugin.so")
 	os.WriteFile(cuda, nil, 0o644)
-	saved := PluginLocators["cuda"]
-	PluginLocators["cuda"] = []func() []string{func() []string { return []string{cuda} }}
-	defer func() { PluginLocators["cuda"] = saved }()
+	saved := pluginLocators["cuda"]
+	pluginLocators["cuda"] = []func() []string{func() []string { return []string{cuda} }}
+	defer func() { pluginLocators["cuda"] = saved }()
 	gpuPresent = func() bool { return true }
 	if c := resolve(t, "auto"); c.Device != "cuda" {
 		t.Errorf("CUDA plugin and a GPU: %+v; want cuda", c)

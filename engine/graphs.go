@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -12,6 +11,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // Compiled graphs. Each of the engine's graphs (scoring rows, packed rows,
@@ -172,7 +173,7 @@ func (e *Engine) compileAhead(jobs []compileJob) error {
 // compile on several threads: on an H100 four shapes at once took 1.8× less
 // time than one after the other, not 4×.
 func compileWorkers() int {
-	if n, err := strconv.Atoi(os.Getenv("GOEVAL_COMPILE_WORKERS")); err == nil && n > 0 {
+	if n, err := strconv.Atoi(env.CompileWorkers.Get()); err == nil && n > 0 {
 		return n
 	}
 	return max(1, min(runtime.NumCPU(), 8))

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"math"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // The Go heap limit on backends whose tensors live in the Go heap: about
@@ -42,7 +43,7 @@ func (h *heapState) limit() int64 { return h.base + h.extra + h.grown }
 func limitHeap(weightBytes int64) {
 	heapLimit.mu.Lock()
 	defer heapLimit.mu.Unlock()
-	if heapLimit.base > 0 || os.Getenv("GOMEMLIMIT") != "" || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+	if heapLimit.base > 0 || env.GoMemLimit.Get() != "" || debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		return
 	}
 	heapLimit.base = weightBytes*13/10 + 256<<20

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // DefaultEndpoint is the Hugging Face Hub.
@@ -20,11 +22,11 @@ type Config struct {
 
 // FromEnv reads the Config from the environment.
 func FromEnv() Config {
-	c := Config{Endpoint: strings.TrimRight(os.Getenv("HF_ENDPOINT"), "/")}
+	c := Config{Endpoint: strings.TrimRight(env.HFEndpoint.Get(), "/")}
 	if c.Endpoint == "" {
 		c.Endpoint = DefaultEndpoint
 	}
-	c.Offline = isTrue(os.Getenv("HF_HUB_OFFLINE")) || isTrue(os.Getenv("TRANSFORMERS_OFFLINE"))
+	c.Offline = isTrue(env.HFHubOffline.Get()) || isTrue(env.TransformersOffline.Get())
 	c.CacheDir = CacheDir()
 	c.Token = token()
 	return c
@@ -42,10 +44,10 @@ func isTrue(v string) bool {
 // Home is $HF_HOME, else $XDG_CACHE_HOME/huggingface, else
 // ~/.cache/huggingface.
 func Home() string {
-	if h := os.Getenv("HF_HOME"); h != "" {
+	if h := env.HFHome.Get(); h != "" {
 		return expand(h)
 	}
-	base := os.Getenv("XDG_CACHE_HOME")
+	base := env.XDGCacheHome.Get()
 	if base == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -59,8 +61,8 @@ func Home() string {
 // CacheDir is the hub cache: $HF_HUB_CACHE, $HUGGINGFACE_HUB_CACHE, else
 // Home()/hub.
 func CacheDir() string {
-	for _, k := range []string{"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"} {
-		if v := os.Getenv(k); v != "" {
+	for _, k := range []*env.Var{env.HFHubCache, env.HuggingFaceHubCache} {
+		if v := k.Get(); v != "" {
 			return expand(v)
 		}
 	}
@@ -70,12 +72,12 @@ func CacheDir() string {
 // token is HF_TOKEN, HUGGING_FACE_HUB_TOKEN, else the first line of
 // $HF_TOKEN_PATH (default Home()/token, written by `huggingface-cli login`).
 func token() string {
-	for _, k := range []string{"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"} {
-		if v := strings.TrimSpace(os.Getenv(k)); v != "" {
+	for _, k := range []*env.Var{env.HFToken, env.HuggingFaceHubToken} {
+		if v := strings.TrimSpace(k.Get()); v != "" {
 			return v
 		}
 	}
-	path := os.Getenv("HF_TOKEN_PATH")
+	path := env.HFTokenPath.Get()
 	if path == "" {
 		path = filepath.Join(Home(), "token")
 	}
@@ -94,5 +96,5 @@ func expand(p string) string {
 			p = h + p[1:]
 		}
 	}
-	return os.ExpandEnv(p)
+	return env.Expand(p)
 }

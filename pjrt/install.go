@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // InstallOptions configure [Install].
@@ -52,7 +54,7 @@ func Install(ctx context.Context, p Plugin, o InstallOptions) (string, error) {
 		return "", ErrOffline
 	}
 	if o.URL == "" {
-		o.URL = os.Getenv("GOEVAL_PJRT_URL")
+		o.URL = env.PJRTURL.Get()
 	}
 	if o.URL == "" {
 		o.URL = p.URL

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // Plugin is one pinned plugin build: a file inside a Python wheel published
@@ -74,7 +76,7 @@ func (p Plugin) Path(dir string) string {
 // <user cache dir>/goeval/pjrt ($XDG_CACHE_HOME/goeval/pjrt or
 // ~/.cache/goeval/pjrt on Linux).
 func Dir() (string, error) {
-	if d := os.Getenv("GOEVAL_PJRT_DIR"); d != "" {
+	if d := env.PJRTDir.Get(); d != "" {
 		return d, nil
 	}
 	c, err := os.UserCacheDir()
@@ -98,7 +100,7 @@ func (p Plugin) Installed(dir string) (string, bool) {
 
 // Offline reports whether GOEVAL_OFFLINE forbids downloads (1, true, yes, on).
 func Offline() bool {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv("GOEVAL_OFFLINE"))) {
+	switch strings.ToLower(strings.TrimSpace(env.Offline.Get())) {
 	case "1", "true", "yes", "on":
 		return true
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/jsonl"
 )
@@ -20,7 +21,7 @@ import (
 //
 //	<data-dir>/ORG/NAME                          a Hugging Face dataset repo snapshot (goeval synth data writes this)
 //	<data-dir>/NAME
-//	$HF_HUB_CACHE or $HF_HOME/hub (default ~/.cache/huggingface/hub)
+//	Options.HubCache, else $HF_HUB_CACHE, else $HF_HOME/hub (default ~/.cache/huggingface/hub)
 //	    /datasets--ORG--NAME/snapshots/<rev>     every snapshot, newest first
 //
 // Inside a root, CONFIG being the dataset_name ("default" when lm-eval has none):
@@ -49,18 +50,22 @@ func (d dataset) config() string {
 	return d.Name
 }
 
-// roots lists the candidate repo roots for d.
-func (d dataset) roots(dataDir string) []string {
-	var out []string
-	if dataDir != "" {
-		out = append(out, filepath.Join(dataDir, filepath.FromSlash(d.Path)))
-		if base := filepath.Base(d.Path); base != d.Path {
-			out = append(out, filepath.Join(dataDir, base))
-		}
+// dataLoc is where datasets are searched: Options.DataDir and
+// Options.HubCache.
+type dataLoc struct{ dir, hubCache string }
+
+// dataLoc returns o's dataset folders.
+func (o Options) dataLoc() dataLoc { return dataLoc{dir: o.DataDir, hubCache: o.HubCache} }
+
+// hubDir is the hub cache searched for datasets: loc.hubCache, else
+// $HF_HUB_CACHE, else $HF_HOME/hub (default ~/.cache/huggingface/hub).
+func (loc dataLoc) hubDir() string {
+	if loc.hubCache != "" {
+		return loc.hubCache
 	}
-	hub := os.Getenv("HF_HUB_CACHE")
+	hub := env.HFHubCache.Get()
 	if hub == "" {
-		home := os.Getenv("HF_HOME")
+		home := env.HFHome.Get()
 		if home == "" {
 			if h, err := os.UserHomeDir(); err == nil {
 				home = filepath.Join(h, ".cache", "huggingface")
@@ -70,7 +75,19 @@ func (d dataset) roots(dataDir string) []string {
 			hub = filepath.Join(home, "hub")
 		}
 	}
-	if hub != "" {
+	return hub
+}
+
+// roots lists the candidate repo roots for d.
+func (d dataset) roots(loc dataLoc) []string {
+	var out []string
+	if loc.dir != "" {
+		out = append(out, filepath.Join(loc.dir, filepath.FromSlash(d.Path)))
+		if base := filepath.Base(d.Path); base != d.Path {
+			out = append(out, filepath.Join(loc.dir, base))
+		}
+	}
+	if hub := loc.hubDir(); hub != "" {
 		snap := filepath.Join(hub, "datasets--"+strings.ReplaceAll(d.Path, "/", "--"), "snapshots")
 		revs, _ := filepath.Glob(filepath.Join(snap, "*"))
 		sort.Slice(revs, func(i, j int) bool { return modTime(revs[i]) > modTime(revs[j]) })
@@ -117,11 +134,11 @@ type table struct {
 }
 
 // loadSplit finds and reads one split of d.
-func loadSplit(dataDir string, d dataset, split string) (*table, error) {
+func loadSplit(loc dataLoc, d dataset, split string) (*table, error) {
 	if d.Files != nil {
-		return loadDataFiles(dataDir, d, split)
+		return loadDataFiles(loc, d, split)
 	}
-	roots := d.roots(dataDir)
+	roots := d.roots(loc)
 	for _, root := range roots {
 		for _, pat := range d.patterns(root, split) {
 			files, _ := filepath.Glob(pat)

@@ -37,7 +37,7 @@ func isFileFormat(path string) bool {
 }
 
 // loadDataFiles reads split from d.Files.
-func loadDataFiles(dataDir string, d dataset, split string) (*table, error) {
+func loadDataFiles(loc dataLoc, d dataset, split string) (*table, error) {
 	names, ok := d.Files[split]
 	if !ok {
 		var have []string
@@ -49,7 +49,7 @@ func loadDataFiles(dataDir string, d dataset, split string) (*table, error) {
 	}
 	var files []string
 	for _, n := range names {
-		found, tried := d.findFile(dataDir, n)
+		found, tried := d.findFile(loc, n)
 		if len(found) == 0 {
 			return nil, errs.BadInputf("data file %s (split %s) not found; looked at %s", n, split, strings.Join(tried, ", "))
 		}
@@ -75,7 +75,7 @@ func loadDataFiles(dataDir string, d dataset, split string) (*table, error) {
 
 // findFile resolves one data_files name to files (globs expanded, sorted)
 // and lists the places tried.
-func (d dataset) findFile(dataDir, name string) (found, tried []string) {
+func (d dataset) findFile(loc dataLoc, name string) (found, tried []string) {
 	var cands []string
 	switch {
 	case strings.HasPrefix(name, "hf://datasets/"):
@@ -83,7 +83,7 @@ func (d dataset) findFile(dataDir, name string) (found, tried []string) {
 		parts := strings.SplitN(rest, "/", 3)
 		if len(parts) == 3 {
 			repo := parts[0] + "/" + strings.SplitN(parts[1], "@", 2)[0]
-			for _, root := range (dataset{Path: repo}).roots(dataDir) {
+			for _, root := range (dataset{Path: repo}).roots(loc) {
 				cands = append(cands, filepath.Join(root, filepath.FromSlash(parts[2])))
 			}
 		}
@@ -92,7 +92,7 @@ func (d dataset) findFile(dataDir, name string) (found, tried []string) {
 	case isFileFormat(d.Path):
 		cands = []string{name, filepath.Join(d.dir, name)}
 	default:
-		for _, root := range d.roots(dataDir) {
+		for _, root := range d.roots(loc) {
 			cands = append(cands, filepath.Join(root, filepath.FromSlash(name)))
 		}
 	}

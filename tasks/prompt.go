@@ -37,7 +37,7 @@ func (s *spec) newSampler(opts Options, k int) (*sampler, error) {
 	default:
 		split = s.testSplit
 	}
-	t, err := s.docs(opts.DataDir, split)
+	t, err := s.docs(opts.dataLoc(), split)
 	if err != nil {
 		return nil, err
 	}

@@ -121,8 +121,8 @@ func (s *spec) evalSplit() string {
 }
 
 // docs loads and processes one split.
-func (s *spec) docs(dataDir, split string) (*table, error) {
-	t, err := loadSplit(dataDir, s.ds, split)
+func (s *spec) docs(loc dataLoc, split string) (*table, error) {
+	t, err := loadSplit(loc, s.ds, split)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func (s *spec) Build(opts Options) ([]Instance, error) {
 	if opts.ApplyChatTemplate && opts.ChatTemplate == nil {
 		return nil, errs.BadInputf("%s: ApplyChatTemplate is set but Options.ChatTemplate is nil: give the model's chat template", s.name)
 	}
-	evalT, err := s.docs(opts.DataDir, s.evalSplit())
+	evalT, err := s.docs(opts.dataLoc(), s.evalSplit())
 	if err != nil {
 		return nil, err
 	}

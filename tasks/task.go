@@ -98,6 +98,7 @@ type Instance struct {
 // NumFewshot -1 and Seed 1234) reproduces lm-eval's defaults.
 type Options struct {
 	DataDir            string  // dataset root (--data-dir); see data.go for the layouts read
+	HubCache           string  // hub cache searched for datasets after DataDir ("" = $HF_HUB_CACHE, else $HF_HOME/hub)
 	NumFewshot         int     // -1 = task default
 	Limit              float64 // 0 = all; < 1 fraction (ceil(N*limit)); >= 1 count (int(limit))
 	Seed               int64   // few-shot sampler seed (lm-eval default 1234)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/goeval/goeval/bench"
+	"github.com/goeval/goeval/internal/env"
 )
 
 // Profiling any command, for developers: GOEVAL_CPUPROFILE=FILE writes a
@@ -13,10 +14,6 @@ import (
 // costliest op-and-shape entries of goeval's pure-Go backend to stderr when
 // the command ends (as `goeval bench … --op-profile N` does). Both are off
 // when unset; a value that cannot be used is one line and exit status 2.
-const (
-	envCPUProfile = "GOEVAL_CPUPROFILE"
-	envOpProfile  = "GOEVAL_OP_PROFILE"
-)
 
 // startDevProfiles starts what the environment asks for; stop ends it.
 func startDevProfiles() (stop func(), err error) {
@@ -26,18 +23,18 @@ func startDevProfiles() (stop func(), err error) {
 			stops[i]()
 		}
 	}
-	if v := os.Getenv(envOpProfile); v != "" {
+	if v := env.OpProfile.Get(); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("$%s=%q: want a positive number of entries, or unset it", envOpProfile, v)
+			return nil, fmt.Errorf("$%s=%q: want a positive number of entries, or unset it", env.OpProfile, v)
 		}
 		stops = append(stops, bench.OpProfile(os.Stderr, n))
 	}
-	if path := os.Getenv(envCPUProfile); path != "" {
+	if path := env.CPUProfile.Get(); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
 			stop()
-			return nil, fmt.Errorf("$%s: %v", envCPUProfile, err)
+			return nil, fmt.Errorf("$%s: %v", env.CPUProfile, err)
 		}
 		end, err := startCPUProfile(f)
 		if err != nil {

@@ -69,7 +69,7 @@ func runDownload(args []string) error {
 	if *taskList == "" {
 		return nil
 	}
-	datasets, err := fetchDatasets(ctx, tasks.NewIndex(), strings.Split(*taskList, ","))
+	datasets, _, err := fetchDatasets(ctx, tasks.NewIndex(), strings.Split(*taskList, ","))
 	if err != nil {
 		return err
 	}

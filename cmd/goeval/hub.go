@@ -128,17 +128,16 @@ func adapterBase(dir, name string) (string, error) {
 // fetchDatasets fetches the dataset splits each task of names reads into
 // the hub cache, where the tasks find them (offline, a dataset missing
 // from the cache is left for the tasks to report), and returns the
-// snapshots by dataset path.
-func fetchDatasets(ctx context.Context, ix *tasks.Index, names []string) (map[string]*hub.Snapshot, error) {
+// snapshots by dataset path and the cache folder.
+func fetchDatasets(ctx context.Context, ix *tasks.Index, names []string) (map[string]*hub.Snapshot, string, error) {
 	ts, _, err := ix.Expand(names)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	c := newHubClient()
-	// The tasks search $HF_HUB_CACHE (else $HF_HOME/hub): make it the
-	// folder the client fills, also when only XDG_CACHE_HOME or the legacy
-	// HUGGINGFACE_HUB_CACHE named it.
-	os.Setenv("HF_HUB_CACHE", c.Cache.Dir)
+	// The tasks would search $HF_HUB_CACHE, else $HF_HOME/hub: the caller
+	// hands them the folder the client fills (tasks.Options.HubCache), also
+	// when only XDG_CACHE_HOME or the legacy HUGGINGFACE_HUB_CACHE named it.
 	want := map[string][]string{}
 	var order []string
 	for _, t := range ts {
@@ -155,18 +154,18 @@ func fetchDatasets(ctx context.Context, ix *tasks.Index, names []string) (map[st
 	for _, path := range order {
 		r, err := hub.ParseRepo(path, hub.Dataset)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		s, err := c.FetchDataset(ctx, r, want[path])
 		if err != nil {
 			if c.Offline {
 				continue // the tasks say what is missing, and where they looked
 			}
-			return nil, err
+			return nil, "", err
 		}
 		out[path] = s
 	}
-	return out, nil
+	return out, c.Cache.Dir, nil
 }
 
 // modelInfo is lm-eval's model_revision and model_sha for model (and

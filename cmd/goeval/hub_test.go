@@ -102,6 +102,34 @@ func TestRunFromHub(t *testing.T) {
 	}
 }
 
+// TestRunFromHubXDGCache: with neither HF_HOME nor HF_HUB_CACHE set, the
+// Hub client fills $XDG_CACHE_HOME/huggingface/hub, and the tasks find the
+// datasets there (tasks.Options.HubCache) although their own fallback
+// would be ~/.cache/huggingface/hub; the process environment is untouched.
+func TestRunFromHubXDGCache(t *testing.T) {
+	s, _ := hubFixture(t)
+	defer s.Close()
+	xdg := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", xdg)
+	t.Setenv("HOME", t.TempDir()) // the tasks' own fallback: empty
+	for _, k := range []string{"HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_TOKEN", "HF_TOKEN_PATH"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("HF_ENDPOINT", s.URL)
+	t.Setenv("HF_HUB_OFFLINE", "0")
+	args := []string{"run", "--model", "org/tiny", "--tasks", "arc_easy", "--limit", "2", "--bootstrap-iters", "0",
+		"--output-path", t.TempDir()}
+	if code := runMain(args); code != 0 {
+		t.Fatalf("run with the hub cache under XDG_CACHE_HOME: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(xdg, "huggingface", "hub", "datasets--allenai--ai2_arc")); err != nil {
+		t.Errorf("the dataset was not fetched under XDG_CACHE_HOME: %v", err)
+	}
+	if v := os.Getenv("HF_HUB_CACHE"); v != "" {
+		t.Errorf("goeval run set HF_HUB_CACHE=%s in its own environment", v)
+	}
+}
+
 // TestDownloadThenOffline pre-fetches with goeval download, then runs
 // offline; a model not downloaded is one bad-input line.
 func TestDownloadThenOffline(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goeval/goeval/apimodel"
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/judge"
 	"github.com/goeval/goeval/lm"
@@ -71,7 +72,7 @@ func runJudge(args []string) error {
 		return err
 	}
 	judgeLM, err := apimodel.New(apimodel.Options{BaseURL: f.judgeURL, Model: f.judgeModel, Chat: true,
-		APIKey: os.Getenv("OPENAI_API_KEY"), Concurrency: f.concurrency})
+		APIKey: env.OpenAIAPIKey.Get(), Concurrency: f.concurrency})
 	if err != nil {
 		return errs.BadInputf("%v", err)
 	}
@@ -131,7 +132,7 @@ func (f *judgeFlags) answer(ctx context.Context, m string, prompts []judge.Promp
 	var model lm.LM
 	render := apimodel.ChatJSON
 	if url, name, ok := strings.Cut(m, "#"); ok && strings.HasPrefix(m, "http") {
-		a, err := apimodel.New(apimodel.Options{BaseURL: url, Model: name, Chat: true, APIKey: os.Getenv("OPENAI_API_KEY")})
+		a, err := apimodel.New(apimodel.Options{BaseURL: url, Model: name, Chat: true, APIKey: env.OpenAIAPIKey.Get()})
 		if err != nil {
 			return nil, errs.BadInputf("%v", err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goeval/goeval/apimodel"
 	"github.com/goeval/goeval/engine"
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/lm/lmenc"
@@ -169,7 +170,7 @@ type apiPlan struct {
 // --apply-chat-template a completions model needs the tokenizer's template.
 func planAPI(f *runFlags) (*apiPlan, error) {
 	a := f.api
-	o := apimodel.Options{BaseURL: a.baseURL, Model: f.model, Chat: a.kind == "chat", APIKey: os.Getenv("OPENAI_API_KEY"),
+	o := apimodel.Options{BaseURL: a.baseURL, Model: f.model, Chat: a.kind == "chat", APIKey: env.OpenAIAPIKey.Get(),
 		MaxLength: f.lmeval.maxLength, Concurrency: a.concurrency, Retries: a.retries, Timeout: a.timeout}
 	if a.retries == 0 {
 		o.Retries = -1

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	goevalpkg "github.com/goeval/goeval"
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 )
 
 // progressIntervalEnv sets how often progress is logged when stderr is not
 // a terminal (a Go duration or a number of seconds; default 30s).
-const progressIntervalEnv = "GOEVAL_PROGRESS_INTERVAL"
+var progressIntervalEnv = env.ProgressInterval
 
 const defaultProgressInterval = 30 * time.Second
 
@@ -43,7 +44,7 @@ func newProgressPrinter(f *os.File, every time.Duration) *progressPrinter {
 
 // progressInterval reads progressIntervalEnv; bad values are bad input.
 func progressInterval() (time.Duration, error) {
-	v := strings.TrimSpace(os.Getenv(progressIntervalEnv))
+	v := strings.TrimSpace(progressIntervalEnv.Get())
 	if v == "" {
 		return defaultProgressInterval, nil
 	}

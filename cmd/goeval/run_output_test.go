@@ -76,7 +76,7 @@ func TestProgressInterval(t *testing.T) {
 		bad  bool
 	}{{"", 30 * time.Second, false}, {"10s", 10 * time.Second, false}, {"2", 2 * time.Second, false},
 		{"0.5", 500 * time.Millisecond, false}, {"0", 0, true}, {"-1s", 0, true}, {"soon", 0, true}} {
-		t.Setenv(progressIntervalEnv, c.env)
+		t.Setenv(progressIntervalEnv.Name, c.env)
 		got, err := progressInterval()
 		if (err != nil) != c.bad || got != c.want {
 			t.Errorf("%q: got %v, %v; want %v, bad=%v", c.env, got, err, c.want, c.bad)

@@ -88,7 +88,7 @@ func planRun(ctx context.Context, f *runFlags) (*runPlan, error) {
 		return nil, err
 	}
 	if f.dataDir == "" {
-		if p.hub.datasets, err = fetchDatasets(ctx, p.eval.Index, p.eval.Tasks); err != nil {
+		if p.hub.datasets, p.eval.Task.HubCache, err = fetchDatasets(ctx, p.eval.Index, p.eval.Tasks); err != nil {
 			return nil, err
 		}
 	}

@@ -19,6 +19,9 @@ const module = "github.com/goeval/goeval"
 // lower layer: contracts low, formats high. A new package must be added
 // here, which is the moment to decide where it belongs.
 var layers = map[string]int{
+	// -1: the one table of environment variables, the only code that reads
+	// or sets them (envcalls_test.go): below the leaves, which read theirs.
+	"internal/env": -1,
 	// 0: leaves everyone may use.
 	"internal/errs": 0, "internal/py": 0, "internal/jinja": 0, "internal/buildinfo": 0,
 	"internal/jsonl": 0, // JSON lines read one way: blank lines skipped, lines numbered
@@ -27,12 +30,13 @@ var layers = map[string]int{
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator
-	"pjrt":           1, // the pinned PJRT plugins: download, verify, install; knows no GoMLX
-	"bench/peak":     1, // the machine's measured f32 peak (an FMA loop)
-	"lm/lmenc":       1, // lm-eval's request tokenization rules, shared by the engine and remote-model clients
-	"internal/gocpu": 1, // goeval's pure-Go GoMLX backend (--device cpu), on internal/gemm
+	"pjrt":              1, // the pinned PJRT plugins: download, verify, install; knows no GoMLX
+	"bench/peak":        1, // the machine's measured f32 peak (an FMA loop)
+	"lm/lmenc":          1, // lm-eval's request tokenization rules, shared by the engine and remote-model clients
+	"internal/gocpu":    1, // goeval's pure-Go GoMLX backend (--device cpu), on internal/gemm
+	"internal/testutil": 1, // the tests' fixtures policy and default device (through internal/env)
 	// 2: tasks, model graphs, test doubles.
-	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2, "internal/testutil": 1,
+	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2,
 	"lm/lmtok": 2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,

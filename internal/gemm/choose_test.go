@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // TestEmptyAndZeroK: K = 0 gives zeros; m = 0 or N = 0 touch nothing.
@@ -47,8 +49,8 @@ func TestChoose(t *testing.T) {
 	if Kernel() != defaultKernel().name || Kernel() == "" {
 		t.Errorf("Kernel() = %q", Kernel())
 	}
-	if os.Getenv(envKernel) == "go" && Kernel() != "go" {
-		t.Errorf("%s=go: Kernel() = %q", envKernel, Kernel())
+	if os.Getenv(env.GemmKernel.Name) == "go" && Kernel() != "go" {
+		t.Errorf("%s=go: Kernel() = %q", env.GemmKernel.Name, Kernel())
 	}
 }
 

@@ -3,8 +3,9 @@ package gemm
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"sync"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 // microKernel computes one MR×NR tile of C from a packed A micro-panel
@@ -44,9 +45,6 @@ type kernel struct {
 	maxDirect               int
 }
 
-// envKernel names the environment variable that forces a kernel.
-const envKernel = "GOEVAL_GEMM_KERNEL"
-
 var (
 	chooseOnce sync.Once
 	chosen     *kernel
@@ -56,7 +54,7 @@ var (
 // kernels (widest first, or the one GOEVAL_GEMM_KERNEL names) that passes
 // a bit-exact self-check against the Go reference.
 func defaultKernel() *kernel {
-	chooseOnce.Do(func() { chosen = choose(available(), os.Getenv(envKernel)) })
+	chooseOnce.Do(func() { chosen = choose(available(), env.GemmKernel.Get()) })
 	return chosen
 }
 

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/jsonl"
 )
 
@@ -265,8 +266,8 @@ func CacheDir(t testing.TB) string {
 // plugin or depends on one being installed on the machine: call it from
 // TestMain in every package whose tests open models.
 func Main(m *testing.M) {
-	if _, set := os.LookupEnv("GOEVAL_DEVICE"); !set {
-		os.Setenv("GOEVAL_DEVICE", "cpu")
+	if _, err := env.SetDefault(env.Device, "cpu"); err != nil {
+		panic(err) // the table does not document this write
 	}
 	os.Exit(m.Run())
 }

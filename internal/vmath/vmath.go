@@ -1,6 +1,6 @@
 package vmath
 
-import "os"
+import "github.com/goeval/goeval/internal/env"
 
 // kernel is one implementation of the package's slice functions. Each
 // function takes len(dst) == len(src) (checked by the exported wrappers).
@@ -19,16 +19,13 @@ type kernel struct {
 	div       func(dst, src []float32, s float32)
 }
 
-// envKernel names the environment variable that forces the Go kernel
-// (GOEVAL_VMATH=go) or AVX2 on an AVX-512 CPU (GOEVAL_VMATH=avx2); it is
-// read once, at package initialization.
-const envKernel = "GOEVAL_VMATH"
-
 var goKernel = &kernel{name: "go", exp: expGo, logistic: logisticGo, silu: siluGo, swiglu: swigluGo, scaleMask: scaleMaskGo,
 	exp64: exp64Go, expSub: expSubGo, div: divGo}
 
-// active is the kernel the exported functions use.
-var active = choose(archKernel, os.Getenv(envKernel))
+// active is the kernel the exported functions use. GOEVAL_VMATH (see
+// internal/env) forces the Go kernel (go) or AVX2 on an AVX-512 CPU (avx2);
+// it is read once, at package initialization.
+var active = choose(archKernel, env.VMath.Get())
 
 // choose returns arch (the CPU's widest assembly kernel, nil if none)
 // unless it is nil or force is "go" (the Go kernel), or force is "avx2"
