@@ -65,13 +65,7 @@ type gemma struct {
 	cfg      *Config
 	v        gemmaVariant
 	finalCap float64      // 0: no soft-capping of the logits
-	layers   []gemmaLayer // rotary embedding per layer
-}
-
-// gemmaLayer is the rotary embedding of one layer.
-type gemmaLayer struct {
-	invFreq []float64
-	rot     int
+	layers   []rotary // rotary embedding per layer
 }
 
 // newGemma checks Gemma's keys and resolves scales, caps and each layer's
@@ -100,11 +94,11 @@ func newGemma(c *Config, v gemmaVariant) (*decoder, error) {
 		if !v.ropePerLayerType {
 			lt = ""
 		}
-		var l gemmaLayer
-		if l.invFreq, l.rot, err = c.ropeLayer(lt); err != nil {
+		r, err := c.ropeLayer(lt)
+		if err != nil {
 			return nil, err
 		}
-		m.layers = append(m.layers, l)
+		m.layers = append(m.layers, r)
 	}
 	return d, nil
 }
@@ -181,7 +175,7 @@ func (m *gemma) layer(ctx *context.Context, i int, x, positions *Node, attend at
 		q = nn.OffsetRMSNorm(q, Param(ctx, g, a+"q_norm.weight"), c.RMSNormEps)
 		k = nn.OffsetRMSNorm(k, Param(ctx, g, a+"k_norm.weight"), c.RMSNormEps)
 	}
-	q, k = nn.ApplyPartialRoPE(q, positions, l.invFreq, l.rot), nn.ApplyPartialRoPE(k, positions, l.invFreq, l.rot)
+	q, k = l.apply(q, positions), l.apply(k, positions)
 	h = project(ctx, attend(q, k, v), a+"o_proj", false)
 	x = Add(x, norm("post_attention_layernorm", h))
 	h = gatedMLP(ctx, norm("pre_feedforward_layernorm", x), p+"mlp.", nn.GeGLU)

@@ -67,7 +67,7 @@ func llamaDefaults(c *Config) error {
 	return nil
 }
 
-// validateLlama checks activation, MLP bias, window and rope scaling.
+// validateLlama checks activation, MLP bias, window and rotary embedding.
 func validateLlama(c *Config) error {
 	if c.HiddenAct != "silu" && c.HiddenAct != "swish" {
 		return errs.BadInputf("%s: hidden_act %q is not supported for %s (only silu)", c.Path, c.HiddenAct, c.Arch())
@@ -82,7 +82,8 @@ func validateLlama(c *Config) error {
 	if c.SlidingWindow < 0 {
 		return errs.BadInputf("%s: sliding_window must not be negative (got %d)", c.Path, c.SlidingWindow)
 	}
-	return c.validateRopeScaling()
+	_, err := c.ropeLayer("")
+	return err
 }
 
 // llamaTensors lists a llama-family checkpoint's tensors.
@@ -120,22 +121,17 @@ func llamaTensors(c *Config) map[string][]int {
 // llama is the llama family's blocks.
 type llama struct {
 	rmsEnds
-	invFreq []float64 // RoPE inverse frequencies [D/2]
+	rope rotary
 }
 
 // newLlama resolves RoPE and each layer's window (Mistral's on every
 // layer, Qwen's from max_window_layers on).
 func newLlama(cfg *Config) (Model, error) {
-	var scaling *nn.RopeScaling
-	if rs := cfg.RopeScaling; rs != nil {
-		scaling = &nn.RopeScaling{Type: rs.Type, Factor: rs.Factor, LowFreqFactor: rs.LowFreqFactor,
-			HighFreqFactor: rs.HighFreqFactor, OriginalMaxPositionEmbeddings: rs.OriginalMaxPositionEmbeddings}
-	}
-	inv, err := nn.InvFreq(cfg.HeadDim, cfg.RopeTheta, scaling)
+	rope, err := cfg.ropeLayer("")
 	if err != nil {
-		return nil, errs.BadInputf("config.json: %w", err)
+		return nil, err
 	}
-	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg}, invFreq: inv}, nn.AttentionOptions{})
+	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg}, rope: rope}, nn.AttentionOptions{})
 	first := cfg.MaxWindowLayers
 	if cfg.Arch() == "MistralForCausalLM" {
 		first = 0
@@ -186,33 +182,5 @@ func (m *llama) qkv(ctx *context.Context, p string, h, positions *Node) (q, k, v
 		q = nn.RMSNorm(q, Param(ctx, g, p+"q_norm.weight"), c.RMSNormEps)
 		k = nn.RMSNorm(k, Param(ctx, g, p+"k_norm.weight"), c.RMSNormEps)
 	}
-	return nn.ApplyRoPE(q, positions, m.invFreq), nn.ApplyRoPE(k, positions, m.invFreq), v
-}
-
-// validateRopeScaling accepts no scaling, "linear" and "llama3" (with the
-// checks transformers' rope_config_validation makes).
-func (c *Config) validateRopeScaling() error {
-	r := c.RopeScaling
-	if r == nil {
-		return nil
-	}
-	switch r.Type {
-	case "linear":
-		if !(r.Factor >= 1) {
-			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for linear scaling (got %g)", c.Path, r.Factor)
-		}
-	case "llama3":
-		if !(r.Factor >= 1) {
-			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for llama3 scaling (got %g)", c.Path, r.Factor)
-		}
-		if !(r.LowFreqFactor > 0) || !(r.HighFreqFactor > r.LowFreqFactor) {
-			return errs.BadInputf("%s: rope_scaling needs 0 < low_freq_factor < high_freq_factor (got %g, %g)", c.Path, r.LowFreqFactor, r.HighFreqFactor)
-		}
-		if r.OriginalMaxPositionEmbeddings <= 0 {
-			return errs.BadInputf("%s: rope_scaling.original_max_position_embeddings must be a positive integer for llama3 scaling", c.Path)
-		}
-	default:
-		return errs.BadInputf("%s: rope_scaling type %q is not supported (supported: linear, llama3)", c.Path, r.Type)
-	}
-	return nil
+	return m.rope.apply(q, positions), m.rope.apply(k, positions), v
 }

@@ -35,10 +35,9 @@ type phiKeys struct {
 
 // phi is Phi's blocks.
 type phi struct {
-	cfg     *Config
-	invFreq []float64
-	rot     int // rotated dims per head
-	eps     float64
+	cfg *Config
+	rotary
+	eps float64
 }
 
 // newPhiBlocks checks Phi's keys and resolves the rotary embedding.
@@ -55,7 +54,7 @@ func newPhiBlocks(c *Config) (*phi, error) {
 	}
 	m := &phi{cfg: c, eps: or(k.LayerNormEps, 1e-5)}
 	var err error
-	m.invFreq, m.rot, err = c.ropeLayer("")
+	m.rotary, err = c.ropeLayer("")
 	return m, err
 }
 
@@ -103,8 +102,8 @@ func (m *phi) layer(ctx *context.Context, i int, x, positions *Node, attend atte
 	p, g, c := layerPrefix(i), x.Graph(), m.cfg
 	h := nn.LayerNorm(x, Param(ctx, g, p+"input_layernorm.weight"), Param(ctx, g, p+"input_layernorm.bias"), m.eps)
 	a := p + "self_attn."
-	q := nn.ApplyPartialRoPE(projectHeads(ctx, h, a+"q_proj", true, c.NumAttentionHeads, c.HeadDim), positions, m.invFreq, m.rot)
-	k := nn.ApplyPartialRoPE(projectHeads(ctx, h, a+"k_proj", true, c.NumKeyValueHeads, c.HeadDim), positions, m.invFreq, m.rot)
+	q := m.apply(projectHeads(ctx, h, a+"q_proj", true, c.NumAttentionHeads, c.HeadDim), positions)
+	k := m.apply(projectHeads(ctx, h, a+"k_proj", true, c.NumKeyValueHeads, c.HeadDim), positions)
 	v := projectHeads(ctx, h, a+"v_proj", true, c.NumKeyValueHeads, c.HeadDim)
 	attn := project(ctx, attend(q, k, v), a+"dense", true)
 	ff := project(ctx, nn.GELUTanh(project(ctx, h, p+"mlp.fc1", true)), p+"mlp.fc2", true)

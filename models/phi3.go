@@ -36,8 +36,7 @@ type phi3Keys struct {
 // phi3 is Phi-3's blocks.
 type phi3 struct {
 	rmsEnds // llama.go
-	invFreq []float64
-	rot     int
+	rope    rotary
 }
 
 // newPhi3Blocks checks Phi-3's keys and resolves RoPE and the window.
@@ -49,11 +48,11 @@ func newPhi3Blocks(c *Config) (*phi3, int, error) {
 	if act := or(k.HiddenAct, "silu"); act != "silu" {
 		return nil, 0, errs.BadInputf("%s: hidden_act %q is not supported for Phi3ForCausalLM (only silu)", c.Path, act)
 	}
-	inv, rot, err := c.ropeLayer("")
+	rope, err := c.ropeLayer("")
 	if err != nil {
 		return nil, 0, errs.BadInputf("%v (longrope/su scaling of the 128k Phi-3 models is not supported)", err)
 	}
-	return &phi3{rmsEnds: rmsEnds{c}, invFreq: inv, rot: rot}, int(or(k.SlidingWindow, 0)), nil
+	return &phi3{rmsEnds: rmsEnds{c}, rope: rope}, int(or(k.SlidingWindow, 0)), nil
 }
 
 // phi3Tensors lists a Phi-3 checkpoint's tensors.
@@ -85,8 +84,8 @@ func (m *phi3) layer(ctx *context.Context, i int, x, positions *Node, attend att
 	part := func(from, to, heads int) *Node {
 		return Reshape(Slice(qkv, AxisRange(), AxisRange(), AxisRange(from, to)), b, t, heads, c.HeadDim)
 	}
-	q := nn.ApplyPartialRoPE(part(0, nq, c.NumAttentionHeads), positions, m.invFreq, m.rot)
-	k := nn.ApplyPartialRoPE(part(nq, nq+nk, c.NumKeyValueHeads), positions, m.invFreq, m.rot)
+	q := m.rope.apply(part(0, nq, c.NumAttentionHeads), positions)
+	k := m.rope.apply(part(nq, nq+nk, c.NumKeyValueHeads), positions)
 	x = Add(x, project(ctx, attend(q, k, part(nq+nk, nq+2*nk, c.NumKeyValueHeads)), p+"self_attn.o_proj", false))
 	h = nn.RMSNorm(x, Param(ctx, g, p+"post_attention_layernorm.weight"), c.RMSNormEps)
 	gu := project(ctx, h, p+"mlp.gate_up_proj", false) // [B, T, 2F]
