@@ -251,23 +251,20 @@ func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor
 	return x
 }
 
-// embedTokens gathers the rows of model.embed_tokens.weight.
+// embedTokens gathers the rows of the token embedding name.
 //
 //	tokens [B, T] → [B, T, H]
-func embedTokens(ctx *context.Context, tokens *Node) *Node {
+func embedTokens(ctx *context.Context, name string, tokens *Node) *Node {
 	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
-	return Gather(Param(ctx, tokens.Graph(), "model.embed_tokens.weight"), Reshape(tokens, b, t, 1))
+	return Gather(Param(ctx, tokens.Graph(), name), Reshape(tokens, b, t, 1))
 }
 
-// gatedMLP is down(unit(gate(h), up(h))) on prefix's gate_proj, up_proj and
-// down_proj (Llama's unit is nn.SwiGLU, Gemma's nn.GeGLU).
+// gatedMLP is down(unit(gate(h), up(h))) (Llama's unit is nn.SwiGLU,
+// Gemma's nn.GeGLU).
 //
 //	h [B, T, H] → [B, T, H]
-func gatedMLP(ctx *context.Context, h *Node, prefix string, unit func(gate, up *Node) *Node) *Node {
-	gate := project(ctx, h, prefix+"gate_proj", false)
-	up := project(ctx, h, prefix+"up_proj", false)
-	return project(ctx, unit(gate, up), prefix+"down_proj", false)
+func gatedMLP(ctx *context.Context, h *Node, w gatedW, unit func(gate, up *Node) *Node) *Node {
+	gate := project(ctx, h, w.gate)
+	up := project(ctx, h, w.up)
+	return project(ctx, unit(gate, up), w.down)
 }
-
-// layerPrefix is the checkpoint prefix of decoder layer i.
-func layerPrefix(i int) string { return fmt.Sprintf("model.layers.%d.", i) }

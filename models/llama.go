@@ -20,7 +20,7 @@ import (
 // n = post_attention_layernorm(x).
 func init() {
 	for _, arch := range []string{"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM"} {
-		Register(arch, Arch{Defaults: llamaDefaults, Validate: validateLlama, Tensors: llamaTensors, New: newLlama})
+		Register(arch, Arch{Defaults: llamaDefaults, Validate: validateLlama, Tensors: tensorsOf(llamaTensors), New: newLlama})
 	}
 }
 
@@ -86,42 +86,50 @@ func validateLlama(c *Config) error {
 	return err
 }
 
-// llamaTensors lists a llama-family checkpoint's tensors.
-func llamaTensors(c *Config) map[string][]int {
-	h, hd, f := c.HiddenSize, c.HeadDim, c.IntermediateSize
+// llamaLayer names one llama-family decoder layer's tensors.
+type llamaLayer struct {
+	inputNorm, postNorm string
+	q, k, v, o          linearW
+	qNorm, kNorm        string // per-head RMSNorms (Qwen3), or ""
+	mlp                 gatedW
+}
+
+// llamaNames are a llama-family checkpoint's tensor names.
+type llamaNames struct {
+	ends   endsW
+	layers []llamaLayer
+}
+
+// llamaTensors declares a llama-family checkpoint's tensors.
+func llamaTensors(t tensorTable, c *Config) llamaNames {
+	h, hd := c.HiddenSize, c.HeadDim
 	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-	m := outerTensors(c)
+	n := llamaNames{ends: t.ends(c)}
 	for i := range c.NumHiddenLayers {
 		p := layerPrefix(i)
-		m[p+"input_layernorm.weight"] = []int{h}
-		m[p+"post_attention_layernorm.weight"] = []int{h}
-		m[p+"self_attn.q_proj.weight"] = []int{q, h}
-		m[p+"self_attn.k_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.v_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.o_proj.weight"] = []int{h, q}
-		if c.AttentionBias {
-			m[p+"self_attn.q_proj.bias"] = []int{q}
-			m[p+"self_attn.k_proj.bias"] = []int{kv}
-			m[p+"self_attn.v_proj.bias"] = []int{kv}
-		}
-		if c.AttentionOutputBias {
-			m[p+"self_attn.o_proj.bias"] = []int{h}
+		a := p + "self_attn."
+		l := llamaLayer{
+			inputNorm: t.add(p+"input_layernorm.weight", h),
+			postNorm:  t.add(p+"post_attention_layernorm.weight", h),
+			q:         t.linear(a+"q_proj", q, h, c.AttentionBias),
+			k:         t.linear(a+"k_proj", kv, h, c.AttentionBias),
+			v:         t.linear(a+"v_proj", kv, h, c.AttentionBias),
+			o:         t.linear(a+"o_proj", h, q, c.AttentionOutputBias),
+			mlp:       t.gatedMLP(p+"mlp.", h, c.IntermediateSize),
 		}
 		if c.QKNorm {
-			m[p+"self_attn.q_norm.weight"] = []int{hd}
-			m[p+"self_attn.k_norm.weight"] = []int{hd}
+			l.qNorm, l.kNorm = t.add(a+"q_norm.weight", hd), t.add(a+"k_norm.weight", hd)
 		}
-		m[p+"mlp.gate_proj.weight"] = []int{f, h}
-		m[p+"mlp.up_proj.weight"] = []int{f, h}
-		m[p+"mlp.down_proj.weight"] = []int{h, f}
+		n.layers = append(n.layers, l)
 	}
-	return m
+	return n
 }
 
 // llama is the llama family's blocks.
 type llama struct {
 	rmsEnds
-	rope rotary
+	layers []llamaLayer
+	rope   rotary
 }
 
 // newLlama resolves RoPE and each layer's window (Mistral's on every
@@ -131,7 +139,8 @@ func newLlama(cfg *Config) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg}, rope: rope}, nn.AttentionOptions{})
+	n := llamaTensors(tensorTable{}, cfg)
+	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg, n.ends}, layers: n.layers, rope: rope}, nn.AttentionOptions{})
 	first := cfg.MaxWindowLayers
 	if cfg.Arch() == "MistralForCausalLM" {
 		first = 0
@@ -139,48 +148,53 @@ func newLlama(cfg *Config) (Model, error) {
 	for i := first; i < len(d.attn) && cfg.SlidingWindow > 0; i++ {
 		d.attn[i].Window = cfg.SlidingWindow
 	}
-	d.chunkedHead = lmHeadName(cfg)
+	d.chunkedHead = n.ends.head
 	return d, nil
 }
 
 // rmsEnds are the ends of the decoder that the llama family and Phi-3
 // share: the token embedding, the final RMSNorm (model.norm) and a
 // bias-free LM head.
-type rmsEnds struct{ cfg *Config }
+type rmsEnds struct {
+	cfg   *Config
+	names endsW
+}
 
-func (m rmsEnds) embed(ctx *context.Context, tokens *Node) *Node { return embedTokens(ctx, tokens) }
+func (m rmsEnds) embed(ctx *context.Context, tokens *Node) *Node {
+	return embedTokens(ctx, m.names.embed, tokens)
+}
 
 func (m rmsEnds) norm(ctx *context.Context, x *Node) *Node {
-	return nn.RMSNorm(x, Param(ctx, x.Graph(), "model.norm.weight"), m.cfg.RMSNormEps)
+	return nn.RMSNorm(x, Param(ctx, x.Graph(), m.names.norm), m.cfg.RMSNormEps)
 }
 
 func (m rmsEnds) logits(ctx *context.Context, hidden *Node) *Node {
-	return linear(ctx, hidden, lmHeadName(m.cfg), nil)
+	return linear(ctx, hidden, m.names.head, nil)
 }
 
 // layer is decoder layer i: x + attn(norm(x)), then x + mlp(norm(x)).
 //
 //	x [B, T, H], positions [B, T] → [B, T, H]
 func (m *llama) layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node {
-	p, g, eps := layerPrefix(i), x.Graph(), m.cfg.RMSNormEps
-	h := nn.RMSNorm(x, Param(ctx, g, p+"input_layernorm.weight"), eps)
-	q, k, v := m.qkv(ctx, p+"self_attn.", h, positions)
-	x = Add(x, project(ctx, attend(q, k, v), p+"self_attn.o_proj", m.cfg.AttentionOutputBias))
-	h = nn.RMSNorm(x, Param(ctx, g, p+"post_attention_layernorm.weight"), eps)
-	return Add(x, gatedMLP(ctx, h, p+"mlp.", nn.SwiGLU))
+	l, g, eps := &m.layers[i], x.Graph(), m.cfg.RMSNormEps
+	h := nn.RMSNorm(x, Param(ctx, g, l.inputNorm), eps)
+	q, k, v := m.qkv(ctx, l, h, positions)
+	x = Add(x, project(ctx, attend(q, k, v), l.o))
+	h = nn.RMSNorm(x, Param(ctx, g, l.postNorm), eps)
+	return Add(x, gatedMLP(ctx, h, l.mlp, nn.SwiGLU))
 }
 
 // qkv projects the normed input to rotated queries and keys and to values.
 //
 //	h [B, T, H], positions [B, T] → q [B, T, N, D], k [B, T, K, D], v [B, T, K, D]
-func (m *llama) qkv(ctx *context.Context, p string, h, positions *Node) (q, k, v *Node) {
+func (m *llama) qkv(ctx *context.Context, l *llamaLayer, h, positions *Node) (q, k, v *Node) {
 	c, g := m.cfg, h.Graph()
-	q = projectHeads(ctx, h, p+"q_proj", c.AttentionBias, c.NumAttentionHeads, c.HeadDim)
-	k = projectHeads(ctx, h, p+"k_proj", c.AttentionBias, c.NumKeyValueHeads, c.HeadDim)
-	v = projectHeads(ctx, h, p+"v_proj", c.AttentionBias, c.NumKeyValueHeads, c.HeadDim)
-	if c.QKNorm {
-		q = nn.RMSNorm(q, Param(ctx, g, p+"q_norm.weight"), c.RMSNormEps)
-		k = nn.RMSNorm(k, Param(ctx, g, p+"k_norm.weight"), c.RMSNormEps)
+	q = projectHeads(ctx, h, l.q, c.NumAttentionHeads, c.HeadDim)
+	k = projectHeads(ctx, h, l.k, c.NumKeyValueHeads, c.HeadDim)
+	v = projectHeads(ctx, h, l.v, c.NumKeyValueHeads, c.HeadDim)
+	if l.qNorm != "" {
+		q = nn.RMSNorm(q, Param(ctx, g, l.qNorm), c.RMSNormEps)
+		k = nn.RMSNorm(k, Param(ctx, g, l.kNorm), c.RMSNormEps)
 	}
 	return m.rope.apply(q, positions), m.rope.apply(k, positions), v
 }
