@@ -19,7 +19,7 @@ import (
 // then costs its context once, a 5-shot prompt its examples once per row,
 // and rows are mostly real tokens. Each token keeps its unpacked position
 // (a node continues from its parent's end, so RoPE and the sliding window
-// see what the unpacked row sees), and the mask (models.Model.HiddenPacked)
+// see what the unpacked row sees), and the mask (models.Inputs.Packing)
 // lets a token see only its own node and its ancestors.
 //
 // Layout of a node covering unpacked positions [a, b), with ⌊x⌋ = ⌊x/8⌋·8:

@@ -22,7 +22,7 @@ import (
 // its own, and its keys and values (every layer's, [1, K, P, D]) stay
 // resident in an LRU store within the budget. The rows below it then hold
 // only their own tokens and attend to the stored prefix
-// (models.Model.HiddenPackedAfter). An entry is keyed by its token ids;
+// (models.Inputs.Past). An entry is keyed by its token ids;
 // each Engine (each WithAdapter view) has its own store, so an adapter
 // never sees another's prefix. When the budget is spent the least
 // recently used entries not in use are freed. A prefix larger than the
@@ -131,7 +131,7 @@ func (e *Engine) prefixGraphs() *graphExecs {
 func prefixGraph(m models.Model) func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 	return func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 		defer building()()
-		_, kv := m.Prefill(ctx, tokens)
+		kv := m.Forward(ctx, models.Inputs{Tokens: tokens, ReturnKV: true}).KV
 		g := tokens.Shape().Dim(0)
 		out := make([]*graph.Node, 0, g*2*len(kv))
 		for i := range g {

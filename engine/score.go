@@ -3,7 +3,6 @@ package engine
 import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
-	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/models"
@@ -44,14 +43,16 @@ func hiddenGraph(m models.Model, kind rowKind) func(ctx *context.Context, in []*
 		var hidden *Node // [B, T, H]
 		switch kind {
 		case afterRows: // then prefixPos [B, Pb], rowPrefix [B], G × 2L prefix tensors
-			hidden = m.HiddenPackedAfter(ctx, tokens, in[1], in[2], in[3], in[4], rowPrefixes(m, in[5], in[6:len(in)-2]))
+			past := &models.Past{Pos: in[4], KV: rowPrefixes(m, in[5], in[6:len(in)-2])}
+			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: in[1],
+				Packing: &models.Packing{Node: in[2], End: in[3]}, Past: past}).Hidden
 			in = in[len(in)-2:]
 		case packedRows:
-			hidden = m.HiddenPacked(ctx, tokens, in[1], in[2], in[3])
+			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: in[1],
+				Packing: &models.Packing{Node: in[2], End: in[3]}}).Hidden
 			in = in[4:]
-		default:
-			b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
-			hidden = m.Hidden(ctx, tokens, Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1), nil)
+		default: // positions 0…T-1
+			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens}).Hidden
 			in = in[1:]
 		}
 		slotRow, slotPos := in[0], in[1]
