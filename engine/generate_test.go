@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
@@ -70,12 +71,12 @@ func TestIncrementalLogitsEqualFull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := e.newCache(2, bucketT(len(seqs[0]), e.maxLen))
+			c, err := e.newCache(2, plan.Shapes{}.T(len(seqs[0]), e.maxLen))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.free()
-			tp := bucketT(prompt[0], e.maxLen)
+			tp := plan.Shapes{}.T(prompt[0], e.maxLen)
 			tok := make([]int32, 2*tp)
 			copy(tok, seqs[0][:prompt[0]])
 			copy(tok[tp:], seqs[1][:prompt[1]])

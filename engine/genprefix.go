@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/models"
 )
 
@@ -50,7 +51,7 @@ func genGroups(items []genItem) []genGroup {
 	for i := 0; i < len(byIDs); {
 		shared, j := len(items[byIDs[i]].ctx), i+1
 		for ; j < len(byIDs); j++ {
-			l := min(shared, commonPrefix(items[byIDs[j-1]].ctx, items[byIDs[j]].ctx))
+			l := min(shared, plan.CommonPrefix(items[byIDs[j-1]].ctx, items[byIDs[j]].ctx))
 			if l < minSharedPrefix {
 				break
 			}

@@ -17,7 +17,7 @@ import (
 // KV cache layout: per layer, keys and values [B, K, S, D] on the device
 // (head-major: nn.AttentionCached), where slot s of row b holds the token
 // at position s of the request that row serves (slots are absolute
-// positions). S is a length bucket (bucketT)
+// positions). S is a length bucket (plan.Shapes)
 // chosen per GenerateUntil call, so one graph is compiled per (B, S) for
 // decode and per (P, T, B, S) for prefill.
 //
