@@ -153,9 +153,9 @@ type passPrefix struct {
 
 // passPrefixes gathers the keys and values of pass p's cached prefixes
 // (none when it has none), each laid out in pb slots, from the store or
-// run now; each run counts as done work. Where shapes are not cheap (each one a compile) a pass takes
-// B prefixes, the first repeated, so that it adds no shape beyond its
-// (B, T, K).
+// run now; each run counts as done work. Where shapes are not cheap (each
+// one a compile) a pass takes B prefixes, the first repeated, so that it
+// adds no shape beyond its (B, T, K).
 func (e *Engine) passPrefixes(p *plan.Pass, pb int, step *lm.Step) (*passPrefix, error) {
 	pp := &passPrefix{e: e}
 	if len(p.Prefixes) == 0 {

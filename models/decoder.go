@@ -10,8 +10,9 @@ import (
 )
 
 // blocks are one architecture's parts of the shared decoder: every
-// architecture file (llama.go, phi.go, phi3.go, gemma2.go) implements them,
-// and decoder turns them into a Model.
+// architecture file (llama.go, phi.go, phi3.go, gemma2.go, granite.go)
+// implements them, reading its weights through the names it declared
+// (names.go), and decoder turns them into a Model.
 type blocks interface {
 	// embed looks the tokens up: tokens [B, T] → x [B, T, H].
 	embed(ctx *context.Context, tokens *Node) *Node
