@@ -3,33 +3,28 @@ package engine
 import (
 	"fmt"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/internal/errs"
 )
 
-// item is one scoring row before batching: the model input and the
-// targets of its last len(targets) positions.
-type item struct {
-	inp     []int32 // input tokens, at most maxLen
-	targets []int32 // the continuation: targets of inp's last len(targets) positions
-}
-
 // makeItem is lm-eval's `(ctx + cont)[-(max_length+1):][:-1]`, scoring the
-// last len(cont) positions.
-func makeItem(ctxIDs, contIDs []int32, maxLen int) (item, error) {
+// last len(cont) positions: the model input (at most maxLen tokens) and
+// the continuation as the targets of its last len(cont) positions.
+func makeItem(ctxIDs, contIDs []int32, maxLen int) (plan.Item, error) {
 	full := make([]int32, 0, len(ctxIDs)+len(contIDs))
 	full = append(append(full, ctxIDs...), contIDs...)
 	if len(full) > maxLen+1 {
 		full = full[len(full)-(maxLen+1):]
 	}
 	if len(contIDs) == 0 {
-		return item{}, nil
+		return plan.Item{}, nil
 	}
 	inp := full[:len(full)-1]
 	if len(contIDs) > len(inp) {
-		return item{}, errs.BadInputf("continuation has %d tokens but only %d positions fit in max_length %d (or the context is empty)",
+		return plan.Item{}, errs.BadInputf("continuation has %d tokens but only %d positions fit in max_length %d (or the context is empty)",
 			len(contIDs), len(inp), maxLen)
 	}
-	return item{inp: inp, targets: full[len(full)-len(contIDs):]}, nil
+	return plan.Item{Input: inp, Targets: full[len(full)-len(contIDs):]}, nil
 }
 
 // checkIDs rejects token ids outside the vocabulary.

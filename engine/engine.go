@@ -81,7 +81,7 @@ type Stats struct {
 	// scoring each request in its own unpadded row would run.
 	// TokensComputed is the real (non-padding) tokens that went through the
 	// model: less after deduplication and packing's shared contexts, a few
-	// more for packing's repeated prefix tails (pack.go).
+	// more for packing's repeated prefix tails (plan/pack.go).
 	TokensRequested, TokensComputed int
 	ExecTime                        time.Duration // time in forward passes (excluding compiles)
 	LastB, LastT                    int           // shape of the last batch

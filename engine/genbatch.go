@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/gomlx/gomlx/pkg/core/tensors"
+
+	"github.com/goeval/goeval/engine/plan"
 )
 
 // Generation batch size, auto (Options.BatchSize 0): a decode step reads
@@ -48,26 +50,26 @@ const genCacheBudget = 2 << 30
 
 // genBatch is the decode batch for n requests with caches of s slots.
 func (e *Engine) genBatch(gs *genState, n, s int) (int, error) {
-	b := bucketB(n, e.batch)
+	b := plan.BucketB(n, e.batch)
 	if e.opts.BatchSize != 0 || e.backend.String() == "go" || n <= e.batch {
 		return b, nil
 	}
 	if got, ok := gs.autoBatch[s]; ok {
-		return min(got, bucketPow2(n)), nil
+		return min(got, plan.BucketPow2(n)), nil
 	}
 	layers, kv, d := e.model.CacheDims()
 	rowBytes := 2 * layers * s * kv * d * 4
 	if e.device.Device == "cuda" {
 		return largestFitting(n, rowBytes, b), nil
 	}
-	if e.cheapShapes() && bucketPow2(n) <= genUntimedRows {
+	if e.cheapShapes() && plan.BucketPow2(n) <= genUntimedRows {
 		return largestFitting(n, rowBytes, b), nil
 	}
 	best, bestRate := b, 0.0
 	rates := map[int]float64{}
 	for range genTimingRounds { // interleaved, so a slow spell hits every candidate
 		for _, c := range genBatchCandidates {
-			if c > bucketPow2(n) || c*rowBytes > genCacheBudget {
+			if c > plan.BucketPow2(n) || c*rowBytes > genCacheBudget {
 				break
 			}
 			step, err := e.timeDecode(gs, c, s)
@@ -99,7 +101,7 @@ func (e *Engine) genBatch(gs *genState, n, s int) (int, error) {
 func largestFitting(n, rowBytes, b int) int {
 	best := b
 	for _, c := range genBatchCandidates {
-		if c > bucketPow2(n) || c*rowBytes > genCacheBudget {
+		if c > plan.BucketPow2(n) || c*rowBytes > genCacheBudget {
 			break
 		}
 		best = c

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/lm"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -41,17 +42,17 @@ func (e *Engine) prefillBudget() int {
 func (e *Engine) cheapShapes() bool { return e.backend.String() == gocpu.Name }
 
 // shapeRule is how this engine's graphs round their dimensions: exact
-// where shapes are cheap, else to buckets (batch.go).
-func (e *Engine) shapeRule() shapeRule { return shapeRule{exact: e.cheapShapes()} }
+// where shapes are cheap, else to buckets (plan/shapes.go).
+func (e *Engine) shapeRule() plan.Shapes { return plan.Shapes{Exact: e.cheapShapes()} }
 
 // prefillT is the padded length of a prefill graph whose longest prompt
 // has n tokens, in a cache of s slots: the length bucket, or n rounded up
 // to 16 where shapes are cheap.
-func (e *Engine) prefillT(n, s int) int { return min(e.shapeRule().t(n, e.maxLen), s) }
+func (e *Engine) prefillT(n, s int) int { return min(e.shapeRule().T(n, e.maxLen), s) }
 
 // prefillP is the row count of a prefill graph for n prompts in a cache
-// of b rows: a power of two (bucketB), or n where shapes are cheap.
-func (e *Engine) prefillP(n, b int) int { return e.shapeRule().b(n, b) }
+// of b rows: a power of two (plan.BucketB), or n where shapes are cheap.
+func (e *Engine) prefillP(n, b int) int { return e.shapeRule().B(n, b) }
 
 // floorPow2 is the largest power of two ≤ n (n ≥ 1).
 func floorPow2(n int) int {
@@ -97,7 +98,7 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 			groupOf[m] = g
 		}
 	}
-	s := e.shapeRule().t(need, e.maxLen)
+	s := e.shapeRule().T(need, e.maxLen)
 	b, err := e.genBatch(gs, len(items), s)
 	if err != nil {
 		return nil, err

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/models"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -15,14 +17,14 @@ import (
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 )
 
-// fullLogits runs the full-sequence forward (models.Model.Hidden, no
+// fullLogits runs the full-sequence forward (models.Model.Forward, no
 // cache) on ids and returns the f32 logits of every position.
 func fullLogits(t *testing.T, e *Engine, ids []int32) [][]float32 {
 	t.Helper()
 	x, err := mlctx.NewExec(e.backend, e.ctx, func(ctx *mlctx.Context, tokens *Node) *Node {
 		b, n := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 		pos := Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, n), 1)
-		return ConvertDType(e.model.Logits(ctx, e.model.Hidden(ctx, tokens, pos, nil)), dtypes.Float32)
+		return ConvertDType(e.model.Logits(ctx, e.model.Forward(ctx, models.Inputs{Tokens: tokens, Positions: pos}).Hidden), dtypes.Float32)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -69,12 +71,12 @@ func TestIncrementalLogitsEqualFull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := e.newCache(2, bucketT(len(seqs[0]), e.maxLen))
+			c, err := e.newCache(2, plan.Shapes{}.T(len(seqs[0]), e.maxLen))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.free()
-			tp := bucketT(prompt[0], e.maxLen)
+			tp := plan.Shapes{}.T(prompt[0], e.maxLen)
 			tok := make([]int32, 2*tp)
 			copy(tok, seqs[0][:prompt[0]])
 			copy(tok[tp:], seqs[1][:prompt[1]])

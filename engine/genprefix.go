@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/models"
 )
 
@@ -17,7 +18,7 @@ import (
 // consecutive prompts whose common prefix is at least minSharedPrefix
 // tokens). A group's prefix is prefilled once into a one-row cache; its
 // requests are admitted together, each cache row starts as a copy of that
-// row, and only the rest of each prompt runs (models.Model.Extend). One
+// row, and only the rest of each prompt runs (models.Inputs.Cache). One
 // prefix is resident at a time (the groups run one after the other), so
 // the extra memory is one cache row. Tokens see the same keys at the same
 // positions as in a full prefill.
@@ -50,7 +51,7 @@ func genGroups(items []genItem) []genGroup {
 	for i := 0; i < len(byIDs); {
 		shared, j := len(items[byIDs[i]].ctx), i+1
 		for ; j < len(byIDs); j++ {
-			l := min(shared, commonPrefix(items[byIDs[j-1]].ctx, items[byIDs[j]].ctx))
+			l := min(shared, plan.CommonPrefix(items[byIDs[j-1]].ctx, items[byIDs[j]].ctx))
 			if l < minSharedPrefix {
 				break
 			}
@@ -122,7 +123,8 @@ func (e *Engine) loadPrefix(gs *genState, pc *prefixCache, items []genItem, g in
 }
 
 // extendGraph is prefillGraph after a shared prefix: every prompt row
-// starts from the prefix row and runs its own tokens with Extend.
+// starts from the prefix row and runs its own tokens over the cache
+// (models.Inputs.Cache, T tokens per row).
 //
 //	tokens, positions [P, T], last [P], src [B], sel [B],
 //	prefix 2L × [1, K, S, D], cache 2L × [B, K, S, D]
@@ -142,7 +144,8 @@ func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 			row := func(x *Node) *Node { return BroadcastToDims(x, p, dims[1], dims[2], dims[3]) }
 			start[i] = models.KV{K: row(prefix[2*i]), V: row(prefix[2*i+1])}
 		}
-		hidden, kv := m.Extend(ctx, tokens, positions, start) // [P, T, H]
+		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Cache: start})
+		hidden, kv := out.Hidden, out.KV // [P, T, H], L × {[P, K, S, D]}
 		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
 		logits := ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)

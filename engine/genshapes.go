@@ -4,6 +4,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
+
+	"github.com/goeval/goeval/engine/plan"
 )
 
 // Generation's graph shapes where each costs a compile. A prefill graph is
@@ -28,7 +30,7 @@ func (e *Engine) fixPrefillShapes(items []genItem, groups []genGroup, c *kvCache
 		grp := &groups[g]
 		t := e.prefillT(len(items[grp.members[0]].ctx)-e.skipOf(*grp), c.S)
 		rows := floorPow2(max(1, e.prefillBudget()/t))
-		grp.fixP, grp.fixT = bucketB(min(rows, len(grp.members), c.B), c.B), t
+		grp.fixP, grp.fixT = plan.BucketB(min(rows, len(grp.members), c.B), c.B), t
 	}
 }
 

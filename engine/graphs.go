@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/internal/env"
 )
 
@@ -181,7 +182,7 @@ func compileWorkers() int {
 
 // compileScoring compiles the shapes of a scoring call's passes and their
 // LM-head chunks ahead, where shapes cost a compile.
-func (e *Engine) compileScoring(packed *packPlan, unpacked []batch) error {
+func (e *Engine) compileScoring(pl *plan.Plan) error {
 	if e.cheapShapes() {
 		return nil
 	}
@@ -190,24 +191,17 @@ func (e *Engine) compileScoring(packed *packPlan, unpacked []batch) error {
 		return err
 	}
 	var jobs []compileJob
-	add := func(isPacked bool, b, t, k, g int) {
-		p := newPass(b, t, k, isPacked)
-		if pb := packed.pb; g > 0 {
-			p.prefixPos, p.rowPrefix = make([]int32, b*pb), make([]int32, b)
-			for range b {
-				p.prefixKV = append(p.prefixKV, e.prefixShapes(pb)...)
+	for i := range pl.Passes {
+		p := &pass{Layout: pl.Passes[i].Blank()}
+		if p.Kind == plan.After { // B prefixes (passPrefixes)
+			for range p.B {
+				p.prefixKV = append(p.prefixKV, e.prefixShapes(pl.PrefixSlots)...)
 			}
 		}
-		jobs = append(jobs, compileJob{e.scoreGraphs(p.kind()), p.key(), p.args()})
-		kc := min(k, headRows(e.cfg.VocabSize)) // every chunk has kc rows off exact shapes
+		jobs = append(jobs, compileJob{e.scoreGraphs(p.Kind), p.key(), p.args()})
+		kc := min(p.K, headRows(e.cfg.VocabSize)) // every chunk has kc rows off exact shapes
 		h := tensors.FromShape(shapes.Make(dtype, kc, e.cfg.HiddenSize))
 		jobs = append(jobs, compileJob{e.headGraphs(), headKey(kc), []any{h, tensors.FromShape(shapes.Make(dtypes.Int32, kc))}})
-	}
-	for _, b := range packed.batches {
-		add(true, b.B, b.T, b.K, b.prefixes())
-	}
-	for _, b := range unpacked {
-		add(false, b.B, b.T, b.K, 0)
 	}
 	return e.compileAhead(jobs)
 }

@@ -20,7 +20,7 @@ import (
 // transient); DecodeLogits' vocabulary chunks would not help: simplego's
 // Reshape copies a weight it does not own, so they copy the head too. A
 // pass's K slots (a power of two) split into K/Kc calls of one compiled
-// shape (on exact shapes, batch.go, the last chunk may be shorter); chunks
+// shape (on exact shapes, plan/shapes.go, the last chunk may be shorter); chunks
 // past the used slots are not run.
 var (
 	headLogitsBudget         = 32 << 20
@@ -44,13 +44,13 @@ func headRows(v int) int {
 //	                                    top id [Kc] int32, top log-prob [Kc] f64)
 func (e *Engine) runHead(h *tensors.Tensor, p *pass, tokens bool, results []Score) error {
 	kc := min(p.K, headRows(e.cfg.VocabSize))
-	for from := 0; from < len(p.slotItem); from += kc {
+	for from := 0; from < len(p.SlotItem); from += kc {
 		n := min(kc, p.K-from) // the last chunk of exact shapes may be shorter
 		chunk, err := sliceRows(h, from, n)
 		if err != nil {
 			return err
 		}
-		args := []any{chunk, tensors.FromFlatDataAndDimensions(p.targets[from:from+n], n)}
+		args := []any{chunk, tensors.FromFlatDataAndDimensions(p.Targets[from:from+n], n)}
 		if err := e.runHeadChunk(n, args, p, from, tokens, results); err != nil {
 			return err
 		}

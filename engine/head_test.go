@@ -24,31 +24,6 @@ func TestHeadRows(t *testing.T) {
 	}
 }
 
-// TestPassRows: passes of long rows take fewer rows (B·T ≤ 4096), never
-// none; short rows keep the batch size.
-func TestPassRows(t *testing.T) {
-	for _, c := range []struct{ t, batch, want int }{
-		{2048, 8, 2}, {4096, 8, 1}, {32768, 8, 1}, {512, 8, 8}, {1536, 8, 2}, {16, 3, 3},
-	} {
-		if got := passRows(c.t, c.batch); got != c.want {
-			t.Errorf("passRows(T=%d, batch %d) = %d, want %d", c.t, c.batch, got, c.want)
-		}
-	}
-	// 8 rolling windows of 2048 tokens: planBatches cuts them into passes
-	// of 2 rows.
-	var items []item
-	for i := range 8 {
-		inp := make([]int32, 2048)
-		inp[0] = int32(i + 1)
-		items = append(items, item{inp: inp, targets: inp[1:]})
-	}
-	for _, b := range planBatches(items, []int{0, 1, 2, 3, 4, 5, 6, 7}, 8, 2048, shapeRule{}) {
-		if b.B*b.T > passTokenBudget || len(b.rows) > b.B {
-			t.Errorf("pass B=%d T=%d with %d rows: over %d tokens", b.B, b.T, len(b.rows), passTokenBudget)
-		}
-	}
-}
-
 // TestHeadChunkedExact: rolling windows (7 of 64 tokens) run through
 // the LM head in chunks of 4 rows give the bits of chunks of 128 (one call
 // per pass): each slot's log-prob and greedy flag do not depend on the

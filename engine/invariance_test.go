@@ -24,7 +24,7 @@ func openFixture(t *testing.T, name string, o Options) *Engine {
 // whether scored alone, in batches of other sizes, next to other
 // neighbours, or padded to a bigger length bucket or slot count — with
 // packing off and on. Packed, a request's tree lands at another offset of
-// another row (or shares a row with the long neighbour); pack.go's
+// another row (or shares a row with the long neighbour); plan/pack.go's
 // 8-aligned layout keeps its sums in the same order, so the bound stays 0
 // on the pure-Go backend (TestPackedExact compares packed with unpacked).
 func TestBatchInvariance(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 // KV cache layout: per layer, keys and values [B, K, S, D] on the device
 // (head-major: nn.AttentionCached), where slot s of row b holds the token
 // at position s of the request that row serves (slots are absolute
-// positions). S is a length bucket (bucketT)
+// positions). S is a length bucket (plan.Shapes)
 // chosen per GenerateUntil call, so one graph is compiled per (B, S) for
 // decode and per (P, T, B, S) for prefill.
 //
@@ -30,7 +30,7 @@ import (
 //
 // Decode writes each row's slot with DynamicUpdateSlice, in place on the
 // pure-Go backend, whose cache inputs are donated (runGen); simplego has no
-// DynamicUpdateSlice and writes it with a Where (models.Model.Decode).
+// DynamicUpdateSlice and writes it with a Where (models.Inputs.Cache).
 // Prefill moves whole rows with Gather + Where.
 
 // kvCache is the device-side cache of one decode batch.
@@ -144,7 +144,8 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		tokens, last, src, sel, cache := in[0], in[1], in[2], in[3], in[4:]
 		g := tokens.Graph()
 		p := tokens.Shape().Dim(0)
-		hidden, kv := m.Prefill(ctx, tokens) // [P, T, H]
+		out := m.Forward(ctx, models.Inputs{Tokens: tokens, ReturnKV: true})
+		hidden, kv := out.Hidden, out.KV // [P, T, H], L × {[P, K, T, D]}
 		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]
 		// DecodeLogits, as in decode: both graphs then make the same
@@ -223,10 +224,10 @@ func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		for i := range cache {
 			cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
 		}
-		hidden, next := m.Decode(ctx, tokens, positions, cache) // [B, H]
-		logits := m.DecodeLogits(ctx, hidden)                   // [B, V]
+		step := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Cache: cache})
+		logits := m.DecodeLogits(ctx, step.Hidden) // [B, V]
 		out := []*Node{ConvertDType(logits, dtypes.Float32)}
-		for _, l := range next {
+		for _, l := range step.KV {
 			out = append(out, l.K, l.V)
 		}
 		return out

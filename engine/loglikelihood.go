@@ -3,14 +3,14 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/goeval/goeval/lm/lmenc"
 	"time"
 
-	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmenc"
 )
 
 // Score is the engine's answer for one (input, continuation) row.
@@ -28,7 +28,7 @@ type Score struct {
 
 // Loglikelihood implements LM (lm-eval loglikelihood, spec §8.1).
 func (e *Engine) Loglikelihood(ctx context.Context, reqs []lm.LoglikelihoodRequest) ([]lm.LoglikelihoodResult, error) {
-	items := make([]item, len(reqs))
+	items := make([]plan.Item, len(reqs))
 	for i, r := range reqs {
 		ctxIDs, contIDs, err := e.encodeRequest(r)
 		if err == nil {
@@ -73,7 +73,7 @@ func (e *Engine) encodeRequest(r lm.LoglikelihoodRequest) (ctxIDs, contIDs []int
 // LoglikelihoodRolling implements LM (lm-eval loglikelihood_rolling, spec
 // §8.2): the sum over disjoint windows of max_length tokens.
 func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequest) ([]lm.RollingResult, error) {
-	var items []item
+	var items []plan.Item
 	owner := []int{}
 	for i, r := range reqs {
 		ids := r.IDs
@@ -111,7 +111,7 @@ func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequ
 // loglikelihood rules; tokens=true also returns per-token log-probs (for
 // debugging; it compiles a second graph).
 func (e *Engine) ScoreIDs(ctx context.Context, ctxIDs, contIDs [][]int32, tokens bool) ([]Score, error) {
-	items := make([]item, len(ctxIDs))
+	items := make([]plan.Item, len(ctxIDs))
 	for i := range ctxIDs {
 		r := lm.LoglikelihoodRequest{ContextIDs: ctxIDs[i], ContinuationIDs: contIDs[i]}
 		c, k, err := e.encodeRequest(r)
@@ -125,74 +125,52 @@ func (e *Engine) ScoreIDs(ctx context.Context, ctxIDs, contIDs [][]int32, tokens
 	return e.scoreItems(ctx, items, tokens)
 }
 
-// scoreItems deduplicates, packs or batches, and scores items; results
-// are in input order. Items with no targets score 0 and are greedy (an
-// empty sum; all() of nothing).
-func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]Score, error) {
+// scoreItems plans items' passes (package plan: deduplicated, packed or
+// batched) and scores them; results are in input order. Items with no
+// targets score 0 and are greedy (an empty sum; all() of nothing).
+func (e *Engine) scoreItems(ctx context.Context, items []plan.Item, tokens bool) ([]Score, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ctx == nil {
 		return nil, fmt.Errorf("engine: used after Close")
 	}
 	for _, it := range items {
-		e.stats.TokensRequested += len(it.inp)
+		e.stats.TokensRequested += len(it.Input)
 	}
-	uniq, index := dedup(items)
-	results := make([]Score, len(uniq))
+	pl := plan.New(items, e.planOptions())
+	results := make([]Score, len(pl.Items))
 	for i := range results {
 		results[i].IsGreedy = true
 	}
-	var plan packPlan
-	rest := make([]int, len(uniq))
-	for i := range rest {
-		rest[i] = i
-	}
-	if e.opts.packing() {
-		plan, rest = planPacked(uniq, rest, e.batch, attnKeys(e.cfg), e.packAlign(), e.shapeRule(), e.prefixRule())
-	}
-	unpacked := planBatches(uniq, rest, e.batch, e.maxLen, e.shapeRule())
-	if err := e.compileScoring(&plan, unpacked); err != nil {
+	if err := e.compileScoring(pl); err != nil {
 		return nil, err
 	}
-	step := lm.Step{Total: plan.tokens() + plan.prefixTokens()}
-	for _, b := range unpacked {
-		for _, i := range b.rows {
-			step.Total += len(uniq[i].inp)
-		}
-	}
-	run := func(p func() *pass) error {
+	step := lm.Step{Total: pl.Tokens()}
+	for i := range pl.Passes {
+		p := &pl.Passes[i]
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
-		err := tryCatch("score batch", func() error {
-			ps := p()
-			step.Done += ps.real
-			return e.runPass(ps, uniq, tokens, results)
-		})
-		step.Tokens = step.Done
-		step.Requests = len(items) * step.Done / max(step.Total, 1)
-		lm.ReportStep(ctx, step)
-		return err
-	}
-	for _, b := range plan.batches {
-		pre, err := e.passPrefixes(&plan, uniq, b, &step)
+		pre, err := e.passPrefixes(p, pl.PrefixSlots, &step)
 		if err == nil {
-			err = run(func() *pass { return pre.attach(plan.layout(uniq, b)) })
+			err = tryCatch("score batch", func() error {
+				ps := pre.attach(p.Layout())
+				step.Done += ps.Real
+				return e.runPass(ps, tokens, results)
+			})
+			step.Tokens = step.Done
+			step.Requests = len(items) * step.Done / max(step.Total, 1)
+			lm.ReportStep(ctx, step)
 		}
 		pre.release()
 		if err != nil {
 			return nil, err
 		}
 	}
-	for _, b := range unpacked {
-		if err := run(func() *pass { return unpackedPass(uniq, b) }); err != nil {
-			return nil, err
-		}
-	}
 	out := make([]Score, len(items))
-	for i, j := range index {
-		if n := results[j].NumTokens; n != len(uniq[j].targets) {
-			return nil, fmt.Errorf("engine: request %d scored %d positions, want %d", i, n, len(uniq[j].targets))
+	for i, j := range pl.Index {
+		if n := results[j].NumTokens; n != len(pl.Items[j].Targets) {
+			return nil, fmt.Errorf("engine: request %d scored %d positions, want %d", i, n, len(pl.Items[j].Targets))
 		}
 		out[i] = results[j]
 	}
@@ -202,10 +180,10 @@ func (e *Engine) scoreItems(ctx context.Context, items []item, tokens bool) ([]S
 // runPass runs the hidden-state graph on one pass (compiling its shape on
 // first use), then the LM head on its used slots (head.go), and adds the
 // slots' scores into results.
-func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) error {
+func (e *Engine) runPass(p *pass, tokens bool, results []Score) error {
 	args := p.args()
 	key := p.key()
-	exec, err := e.scoreGraphs(p.kind()).exec(key)
+	exec, err := e.scoreGraphs(p.Kind).exec(key)
 	if err != nil {
 		return err
 	}
@@ -219,8 +197,8 @@ func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) er
 	}
 	e.stats.ExecTime += time.Since(start)
 	e.stats.Batches++
-	e.stats.Tokens += p.real
-	e.stats.TokensComputed += p.real
+	e.stats.Tokens += p.Real
+	e.stats.TokensComputed += p.Real
 	e.stats.PaddedTokens += p.B * p.T
 	e.stats.LastB, e.stats.LastT, e.stats.LastK = p.B, p.T, p.K
 	defer func() {
@@ -229,27 +207,6 @@ func (e *Engine) runPass(p *pass, items []item, tokens bool, results []Score) er
 		}
 	}()
 	return e.runHead(outs[0], p, tokens, results)
-}
-
-// args are the scoring graph's inputs for pass p.
-func (p *pass) args() []any {
-	args := []any{tensors.FromFlatDataAndDimensions(p.tokens, p.B, p.T)}
-	if p.packed() {
-		for _, x := range [][]int32{p.positions, p.node, p.nodeEnd} {
-			args = append(args, tensors.FromFlatDataAndDimensions(x, p.B, p.T))
-		}
-	}
-	if p.prefixKV != nil {
-		args = append(args, tensors.FromFlatDataAndDimensions(p.prefixPos, p.B, len(p.prefixPos)/p.B),
-			tensors.FromFlatDataAndDimensions(p.rowPrefix, p.B))
-		for _, t := range p.prefixKV {
-			args = append(args, t)
-		}
-	}
-	for _, x := range [][]int32{p.slotRow, p.slotPos} {
-		args = append(args, tensors.FromFlatDataAndDimensions(x, p.K))
-	}
-	return args
 }
 
 // compileOnce compiles exec for args on the first use of the shape key
@@ -274,8 +231,8 @@ func (e *Engine) compileOnce(exec *mlctx.Exec, key string, args []any) error {
 // p into results: each item's log-probs summed in continuation order (from
 // 0, as before packing), its greedy flag and token count.
 func collect(h headOut, p *pass, from int, tokens bool, results []Score) {
-	for k := from; k < min(from+len(h.lp), len(p.slotItem)); k++ {
-		s := &results[p.slotItem[k]]
+	for k := from; k < min(from+len(h.lp), len(p.SlotItem)); k++ {
+		s := &results[p.SlotItem[k]]
 		s.LogProb += h.lp[k-from]
 		s.IsGreedy = s.IsGreedy && !h.miss[k-from]
 		s.NumTokens++
@@ -297,28 +254,16 @@ type headOut struct {
 }
 
 // scoreGraphs returns the hidden-state graphs of rows of a kind.
-func (e *Engine) scoreGraphs(kind rowKind) *graphExecs {
+func (e *Engine) scoreGraphs(kind plan.Kind) *graphExecs {
 	g := &e.execs.unpacked
 	switch kind {
-	case packedRows:
+	case plan.Packed:
 		g = &e.execs.packed
-	case afterRows:
+	case plan.After:
 		g = &e.execs.after
 	}
 	if *g == nil {
 		*g = newGraphExecs(e, "scoring", hiddenGraph(e.model, kind))
 	}
 	return *g
-}
-
-// key names a scoring pass's shape (Engine.seen, logs).
-func (p *pass) key() string {
-	key := fmt.Sprintf("scoring B=%d T=%d K=%d", p.B, p.T, p.K)
-	switch p.kind() {
-	case packedRows:
-		key += " packed"
-	case afterRows:
-		key += fmt.Sprintf(" packed after P=%d KV=%d", len(p.prefixPos)/p.B, len(p.prefixKV))
-	}
-	return key
 }

@@ -71,7 +71,7 @@ type Options struct {
 	AdapterMode string
 	// Packing is "on" (default) or "off": pack loglikelihood rows (requests
 	// sharing a context or a few-shot prefix score it once; several
-	// requests share a row; see pack.go) and prefill a prompt prefix that
+	// requests share a row; see plan/pack.go) and prefill a prompt prefix that
 	// generation requests share once (genprefix.go). Scores are the same
 	// either way (bit-identical on the pure-Go backend); "off" is for
 	// comparisons.

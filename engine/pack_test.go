@@ -112,7 +112,7 @@ func packModels(t *testing.T) []packModel {
 
 // TestPackedExact: on a multiple-choice-like workload, every log-prob,
 // is_greedy and token count with packing equals the unpacked path's
-// bit for bit (bound: 0, pure-Go backend, f32; see pack.go for why the
+// bit for bit (bound: 0, pure-Go backend, f32; see plan/pack.go for why the
 // layout makes that hold), for every architecture, and also with another
 // batch size and the requests in reverse order. Packing must also run
 // fewer tokens than it was asked for.
@@ -270,7 +270,7 @@ func TestPackedRollingAndTokens(t *testing.T) {
 // ids is 10 + 11 + 12 = 33 requested tokens; packed, the context runs once
 // and each branch adds its own inputs: 10 + 0 + 1 + 2 = 13 computed tokens
 // in one pass. With nodes aligned to 8 (simplego), the first 8 context ids
-// run once and each branch repeats the last 2 (pack.go's layout):
+// run once and each branch repeats the last 2 (plan/pack.go's layout):
 // 8 + (2+0) + (2+1) + (2+2) = 17.
 func TestPackedStats(t *testing.T) {
 	ctx := []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
@@ -305,75 +305,6 @@ func TestPackingOption(t *testing.T) {
 		if err := (Options{Packing: p}).validate(); err != nil {
 			t.Errorf("packing %q: %v", p, err)
 		}
-	}
-}
-
-// TestPackLayout lays out a trie by hand: a 10-id context (node 1, ids
-// 1–8 laid out once) with continuations [20] (an empty leaf, node 2) and
-// [21 22] (node 3), each repeating ids 9–10 at positions 8–9 8-aligned; a
-// 2-id context (node 4); and an 8-id context with two 1-token
-// continuations, which share one leaf (node 5) and both are scored by its
-// last token.
-func TestPackLayout(t *testing.T) {
-	ctx10 := []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	ctx8 := []int32{60, 61, 62, 63, 64, 65, 66, 67}
-	var items []item
-	for _, r := range [][2][]int32{{ctx10, {21, 22}}, {{50, 51}, {52}}, {ctx8, {71}}, {ctx10, {20}}, {ctx8, {70}}} {
-		it, err := makeItem(r[0], r[1], 100)
-		if err != nil {
-			t.Fatal(err)
-		}
-		items = append(items, it)
-	}
-	all := []int{0, 1, 2, 3, 4}
-	plan, rest := planPacked(items, all, 8, 1000, packAlign, shapeRule{}, nil)
-	if len(rest) != 0 || len(plan.batches) != 1 {
-		t.Fatalf("rest %v, %d batches; want everything in one batch", rest, len(plan.batches))
-	}
-	p := plan.layout(items, plan.batches[0])
-	if p.B != 1 || p.T != 48 || p.K != 8 || p.real != 8+2+3+2+8 {
-		t.Fatalf("pass B=%d T=%d K=%d real=%d; want 1, 48 (40 used), 8 (6 slots), 23", p.B, p.T, p.K, p.real)
-	}
-	var tok, pos, node, end []int32
-	put := func(tokens []int32, p0, n, e int32) {
-		for i, x := range tokens {
-			tok, pos, node, end = append(tok, x), append(pos, p0+int32(i)), append(node, n), append(end, e)
-		}
-	}
-	pad := func(n int) { // node 0, end 1, position 0
-		for range n {
-			tok, pos, node, end = append(tok, 0), append(pos, 0), append(node, 0), append(end, 1)
-		}
-	}
-	put(ctx10[:8], 0, 1, 4)
-	put([]int32{9, 10}, 8, 2, 3) // [20]: canonical order puts the shorter input first
-	pad(6)
-	put([]int32{9, 10, 21}, 8, 3, 4)
-	pad(5)
-	put([]int32{50, 51}, 0, 4, 5)
-	pad(6)
-	put(ctx8, 0, 5, 6)
-	pad(8)
-	for name, c := range map[string][2][]int32{"tokens": {p.tokens, tok}, "positions": {p.positions, pos}, "node": {p.node, node}, "end": {p.nodeEnd, end}} {
-		if !slices.Equal(c[0], c[1]) {
-			t.Errorf("%s\n got %v\nwant %v", name, c[0], c[1])
-		}
-	}
-	wantSlots := [][3]int{{3, 9, 20}, {0, 17, 21}, {0, 18, 22}, {1, 25, 52}, {4, 39, 70}, {2, 39, 71}}
-	for k, w := range wantSlots {
-		if k >= len(p.slotItem) || p.slotItem[k] != w[0] || p.slotRow[k] != 0 || int(p.slotPos[k]) != w[1] || int(p.targets[k]) != w[2] {
-			t.Fatalf("slots: items %v cols %v targets %v; want (item, col, target) %v", p.slotItem, p.slotPos, p.targets, wantSlots)
-		}
-	}
-	// Rows of 16 columns: the 10-id context is laid out again in the row of
-	// its second continuation; rows of 8 leave its items unpacked.
-	tr := buildTrie(items, all, packAlign)
-	rows, unpacked := tr.packRows(16, nil)
-	if len(rows) != 3 || len(unpacked) != 0 || rows[0].used != 16 || rows[1].used != 16 || len(rows[1].nodes) != 2 {
-		t.Errorf("capacity 16: rows %+v unpacked %v; want 3 rows of 16, the second repeating the shared node", rows, unpacked)
-	}
-	if _, unpacked = tr.packRows(8, nil); !slices.Equal(unpacked, []int{3, 0}) {
-		t.Errorf("capacity 8: unpacked %v, want [3 0]", unpacked)
 	}
 }
 

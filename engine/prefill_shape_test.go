@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -50,60 +49,5 @@ func TestPrefillShapes(t *testing.T) {
 			t.Errorf("%s: prefillP(%d) = %d, want %d", c.spec, len(admitted), got, c.wantP)
 		}
 		b.Finalize()
-	}
-}
-
-// TestExactShapes: with exact shapes (gocpu) a scoring pass is as long as
-// its longest row rounded to 16, takes the rows there are and scores K
-// slots rounded to 8; bucketed shapes pad to T, B and K buckets. Packed
-// rows are sorted by length so that a pass's rows are alike.
-func TestExactShapes(t *testing.T) {
-	for _, c := range []struct {
-		n, maxLen           int
-		wantT, wantB, wantK int
-		exact               bool
-	}{
-		{n: 437, maxLen: 2048, wantT: 448, wantB: 5, wantK: 40, exact: true},
-		{n: 437, maxLen: 2048, wantT: 512, wantB: 8, wantK: 64, exact: false},
-		{n: 3, maxLen: 2048, wantT: 16, wantB: 5, wantK: 40, exact: true},
-		{n: 2047, maxLen: 2044, wantT: 2048, wantB: 5, wantK: 40, exact: true},
-	} {
-		sr := shapeRule{exact: c.exact}
-		if got := sr.t(c.n, c.maxLen); got != c.wantT {
-			t.Errorf("exact=%v: t(%d, %d) = %d, want %d", c.exact, c.n, c.maxLen, got, c.wantT)
-		}
-		if got := sr.b(5, 8); got != c.wantB {
-			t.Errorf("exact=%v: b(5, 8) = %d, want %d", c.exact, got, c.wantB)
-		}
-		if got := sr.k(37); got != c.wantK {
-			t.Errorf("exact=%v: k(37) = %d, want %d", c.exact, got, c.wantK)
-		}
-	}
-	// Three contexts of 300, 40 and 290 tokens with one 2-token answer
-	// each (inputs of 301, 41 and 291 tokens: the last answer token is
-	// not an input): rows of 512, next fit, use 301 + 41 and 291 columns.
-	var items []item
-	for i, n := range []int{300, 40, 290} {
-		ctx := make([]int32, n)
-		for j := range ctx {
-			ctx[j] = int32(1 + (i*7+j)%90)
-		}
-		it, err := makeItem(ctx, []int32{91, 92}, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		items = append(items, it)
-	}
-	plan, rest := planPacked(items, []int{0, 1, 2}, 8, 1000, 1, shapeRule{exact: true}, nil)
-	if len(rest) != 0 || len(plan.batches) != 1 {
-		t.Fatalf("rest %v, %d passes; want one pass", rest, len(plan.batches))
-	}
-	b := plan.batches[0]
-	var used []int
-	for _, r := range b.rows {
-		used = append(used, r.used)
-	}
-	if !slices.Equal(used, []int{342, 291}) || b.T != 352 || b.B != len(b.rows) || b.K != 8 {
-		t.Errorf("pass B=%d T=%d K=%d, rows using %v: want rows using [342 291] in a pass of B=2 T=352 K=8", b.B, b.T, b.K, used)
 	}
 }

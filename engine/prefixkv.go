@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/gomlx/gomlx/pkg/core/graph"
@@ -12,17 +11,18 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 )
 
 // Cached prefixes (Options.PrefixCacheMB): a prefix that packing would lay
 // out again at the head of several rows — a task's few-shot block, shared
-// by more questions than one row holds (packprefix.go) — is run once on
+// by more questions than one row holds (plan/prefix.go) — is run once on
 // its own, and its keys and values (every layer's, [1, K, P, D]) stay
 // resident in an LRU store within the budget. The rows below it then hold
 // only their own tokens and attend to the stored prefix
-// (models.Model.HiddenPackedAfter). An entry is keyed by its token ids;
+// (models.Inputs.Past). An entry is keyed by its token ids;
 // each Engine (each WithAdapter view) has its own store, so an adapter
 // never sees another's prefix. When the budget is spent the least
 // recently used entries not in use are freed. A prefix larger than the
@@ -30,9 +30,6 @@ import (
 // without the store. One the store cannot keep because the entries in use
 // fill it runs for its pass, is freed after it and runs again when needed:
 // recomputing is always correct.
-
-// minCachedPrefix is the shortest prefix worth an entry.
-const minCachedPrefix = 64
 
 // DefaultPrefixCacheMB is the prefix store's budget when
 // Options.PrefixCacheMB is 0 (on backends where shapes are cheap, see
@@ -56,20 +53,7 @@ func (e *Engine) prefixBytes(pb int) int64 {
 }
 
 // prefixSlots is the padded length of a cached prefix of p tokens.
-func (e *Engine) prefixSlots(p int) int { return e.shapeRule().t(p, e.maxLen) }
-
-// prefixPositions are the positions of a prefix of p tokens in pb slots:
-// 0…p-1, then a position past every token's for the padding slots.
-func prefixPositions(p, pb int) []int32 {
-	pos := make([]int32, pb)
-	for i := range pos {
-		pos[i] = int32(i)
-		if i >= p {
-			pos[i] = math.MaxInt32 / 2
-		}
-	}
-	return pos
-}
+func (e *Engine) prefixSlots(p int) int { return e.shapeRule().T(p, e.maxLen) }
 
 // runPrefixes runs prefixes (each at most pb ids) in one pass, as rows of
 // pb slots (a power of two of them where shapes are not cheap), and
@@ -77,7 +61,7 @@ func prefixPositions(p, pb int) []int32 {
 func (e *Engine) runPrefixes(ids [][]int32, pb int) ([][]*tensors.Tensor, error) {
 	rows := len(ids)
 	if !e.cheapShapes() {
-		rows = bucketPow2(rows)
+		rows = plan.BucketPow2(rows)
 	}
 	tok := make([]int32, rows*pb)
 	n := 0
@@ -131,7 +115,7 @@ func (e *Engine) prefixGraphs() *graphExecs {
 func prefixGraph(m models.Model) func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 	return func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 		defer building()()
-		_, kv := m.Prefill(ctx, tokens)
+		kv := m.Forward(ctx, models.Inputs{Tokens: tokens, ReturnKV: true}).KV
 		g := tokens.Shape().Dim(0)
 		out := make([]*graph.Node, 0, g*2*len(kv))
 		for i := range g {
@@ -144,90 +128,62 @@ func prefixGraph(m models.Model) func(ctx *mlctx.Context, tokens *graph.Node) []
 	}
 }
 
-// prefixRule is planPacked's view of the store (nil without one). By
+// prefixRule is the plan's view of the store (nil without one). By
 // default (Options.PrefixCacheMB 0) the store is used only where shapes
 // are cheap: on XLA its passes and prefixes add shapes, each a compile,
 // and a stacked copy of each pass's prefixes; mmlu_stem 5-shot --limit 16
 // at 0.5B on xla-cpu took 74 s with it against 70 s without (12.6 against
 // 6.7 s compiling, 3.8 against 3.1 GB resident).
-func (e *Engine) prefixRule() *prefixRule {
+func (e *Engine) prefixRule() *plan.PrefixRule {
 	if e.prefixes == nil || e.opts.PrefixCacheMB == 0 && !e.cheapShapes() {
 		return nil
 	}
-	return &prefixRule{slots: e.prefixSlots, fits: func(pb int) bool { return e.prefixes.fits(e.prefixBytes(pb)) }}
+	return &plan.PrefixRule{Slots: e.prefixSlots, Fits: func(pb int) bool { return e.prefixes.fits(e.prefixBytes(pb)) }}
 }
 
-// prefixTokens is the ids of the plan's cached prefixes, each run once.
-func (pl *packPlan) prefixTokens() int {
-	n := 0
-	for _, c := range pl.cached {
-		n += pl.trie.prefixLen(c)
-	}
-	return n
-}
-
-// passPrefix is the cached prefixes one pass attends to: prefix g's keys
-// and values are kv[2L·g:2L·(g+1)], row r's prefix is rowPrefix[r] at
-// positions pos[r·Pb:(r+1)·Pb].
+// passPrefix is the keys and values of the cached prefixes one pass
+// attends to: prefix g's are kv[2L·g:2L·(g+1)] (g as plan.Pass.Prefixes
+// and Layout.RowPrefix number them).
 type passPrefix struct {
-	e         *Engine
-	pos       []int32
-	rowPrefix []int32
-	kv        []*tensors.Tensor
-	keys      []string          // the store's entries pinned for the pass
-	owned     []*tensors.Tensor // prefixes the store could not keep
+	e     *Engine
+	kv    []*tensors.Tensor
+	keys  []string          // the store's entries pinned for the pass
+	owned []*tensors.Tensor // prefixes the store could not keep
 }
 
-// passPrefixes gathers the cached prefixes of pass b's rows (none when no
-// row has one), from the store or run now; each run counts as done work.
-// Where shapes are not cheap (each one a compile) a pass takes B prefixes,
-// the first repeated, so that it adds no shape beyond its (B, T, K).
-func (e *Engine) passPrefixes(pl *packPlan, items []item, b packBatch, step *lm.Step) (*passPrefix, error) {
+// passPrefixes gathers the keys and values of pass p's cached prefixes
+// (none when it has none), each laid out in pb slots, from the store or
+// run now; each run counts as done work. Where shapes are not cheap (each
+// one a compile) a pass takes B prefixes, the first repeated, so that it
+// adds no shape beyond its (B, T, K).
+func (e *Engine) passPrefixes(p *plan.Pass, pb int, step *lm.Step) (*passPrefix, error) {
 	pp := &passPrefix{e: e}
-	index := map[int]int{}
-	var nodes []int
-	for _, r := range b.rows {
-		if _, ok := index[r.prefix]; r.prefix != 0 && !ok {
-			index[r.prefix] = len(nodes)
-			nodes = append(nodes, r.prefix)
-		}
-	}
-	if len(nodes) == 0 {
+	if len(p.Prefixes) == 0 {
 		return pp, nil
 	}
-	pb := pl.pb
-	pp.pos, pp.rowPrefix = make([]int32, b.B*pb), make([]int32, b.B)
-	for r := range b.B {
-		p := 0
-		if r < len(b.rows) && b.rows[r].prefix != 0 {
-			p, pp.rowPrefix[r] = pl.trie.prefixLen(b.rows[r].prefix), int32(index[b.rows[r].prefix])
-		}
-		copy(pp.pos[r*pb:], prefixPositions(p, pb))
-	}
-	if err := pp.fetch(pl, items, nodes, pb, step); err != nil {
+	if err := pp.fetch(p.Prefixes, pb, step); err != nil {
 		pp.release()
 		return nil, err
 	}
 	if !e.cheapShapes() { // one shape per pass shape: B prefixes, the first repeated
-		per := len(pp.kv) / len(nodes)
-		for g := len(nodes); g < b.B; g++ {
+		per := len(pp.kv) / len(p.Prefixes)
+		for g := len(p.Prefixes); g < p.B; g++ {
 			pp.kv = append(pp.kv, pp.kv[:per]...)
 		}
 	}
 	return pp, nil
 }
 
-// fetch gets the keys and values of nodes' prefixes into pp.kv, in
-// order: the store's (pinned) and, in one pass, the others (stored and
-// pinned where the budget allows, else owned by pp).
-func (pp *passPrefix) fetch(pl *packPlan, items []item, nodes []int, pb int, step *lm.Step) error {
+// fetch gets the keys and values of prefixes (each laid out in pb slots)
+// into pp.kv, in order: the store's (pinned) and, in one pass, the others
+// (stored and pinned where the budget allows, else owned by pp).
+func (pp *passPrefix) fetch(prefixes [][]int32, pb int, step *lm.Step) error {
 	e := pp.e
-	refs := make([][]*tensors.Tensor, len(nodes))
+	refs := make([][]*tensors.Tensor, len(prefixes))
 	var missing []int
 	var ids [][]int32
 	var keys []string // the missing ones'
-	for i, n := range nodes {
-		x := items[pl.trie.nodes[n].rep].inp[:pl.trie.prefixLen(n)]
+	for i, x := range prefixes {
 		key := prefixKey(x, pb)
 		if refs[i] = e.prefixes.get(key); refs[i] != nil {
 			e.stats.PrefixHits++
@@ -259,12 +215,10 @@ func (pp *passPrefix) fetch(pl *packPlan, items []item, nodes []int, pb int, ste
 	return nil
 }
 
-// attach makes pass p attend to the prefixes (none without any).
-func (pp *passPrefix) attach(p *pass) *pass {
-	if len(pp.kv) > 0 {
-		p.prefixPos, p.rowPrefix, p.prefixKV = pp.pos, pp.rowPrefix, pp.kv
-	}
-	return p
+// attach is the pass of layout l, attending to the prefixes (none
+// without any).
+func (pp *passPrefix) attach(l *plan.Layout) *pass {
+	return &pass{Layout: l, prefixKV: pp.kv}
 }
 
 // release unpins the pass's store entries and frees what it owns.

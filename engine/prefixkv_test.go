@@ -10,6 +10,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/lm"
 )
 
@@ -93,7 +94,7 @@ func TestPrefixCacheExact(t *testing.T) {
 			s, p := cached.Stats(), plain.Stats()
 			t.Logf("tokens computed/requested: cached prefixes %d/%d, packing alone %d/%d; prefixes run %d, found %d",
 				s.TokensComputed/2, s.TokensRequested/2, p.TokensComputed, p.TokensRequested, s.PrefixComputed, s.PrefixHits)
-			if m.opts.MaxLength > 0 && m.opts.MaxLength < minCachedPrefix { // contexts truncated below any cached prefix
+			if m.opts.MaxLength > 0 && m.opts.MaxLength < plan.MinCachedPrefix { // contexts truncated below any cached prefix
 				if s.PrefixComputed != 0 {
 					t.Errorf("max_length %d: %d prefixes cached, want none", m.opts.MaxLength, s.PrefixComputed)
 				}

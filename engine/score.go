@@ -3,9 +3,9 @@ package engine
 import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
-	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/models"
 )
 
@@ -31,27 +31,29 @@ import (
 // token).
 //
 //	inputs:  tokens [B, T] int32 (unpacked rows: right-padded, positions 0…T-1;
-//	         packed rows: then positions, node, end [B, T] int32, see pack.go;
+//	         packed rows: then positions, node, end [B, T] int32, see plan/pack.go;
 //	         rows after cached prefixes: then prefixPos [B, Pb] int32, rowPrefix
 //	         [B] int32 and G prefixes' K, V per layer, G × 2L × [1, K, Pb, D],
 //	         see prefixkv.go)
 //	         slotRow, slotPos [K] int32: row and column whose next token a slot scores
 //	outputs: h [K, H] in the compute dtype (unused slots hold garbage)
-func hiddenGraph(m models.Model, kind rowKind) func(ctx *context.Context, in []*Node) *Node {
+func hiddenGraph(m models.Model, kind plan.Kind) func(ctx *context.Context, in []*Node) *Node {
 	return func(ctx *context.Context, in []*Node) *Node {
 		defer building()()
 		tokens := in[0]
 		var hidden *Node // [B, T, H]
 		switch kind {
-		case afterRows: // then prefixPos [B, Pb], rowPrefix [B], G × 2L prefix tensors
-			hidden = m.HiddenPackedAfter(ctx, tokens, in[1], in[2], in[3], in[4], rowPrefixes(m, in[5], in[6:len(in)-2]))
+		case plan.After: // then prefixPos [B, Pb], rowPrefix [B], G × 2L prefix tensors
+			past := &models.Past{Pos: in[4], KV: rowPrefixes(m, in[5], in[6:len(in)-2])}
+			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: in[1],
+				Packing: &models.Packing{Node: in[2], End: in[3]}, Past: past}).Hidden
 			in = in[len(in)-2:]
-		case packedRows:
-			hidden = m.HiddenPacked(ctx, tokens, in[1], in[2], in[3])
+		case plan.Packed:
+			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: in[1],
+				Packing: &models.Packing{Node: in[2], End: in[3]}}).Hidden
 			in = in[4:]
-		default:
-			b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
-			hidden = m.Hidden(ctx, tokens, Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1), nil)
+		default: // positions 0…T-1
+			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens}).Hidden
 			in = in[1:]
 		}
 		slotRow, slotPos := in[0], in[1]

@@ -22,9 +22,9 @@ func TestArchsDecodeMatchesHidden(t *testing.T) {
 			cm := tm.model
 			exec, err := context.NewExec(tm.backend, tm.ctx.Reuse(), func(ctx *context.Context, tokens *Node) []*Node {
 				g := tokens.Graph()
-				full := cm.Hidden(ctx, tokens, Iota(g, tokens.Shape(), 1), nil)
+				full := cm.Forward(ctx, Inputs{Tokens: tokens, Positions: Iota(g, tokens.Shape(), 1)}).Hidden
 				last := Reshape(Slice(full, AxisRange(), AxisRange(n-1, n), AxisRange()), 1, -1)
-				_, kv := cm.Prefill(ctx, Slice(tokens, AxisRange(), AxisRange(0, n-1)))
+				kv := cm.Forward(ctx, Inputs{Tokens: Slice(tokens, AxisRange(), AxisRange(0, n-1)), ReturnKV: true}).KV
 				for i := range kv { // pad the cache [1, K, n−1, D] to `slots` positions
 					pad := func(x *Node) *Node {
 						z := ZerosLike(Slice(x, AxisRange(), AxisRange(), AxisRange(0, slots-(n-1))))
@@ -32,8 +32,8 @@ func TestArchsDecodeMatchesHidden(t *testing.T) {
 					}
 					kv[i] = KV{K: pad(kv[i].K), V: pad(kv[i].V)}
 				}
-				dec, _ := cm.Decode(ctx, Reshape(Slice(tokens, AxisRange(), AxisRange(n-1, n)), 1),
-					Const(g, []int32{n - 1}), kv)
+				dec := cm.Forward(ctx, Inputs{Tokens: Reshape(Slice(tokens, AxisRange(), AxisRange(n-1, n)), 1),
+					Positions: Const(g, []int32{n - 1}), Cache: kv}).Hidden
 				return []*Node{cm.Logits(ctx, last), cm.Logits(ctx, dec)}
 			})
 			if err != nil {

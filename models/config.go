@@ -16,52 +16,28 @@ import (
 // ConfigFile is the name of the Hugging Face model configuration.
 const ConfigFile = "config.json"
 
-// RopeScaling is config.json's rope_scaling. Type is "llama3" or "linear"
-// ("default" means no scaling and is dropped at load).
-type RopeScaling struct {
-	Type                          string  `json:"rope_type"`
-	Factor                        float64 `json:"factor"`
-	LowFreqFactor                 float64 `json:"low_freq_factor,omitempty"`
-	HighFreqFactor                float64 `json:"high_freq_factor,omitempty"`
-	OriginalMaxPositionEmbeddings int     `json:"original_max_position_embeddings,omitempty"`
-}
-
-// UnmarshalJSON accepts the older key "type" for "rope_type".
-func (r *RopeScaling) UnmarshalJSON(b []byte) error {
-	type plain RopeScaling
-	var aux struct {
-		plain
-		OldType string `json:"type"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	*r = RopeScaling(aux.plain)
-	if r.Type == "" {
-		r.Type = aux.OldType
-	}
-	return nil
-}
-
 // Config is the part of a Hugging Face config.json that the decoder-only
 // architectures here need, with defaults filled in the way transformers
 // fills them. Raw keeps the whole file.
 type Config struct {
-	Architectures         []string     `json:"architectures"`
-	ModelType             string       `json:"model_type"`
-	HiddenSize            int          `json:"hidden_size"`
-	IntermediateSize      int          `json:"intermediate_size"`
-	NumHiddenLayers       int          `json:"num_hidden_layers"`
-	NumAttentionHeads     int          `json:"num_attention_heads"`
-	NumKeyValueHeads      int          `json:"num_key_value_heads"`
-	HeadDim               int          `json:"head_dim"`
-	VocabSize             int          `json:"vocab_size"`
-	MaxPositionEmbeddings int          `json:"max_position_embeddings"`
-	HiddenAct             string       `json:"hidden_act"`
-	RMSNormEps            float64      `json:"rms_norm_eps"`
-	RopeTheta             float64      `json:"rope_theta"`
-	RopeScaling           *RopeScaling `json:"rope_scaling"`
-	TieWordEmbeddings     bool         `json:"tie_word_embeddings"`
+	Architectures         []string `json:"architectures"`
+	ModelType             string   `json:"model_type"`
+	HiddenSize            int      `json:"hidden_size"`
+	IntermediateSize      int      `json:"intermediate_size"`
+	NumHiddenLayers       int      `json:"num_hidden_layers"`
+	NumAttentionHeads     int      `json:"num_attention_heads"`
+	NumKeyValueHeads      int      `json:"num_key_value_heads"`
+	HeadDim               int      `json:"head_dim"`
+	VocabSize             int      `json:"vocab_size"`
+	MaxPositionEmbeddings int      `json:"max_position_embeddings"`
+	HiddenAct             string   `json:"hidden_act"`
+	RMSNormEps            float64  `json:"rms_norm_eps"`
+	TieWordEmbeddings     bool     `json:"tie_word_embeddings"`
+	// RopeTheta and RopeScaling are the rotary base and scaling of the
+	// model's layers (rope.go: rope_theta or rope_parameters, default
+	// 10000; rope_scaling or rope_parameters, nil for none).
+	RopeTheta   float64      `json:"-"`
+	RopeScaling *RopeScaling `json:"-"`
 	// AttentionBias: q_proj, k_proj and v_proj have biases (always for
 	// qwen2; attention_bias for llama and qwen3; never for mistral).
 	AttentionBias bool `json:"attention_bias"`
@@ -86,8 +62,9 @@ type Config struct {
 	// Path is the file the config was read from (for messages).
 	Path string `json:"-"`
 
-	data           []byte // the file, for the architecture's own keys (decode)
-	headDimDerived bool   // head_dim absent and set to hidden_size / num_attention_heads
+	data           []byte   // the file, for the architecture's own keys (decode)
+	rope           ropeKeys // the rotary keys (rope.go)
+	headDimDerived bool     // head_dim absent and set to hidden_size / num_attention_heads
 }
 
 // Arch returns architectures[0], the name that selects the graph builder.
@@ -179,7 +156,7 @@ func lineCol(data []byte, off int64) (int, int) {
 }
 
 // fillFromRaw reads the fields whose JSON form varies: token ids (null, int
-// or list), torch_dtype/dtype and transformers 5's rope_parameters.
+// or list), torch_dtype/dtype and the rotary keys (rope.go).
 func (c *Config) fillFromRaw() error {
 	c.BOSTokenID = -1
 	if v, ok := c.Raw["bos_token_id"].(float64); ok {
@@ -205,31 +182,7 @@ func (c *Config) fillFromRaw() error {
 			c.TorchDType = s
 		}
 	}
-	return c.fillRopeParameters()
-}
-
-// fillRopeParameters maps transformers 5's "rope_parameters" onto
-// rope_theta and rope_scaling when the older keys are absent.
-func (c *Config) fillRopeParameters() error {
-	rp, ok := c.Raw["rope_parameters"].(map[string]any)
-	if !ok {
-		return nil
-	}
-	if th, ok := rp["rope_theta"].(float64); ok && c.Raw["rope_theta"] == nil {
-		c.RopeTheta = th
-	}
-	if c.RopeScaling != nil {
-		return nil
-	}
-	b, _ := json.Marshal(rp)
-	var rs RopeScaling
-	if err := json.Unmarshal(b, &rs); err != nil {
-		return errs.BadInputf("%s: rope_parameters: %v", c.Path, err)
-	}
-	if rs.Type != "" && rs.Type != "default" {
-		c.RopeScaling = &rs
-	}
-	return nil
+	return c.fillRope()
 }
 
 // fillDefaults applies transformers' defaults for the common keys
@@ -245,17 +198,11 @@ func (c *Config) fillDefaults() {
 	if !has("rms_norm_eps") {
 		c.RMSNormEps = 1e-6
 	}
-	if c.RopeTheta == 0 && !has("rope_theta") {
-		c.RopeTheta = 10000
-	}
 	if !has("hidden_act") {
 		c.HiddenAct = "silu"
 	}
 	if !has("max_position_embeddings") {
 		c.MaxPositionEmbeddings = 32768
-	}
-	if c.RopeScaling != nil && c.RopeScaling.Type == "default" {
-		c.RopeScaling = nil
 	}
 }
 

@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -12,8 +10,9 @@ import (
 )
 
 // blocks are one architecture's parts of the shared decoder: every
-// architecture file (llama.go, phi.go, phi3.go, gemma2.go) implements them,
-// and decoder turns them into a Model.
+// architecture file (llama.go, phi.go, phi3.go, gemma2.go, granite.go)
+// implements them, reading its weights through the names it declared
+// (names.go), and decoder turns them into a Model.
 type blocks interface {
 	// embed looks the tokens up: tokens [B, T] → x [B, T, H].
 	embed(ctx *context.Context, tokens *Node) *Node
@@ -36,8 +35,9 @@ type attendFunc func(q, k, v *Node) *Node
 type kvHook func(k, v *Node) (*Node, *Node)
 
 // decoder is the one decoder-layer loop behind every architecture: it
-// implements Model for its blocks, with full, prefill and decode forwards
-// that differ only in their masks and KV hooks.
+// implements Model for its blocks, with one forward whose cases (unpacked,
+// packed, after cached prefixes, prefill, decode, extend) differ only in
+// their masks and KV hooks.
 type decoder struct {
 	cfg              *Config
 	blocks           blocks
@@ -72,80 +72,77 @@ func (d *decoder) Logits(ctx *context.Context, hidden *Node) *Node {
 	return d.blocks.logits(ctx, hidden)
 }
 
-// Hidden implements Model.
+// rows is Forward over unpacked rows: each token sees its row's keys up
+// to its position (and keyValid's). With returnKV (a prefill) every
+// layer's keys and values come back too, in the cache layout.
 //
-//	tokens [B, T] → embed [B, T, H] → L × layer → norm → [B, T, H]
-func (d *decoder) Hidden(ctx *context.Context, tokens, positions, keyValid *Node) *Node {
+//	tokens [B, T] → embed [B, T, H] → L × layer → norm → [B, T, H] (, kv L × {[B, K, T, D]})
+func (d *decoder) rows(ctx *context.Context, tokens, positions, keyValid *Node, returnKV bool) Outputs {
+	if positions == nil {
+		b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+		positions = Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1)
+	}
+	var kv []KV
+	hooks := func(int) kvHook { return nil }
+	if returnKV {
+		kv = make([]KV, len(d.attn))
+		hooks = func(i int) kvHook {
+			return func(k, v *Node) (*Node, *Node) {
+				kv[i] = KV{K: headMajor(k), V: headMajor(v)}
+				return k, v
+			}
+		}
+	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, keyValid, w) }
-	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false, 0)
+	return Outputs{Hidden: d.forward(ctx, tokens, positions, maskFor, hooks, false, 0), KV: kv}
 }
 
-// HiddenPacked implements Model: Hidden with the packed rows' prefix-tree
-// mask ANDed into every layer's causal (and windowed) mask.
-func (d *decoder) HiddenPacked(ctx *context.Context, tokens, positions, node, end *Node) *Node {
-	visible := nn.PackedMask(node, end)
+// packed is Forward over packed rows: the rows' prefix-tree mask ANDed
+// into every layer's causal (and windowed) mask.
+func (d *decoder) packed(ctx *context.Context, tokens, positions *Node, p *Packing) *Node {
+	visible := nn.PackedMask(p.Node, p.End)
 	maskFor := func(w int) *Node { return LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) }
 	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false, 0)
 }
 
-// HiddenPackedAfter implements Model: HiddenPacked whose rows also attend
-// to a cached prefix each. Each layer's keys and values are the row's
-// prefix's, back in token order, then the row's own:
+// packedAfter is packed whose rows also attend to a cached prefix each.
+// Each layer's keys and values are the row's prefix's, back in token
+// order, then the row's own:
 //
 //	prefix [B, K, P, D] → [B, P, K, D]; k, v [B, T, K, D] → [B, P+T, K, D]
 //
 // and its mask is the prefix part (causal and windowed by position, so a
 // padding slot at a position past every query's is never seen) beside the
 // packed rows' own.
-func (d *decoder) HiddenPackedAfter(ctx *context.Context, tokens, positions, node, end, prefixPos *Node, prefix []KV) *Node {
-	p := prefixPos.Shape().Dim(1)
-	if len(prefix) != len(d.attn) {
-		panic(fmt.Sprintf("HiddenPackedAfter: %d prefix layers for a %d-layer model", len(prefix), len(d.attn)))
-	}
-	visible := nn.PackedMask(node, end)
+func (d *decoder) packedAfter(ctx *context.Context, tokens, positions *Node, p *Packing, past *Past) *Node {
+	visible := nn.PackedMask(p.Node, p.End)
 	maskFor := func(w int) *Node {
 		own := LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) // [B, T, T]
-		return Concatenate([]*Node{nn.AttentionMask(positions, prefixPos, nil, w), own}, 2)
+		return Concatenate([]*Node{nn.AttentionMask(positions, past.Pos, nil, w), own}, 2)
 	}
 	hooks := func(i int) kvHook {
 		return func(k, v *Node) (*Node, *Node) {
-			pk, pv := TransposeAllDims(prefix[i].K, 0, 2, 1, 3), TransposeAllDims(prefix[i].V, 0, 2, 1, 3)
+			pk, pv := TransposeAllDims(past.KV[i].K, 0, 2, 1, 3), TransposeAllDims(past.KV[i].V, 0, 2, 1, 3)
 			return Concatenate([]*Node{pk, k}, 1), Concatenate([]*Node{pv, v}, 1)
 		}
 	}
-	return d.forward(ctx, tokens, positions, maskFor, hooks, false, p)
-}
-
-// Prefill implements Model.
-func (d *decoder) Prefill(ctx *context.Context, tokens *Node) (*Node, []KV) {
-	g := tokens.Graph()
-	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
-	positions := Iota(g, shapes.Make(dtypes.Int32, b, t), 1)
-	kv := make([]KV, len(d.attn))
-	hooks := func(i int) kvHook {
-		return func(k, v *Node) (*Node, *Node) {
-			kv[i] = KV{K: headMajor(k), V: headMajor(v)}
-			return k, v
-		}
-	}
-	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, nil, w) }
-	return d.forward(ctx, tokens, positions, maskFor, hooks, false, 0), kv
+	return d.forward(ctx, tokens, positions, maskFor, hooks, false, past.Pos.Shape().Dim(1))
 }
 
 // headMajor is the cache layout of a layer's keys or values:
 // [B, T, K, D] → [B, K, T, D].
 func headMajor(x *Node) *Node { return TransposeAllDims(x, 0, 2, 1, 3) }
 
-// Decode implements Model. Each row's keys and values go to cache slot
-// positions[b] with DynamicUpdateSlice — in place on goeval's pure-Go
-// backend, which gets the cache donated; XLA copies the cache once — or,
-// on simplego, which lacks it, through a Where over the whole cache.
-func (d *decoder) Decode(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
+// decode is Forward for one token per row over a cache: each row's keys
+// and values go to cache slot positions[b] with DynamicUpdateSlice — in
+// place on goeval's pure-Go backend, which gets the cache donated; XLA
+// copies the cache once — or, on simplego, which lacks it, through a Where
+// over the whole cache.
+//
+//	tokens [B], positions [B], cache L × {[B, K, S, D]} → hidden [B, H], cache'
+func (d *decoder) decode(ctx *context.Context, tokens, positions *Node, cache []KV) Outputs {
 	g := tokens.Graph()
 	b := tokens.Shape().Dim(0)
-	if len(cache) != len(d.attn) {
-		panic(fmt.Sprintf("Decode: %d cache layers for a %d-layer model", len(cache), len(d.attn)))
-	}
 	s := cache[0].K.Shape().Dim(2)
 	tok, pos := Reshape(tokens, b, 1), Reshape(positions, b, 1)
 	slots := Iota(g, shapes.Make(dtypes.Int32, b, s), 1) // [B, S]
@@ -159,7 +156,7 @@ func (d *decoder) Decode(ctx *context.Context, tokens, positions *Node, cache []
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(pos, slots, nil, w) }
 	h := d.forward(ctx, tok, pos, maskFor, hooks, true, 0)
-	return Reshape(h, b, d.cfg.HiddenSize), next
+	return Outputs{Hidden: Reshape(h, b, d.cfg.HiddenSize), KV: next}
 }
 
 // slotWriter returns put(cache, x): the cache [B, K, S, D] with row b's
@@ -189,15 +186,14 @@ func (d *decoder) slotWriter(positions, slots *Node) func(cache, x *Node) *Node 
 	}
 }
 
-// Extend implements Model. Slot s of row b takes the keys and values of
-// the row's token t = s − positions[b, 0] when 0 ≤ t < T (a Gather along
-// T and a Where, as Decode's single slot).
-func (d *decoder) Extend(ctx *context.Context, tokens, positions *Node, cache []KV) (*Node, []KV) {
+// extend is decode for T tokens per row at consecutive positions: slot s
+// of row b takes the keys and values of the row's token
+// t = s − positions[b, 0] when 0 ≤ t < T (a Gather along T and a Where).
+//
+//	tokens, positions [B, T], cache L × {[B, K, S, D]} → hidden [B, T, H], cache'
+func (d *decoder) extend(ctx *context.Context, tokens, positions *Node, cache []KV) Outputs {
 	g := tokens.Graph()
 	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
-	if len(cache) != len(d.attn) {
-		panic(fmt.Sprintf("Extend: %d cache layers for a %d-layer model", len(cache), len(d.attn)))
-	}
 	s := cache[0].K.Shape().Dim(2)
 	slots := Iota(g, shapes.Make(dtypes.Int32, b, s), 1)                                     // [B, S]
 	off := Sub(slots, BroadcastToDims(Slice(positions, AxisRange(), AxisRange(0, 1)), b, s)) // [B, S]
@@ -215,7 +211,7 @@ func (d *decoder) Extend(ctx *context.Context, tokens, positions *Node, cache []
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, slots, nil, w) }
-	return d.forward(ctx, tokens, positions, maskFor, hooks, true, 0), next
+	return Outputs{Hidden: d.forward(ctx, tokens, positions, maskFor, hooks, true, 0), KV: next}
 }
 
 // forward is the decoder with a per-layer KV hook and masks built by
@@ -251,23 +247,20 @@ func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor
 	return x
 }
 
-// embedTokens gathers the rows of model.embed_tokens.weight.
+// embedTokens gathers the rows of the token embedding name.
 //
 //	tokens [B, T] → [B, T, H]
-func embedTokens(ctx *context.Context, tokens *Node) *Node {
+func embedTokens(ctx *context.Context, name string, tokens *Node) *Node {
 	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
-	return Gather(Param(ctx, tokens.Graph(), "model.embed_tokens.weight"), Reshape(tokens, b, t, 1))
+	return Gather(Param(ctx, tokens.Graph(), name), Reshape(tokens, b, t, 1))
 }
 
-// gatedMLP is down(unit(gate(h), up(h))) on prefix's gate_proj, up_proj and
-// down_proj (Llama's unit is nn.SwiGLU, Gemma's nn.GeGLU).
+// gatedMLP is down(unit(gate(h), up(h))) (Llama's unit is nn.SwiGLU,
+// Gemma's nn.GeGLU).
 //
 //	h [B, T, H] → [B, T, H]
-func gatedMLP(ctx *context.Context, h *Node, prefix string, unit func(gate, up *Node) *Node) *Node {
-	gate := project(ctx, h, prefix+"gate_proj", false)
-	up := project(ctx, h, prefix+"up_proj", false)
-	return project(ctx, unit(gate, up), prefix+"down_proj", false)
+func gatedMLP(ctx *context.Context, h *Node, w gatedW, unit func(gate, up *Node) *Node) *Node {
+	gate := project(ctx, h, w.gate)
+	up := project(ctx, h, w.up)
+	return project(ctx, unit(gate, up), w.down)
 }
-
-// layerPrefix is the checkpoint prefix of decoder layer i.
-func layerPrefix(i int) string { return fmt.Sprintf("model.layers.%d.", i) }

@@ -69,7 +69,7 @@ func (tm *testModel) score(t *testing.T, reqs []scoreReq, adapter int) [][]float
 		SetActiveAdapter(ctx, g, adapter)
 		n, c := tokens.Shape().Dim(1), cont.Shape().Dim(0)
 		pos := Iota(g, tokens.Shape(), 1)
-		h := tm.model.Hidden(ctx, tokens, pos, nil)
+		h := tm.model.Forward(ctx, Inputs{Tokens: tokens, Positions: pos}).Hidden
 		h = Slice(h, AxisRange(), AxisRange(n-c, n), AxisRange())
 		logits := ConvertDType(tm.model.Logits(ctx, h), dtypes.Float32)
 		logits.AssertDims(1, c, tm.model.Config().VocabSize)

@@ -55,7 +55,7 @@ type gemmaKeys struct {
 func registerGemma(arch string, v gemmaVariant) {
 	Register(arch, Arch{
 		Validate: func(c *Config) error { _, err := newGemma(c, v); return err },
-		Tensors:  func(c *Config) map[string][]int { return gemmaTensors(c, v) },
+		Tensors:  tensorsOf(func(t tensorTable, c *Config) gemmaNames { return gemmaTensors(t, c, v) }),
 		New:      func(c *Config) (Model, error) { return newGemma(c, v) },
 	})
 }
@@ -64,14 +64,9 @@ func registerGemma(arch string, v gemmaVariant) {
 type gemma struct {
 	cfg      *Config
 	v        gemmaVariant
-	finalCap float64      // 0: no soft-capping of the logits
-	layers   []gemmaLayer // rotary embedding per layer
-}
-
-// gemmaLayer is the rotary embedding of one layer.
-type gemmaLayer struct {
-	invFreq []float64
-	rot     int
+	finalCap float64 // 0: no soft-capping of the logits
+	ends     endsW
+	layers   []gemmaLayer
 }
 
 // newGemma checks Gemma's keys and resolves scales, caps and each layer's
@@ -88,7 +83,8 @@ func newGemma(c *Config, v gemmaVariant) (*decoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &gemma{cfg: c, v: v, finalCap: or(k.FinalLogitSoftcapping, 0)}
+	n := gemmaTensors(tensorTable{}, c, v)
+	m := &gemma{cfg: c, v: v, finalCap: or(k.FinalLogitSoftcapping, 0), ends: n.ends, layers: n.layers}
 	d := newDecoder(c, m, nn.AttentionOptions{Scale: 1 / math.Sqrt(or(k.QueryPreAttnScalar, float64(c.HeadDim))),
 		SoftCap: or(k.AttnLogitSoftcapping, 0)})
 	for i, lt := range types {
@@ -100,11 +96,9 @@ func newGemma(c *Config, v gemmaVariant) (*decoder, error) {
 		if !v.ropePerLayerType {
 			lt = ""
 		}
-		var l gemmaLayer
-		if l.invFreq, l.rot, err = c.ropeLayer(lt); err != nil {
+		if m.layers[i].rotary, err = c.ropeLayer(lt); err != nil {
 			return nil, err
 		}
-		m.layers = append(m.layers, l)
 	}
 	return d, nil
 }
@@ -127,63 +121,80 @@ func checkGemmaKeys(c *Config, k *gemmaKeys) error {
 	return nil
 }
 
-// gemmaTensors lists a Gemma checkpoint's tensors.
-func gemmaTensors(c *Config, v gemmaVariant) map[string][]int {
-	h, f, hd := c.HiddenSize, c.IntermediateSize, c.HeadDim
+// gemmaLayer names one Gemma decoder layer's tensors, with its rotary
+// embedding.
+type gemmaLayer struct {
+	rotary
+	inputNorm, postAttnNorm, preFFNorm, postFFNorm string
+	q, k, v, o                                     linearW
+	qNorm, kNorm                                   string // per-head norms (Gemma 3), or ""
+	mlp                                            gatedW
+}
+
+// gemmaNames are a Gemma checkpoint's tensor names.
+type gemmaNames struct {
+	ends   endsW
+	layers []gemmaLayer
+}
+
+// gemmaTensors declares a Gemma checkpoint's tensors.
+func gemmaTensors(t tensorTable, c *Config, v gemmaVariant) gemmaNames {
+	h, hd := c.HiddenSize, c.HeadDim
 	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-	m := outerTensors(c)
+	n := gemmaNames{ends: t.ends(c)}
 	for i := range c.NumHiddenLayers {
 		p := layerPrefix(i)
-		for _, n := range []string{"input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm", "post_feedforward_layernorm"} {
-			m[p+n+".weight"] = []int{h}
+		a := p + "self_attn."
+		l := gemmaLayer{
+			inputNorm:    t.add(p+"input_layernorm.weight", h),
+			postAttnNorm: t.add(p+"post_attention_layernorm.weight", h),
+			preFFNorm:    t.add(p+"pre_feedforward_layernorm.weight", h),
+			postFFNorm:   t.add(p+"post_feedforward_layernorm.weight", h),
+			q:            t.linear(a+"q_proj", q, h, false),
+			k:            t.linear(a+"k_proj", kv, h, false),
+			v:            t.linear(a+"v_proj", kv, h, false),
+			o:            t.linear(a+"o_proj", h, q, false),
+			mlp:          t.gatedMLP(p+"mlp.", h, c.IntermediateSize),
 		}
-		m[p+"self_attn.q_proj.weight"] = []int{q, h}
-		m[p+"self_attn.k_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.v_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.o_proj.weight"] = []int{h, q}
-		m[p+"mlp.gate_proj.weight"] = []int{f, h}
-		m[p+"mlp.up_proj.weight"] = []int{f, h}
-		m[p+"mlp.down_proj.weight"] = []int{h, f}
 		if v.qkNorm {
-			m[p+"self_attn.q_norm.weight"] = []int{hd}
-			m[p+"self_attn.k_norm.weight"] = []int{hd}
+			l.qNorm, l.kNorm = t.add(a+"q_norm.weight", hd), t.add(a+"k_norm.weight", hd)
 		}
+		n.layers = append(n.layers, l)
 	}
-	return m
+	return n
 }
 
 // embed scales the embeddings by √H (HF: a tensor of x's dtype).
 func (m *gemma) embed(ctx *context.Context, tokens *Node) *Node {
-	return MulScalar(embedTokens(ctx, tokens), float64(float32(math.Sqrt(float64(m.cfg.HiddenSize)))))
+	return MulScalar(embedTokens(ctx, m.ends.embed, tokens), float64(float32(math.Sqrt(float64(m.cfg.HiddenSize)))))
 }
 
 func (m *gemma) norm(ctx *context.Context, x *Node) *Node {
-	return nn.OffsetRMSNorm(x, Param(ctx, x.Graph(), "model.norm.weight"), m.cfg.RMSNormEps)
+	return nn.OffsetRMSNorm(x, Param(ctx, x.Graph(), m.ends.norm), m.cfg.RMSNormEps)
 }
 
 // logits is the (tied) LM head, soft-capped when final_logit_softcapping
 // is set.
 func (m *gemma) logits(ctx *context.Context, hidden *Node) *Node {
-	return nn.SoftCap(linear(ctx, hidden, lmHeadName(m.cfg), nil), m.finalCap)
+	return nn.SoftCap(linear(ctx, hidden, m.ends.head, nil), m.finalCap)
 }
 
 // layer is one Gemma layer with its four norms.
 //
 //	x [B, T, H] → [B, T, H]
 func (m *gemma) layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node {
-	p, g, c, l := layerPrefix(i), x.Graph(), m.cfg, m.layers[i]
-	norm := func(n string, x *Node) *Node { return nn.OffsetRMSNorm(x, Param(ctx, g, p+n+".weight"), c.RMSNormEps) }
-	h, a := norm("input_layernorm", x), p+"self_attn."
-	q := projectHeads(ctx, h, a+"q_proj", false, c.NumAttentionHeads, c.HeadDim)
-	k := projectHeads(ctx, h, a+"k_proj", false, c.NumKeyValueHeads, c.HeadDim)
-	v := projectHeads(ctx, h, a+"v_proj", false, c.NumKeyValueHeads, c.HeadDim)
-	if m.v.qkNorm {
-		q = nn.OffsetRMSNorm(q, Param(ctx, g, a+"q_norm.weight"), c.RMSNormEps)
-		k = nn.OffsetRMSNorm(k, Param(ctx, g, a+"k_norm.weight"), c.RMSNormEps)
+	g, c, l := x.Graph(), m.cfg, &m.layers[i]
+	norm := func(name string, x *Node) *Node { return nn.OffsetRMSNorm(x, Param(ctx, g, name), c.RMSNormEps) }
+	h := norm(l.inputNorm, x)
+	q := projectHeads(ctx, h, l.q, c.NumAttentionHeads, c.HeadDim)
+	k := projectHeads(ctx, h, l.k, c.NumKeyValueHeads, c.HeadDim)
+	v := projectHeads(ctx, h, l.v, c.NumKeyValueHeads, c.HeadDim)
+	if l.qNorm != "" {
+		q, k = norm(l.qNorm, q), norm(l.kNorm, k)
 	}
-	q, k = nn.ApplyPartialRoPE(q, positions, l.invFreq, l.rot), nn.ApplyPartialRoPE(k, positions, l.invFreq, l.rot)
-	h = project(ctx, attend(q, k, v), a+"o_proj", false)
-	x = Add(x, norm("post_attention_layernorm", h))
-	h = gatedMLP(ctx, norm("pre_feedforward_layernorm", x), p+"mlp.", nn.GeGLU)
-	return Add(x, norm("post_feedforward_layernorm", h))
+	q, k = l.apply(q, positions), l.apply(k, positions)
+	h = project(ctx, attend(q, k, v), l.o)
+	x = Add(x, norm(l.postAttnNorm, h))
+	h = gatedMLP(ctx, norm(l.preFFNorm, x), l.mlp, nn.GeGLU)
+	return Add(x, norm(l.postFFNorm, h))
 }

@@ -5,15 +5,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
-// lmHeadName is the LM head weight: lm_head.weight, or the embedding matrix
-// when tie_word_embeddings.
-func lmHeadName(c *Config) string {
-	if c.TieWordEmbeddings {
-		return "model.embed_tokens.weight"
-	}
-	return "lm_head.weight"
-}
-
 // maxSmallCrosses is simplego's limit (16 blocks of 32×32 f32) below which
 // a DotGeneral takes its direct "small" path; above it the "large" path
 // pads the rows to 32 and re-blocks the whole weight matrix on every call.
@@ -59,16 +50,4 @@ func vocabChunks(b, v int) int {
 		}
 	}
 	return 0
-}
-
-// outerTensors lists the tensors around the decoder layers that every
-// architecture here shares: the token embedding, the final norm and,
-// unless tied to the embedding, the LM head.
-func outerTensors(c *Config) map[string][]int {
-	h := c.HiddenSize
-	m := map[string][]int{"model.embed_tokens.weight": {c.VocabSize, h}, "model.norm.weight": {h}}
-	if !c.TieWordEmbeddings {
-		m["lm_head.weight"] = []int{c.VocabSize, h}
-	}
-	return m
 }

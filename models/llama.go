@@ -20,7 +20,7 @@ import (
 // n = post_attention_layernorm(x).
 func init() {
 	for _, arch := range []string{"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM"} {
-		Register(arch, Arch{Defaults: llamaDefaults, Validate: validateLlama, Tensors: llamaTensors, New: newLlama})
+		Register(arch, Arch{Defaults: llamaDefaults, Validate: validateLlama, Tensors: tensorsOf(llamaTensors), New: newLlama})
 	}
 }
 
@@ -67,7 +67,7 @@ func llamaDefaults(c *Config) error {
 	return nil
 }
 
-// validateLlama checks activation, MLP bias, window and rope scaling.
+// validateLlama checks activation, MLP bias, window and rotary embedding.
 func validateLlama(c *Config) error {
 	if c.HiddenAct != "silu" && c.HiddenAct != "swish" {
 		return errs.BadInputf("%s: hidden_act %q is not supported for %s (only silu)", c.Path, c.HiddenAct, c.Arch())
@@ -82,60 +82,65 @@ func validateLlama(c *Config) error {
 	if c.SlidingWindow < 0 {
 		return errs.BadInputf("%s: sliding_window must not be negative (got %d)", c.Path, c.SlidingWindow)
 	}
-	return c.validateRopeScaling()
+	_, err := c.ropeLayer("")
+	return err
 }
 
-// llamaTensors lists a llama-family checkpoint's tensors.
-func llamaTensors(c *Config) map[string][]int {
-	h, hd, f := c.HiddenSize, c.HeadDim, c.IntermediateSize
+// llamaLayer names one llama-family decoder layer's tensors.
+type llamaLayer struct {
+	inputNorm, postNorm string
+	q, k, v, o          linearW
+	qNorm, kNorm        string // per-head RMSNorms (Qwen3), or ""
+	mlp                 gatedW
+}
+
+// llamaNames are a llama-family checkpoint's tensor names.
+type llamaNames struct {
+	ends   endsW
+	layers []llamaLayer
+}
+
+// llamaTensors declares a llama-family checkpoint's tensors.
+func llamaTensors(t tensorTable, c *Config) llamaNames {
+	h, hd := c.HiddenSize, c.HeadDim
 	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
-	m := outerTensors(c)
+	n := llamaNames{ends: t.ends(c)}
 	for i := range c.NumHiddenLayers {
 		p := layerPrefix(i)
-		m[p+"input_layernorm.weight"] = []int{h}
-		m[p+"post_attention_layernorm.weight"] = []int{h}
-		m[p+"self_attn.q_proj.weight"] = []int{q, h}
-		m[p+"self_attn.k_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.v_proj.weight"] = []int{kv, h}
-		m[p+"self_attn.o_proj.weight"] = []int{h, q}
-		if c.AttentionBias {
-			m[p+"self_attn.q_proj.bias"] = []int{q}
-			m[p+"self_attn.k_proj.bias"] = []int{kv}
-			m[p+"self_attn.v_proj.bias"] = []int{kv}
-		}
-		if c.AttentionOutputBias {
-			m[p+"self_attn.o_proj.bias"] = []int{h}
+		a := p + "self_attn."
+		l := llamaLayer{
+			inputNorm: t.add(p+"input_layernorm.weight", h),
+			postNorm:  t.add(p+"post_attention_layernorm.weight", h),
+			q:         t.linear(a+"q_proj", q, h, c.AttentionBias),
+			k:         t.linear(a+"k_proj", kv, h, c.AttentionBias),
+			v:         t.linear(a+"v_proj", kv, h, c.AttentionBias),
+			o:         t.linear(a+"o_proj", h, q, c.AttentionOutputBias),
+			mlp:       t.gatedMLP(p+"mlp.", h, c.IntermediateSize),
 		}
 		if c.QKNorm {
-			m[p+"self_attn.q_norm.weight"] = []int{hd}
-			m[p+"self_attn.k_norm.weight"] = []int{hd}
+			l.qNorm, l.kNorm = t.add(a+"q_norm.weight", hd), t.add(a+"k_norm.weight", hd)
 		}
-		m[p+"mlp.gate_proj.weight"] = []int{f, h}
-		m[p+"mlp.up_proj.weight"] = []int{f, h}
-		m[p+"mlp.down_proj.weight"] = []int{h, f}
+		n.layers = append(n.layers, l)
 	}
-	return m
+	return n
 }
 
 // llama is the llama family's blocks.
 type llama struct {
 	rmsEnds
-	invFreq []float64 // RoPE inverse frequencies [D/2]
+	layers []llamaLayer
+	rope   rotary
 }
 
 // newLlama resolves RoPE and each layer's window (Mistral's on every
 // layer, Qwen's from max_window_layers on).
 func newLlama(cfg *Config) (Model, error) {
-	var scaling *nn.RopeScaling
-	if rs := cfg.RopeScaling; rs != nil {
-		scaling = &nn.RopeScaling{Type: rs.Type, Factor: rs.Factor, LowFreqFactor: rs.LowFreqFactor,
-			HighFreqFactor: rs.HighFreqFactor, OriginalMaxPositionEmbeddings: rs.OriginalMaxPositionEmbeddings}
-	}
-	inv, err := nn.InvFreq(cfg.HeadDim, cfg.RopeTheta, scaling)
+	rope, err := cfg.ropeLayer("")
 	if err != nil {
-		return nil, errs.BadInputf("config.json: %w", err)
+		return nil, err
 	}
-	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg}, invFreq: inv}, nn.AttentionOptions{})
+	n := llamaTensors(tensorTable{}, cfg)
+	d := newDecoder(cfg, &llama{rmsEnds: rmsEnds{cfg, n.ends}, layers: n.layers, rope: rope}, nn.AttentionOptions{})
 	first := cfg.MaxWindowLayers
 	if cfg.Arch() == "MistralForCausalLM" {
 		first = 0
@@ -143,76 +148,53 @@ func newLlama(cfg *Config) (Model, error) {
 	for i := first; i < len(d.attn) && cfg.SlidingWindow > 0; i++ {
 		d.attn[i].Window = cfg.SlidingWindow
 	}
-	d.chunkedHead = lmHeadName(cfg)
+	d.chunkedHead = n.ends.head
 	return d, nil
 }
 
 // rmsEnds are the ends of the decoder that the llama family and Phi-3
 // share: the token embedding, the final RMSNorm (model.norm) and a
 // bias-free LM head.
-type rmsEnds struct{ cfg *Config }
+type rmsEnds struct {
+	cfg   *Config
+	names endsW
+}
 
-func (m rmsEnds) embed(ctx *context.Context, tokens *Node) *Node { return embedTokens(ctx, tokens) }
+func (m rmsEnds) embed(ctx *context.Context, tokens *Node) *Node {
+	return embedTokens(ctx, m.names.embed, tokens)
+}
 
 func (m rmsEnds) norm(ctx *context.Context, x *Node) *Node {
-	return nn.RMSNorm(x, Param(ctx, x.Graph(), "model.norm.weight"), m.cfg.RMSNormEps)
+	return nn.RMSNorm(x, Param(ctx, x.Graph(), m.names.norm), m.cfg.RMSNormEps)
 }
 
 func (m rmsEnds) logits(ctx *context.Context, hidden *Node) *Node {
-	return linear(ctx, hidden, lmHeadName(m.cfg), nil)
+	return linear(ctx, hidden, m.names.head, nil)
 }
 
 // layer is decoder layer i: x + attn(norm(x)), then x + mlp(norm(x)).
 //
 //	x [B, T, H], positions [B, T] → [B, T, H]
 func (m *llama) layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node {
-	p, g, eps := layerPrefix(i), x.Graph(), m.cfg.RMSNormEps
-	h := nn.RMSNorm(x, Param(ctx, g, p+"input_layernorm.weight"), eps)
-	q, k, v := m.qkv(ctx, p+"self_attn.", h, positions)
-	x = Add(x, project(ctx, attend(q, k, v), p+"self_attn.o_proj", m.cfg.AttentionOutputBias))
-	h = nn.RMSNorm(x, Param(ctx, g, p+"post_attention_layernorm.weight"), eps)
-	return Add(x, gatedMLP(ctx, h, p+"mlp.", nn.SwiGLU))
+	l, g, eps := &m.layers[i], x.Graph(), m.cfg.RMSNormEps
+	h := nn.RMSNorm(x, Param(ctx, g, l.inputNorm), eps)
+	q, k, v := m.qkv(ctx, l, h, positions)
+	x = Add(x, project(ctx, attend(q, k, v), l.o))
+	h = nn.RMSNorm(x, Param(ctx, g, l.postNorm), eps)
+	return Add(x, gatedMLP(ctx, h, l.mlp, nn.SwiGLU))
 }
 
 // qkv projects the normed input to rotated queries and keys and to values.
 //
 //	h [B, T, H], positions [B, T] → q [B, T, N, D], k [B, T, K, D], v [B, T, K, D]
-func (m *llama) qkv(ctx *context.Context, p string, h, positions *Node) (q, k, v *Node) {
+func (m *llama) qkv(ctx *context.Context, l *llamaLayer, h, positions *Node) (q, k, v *Node) {
 	c, g := m.cfg, h.Graph()
-	q = projectHeads(ctx, h, p+"q_proj", c.AttentionBias, c.NumAttentionHeads, c.HeadDim)
-	k = projectHeads(ctx, h, p+"k_proj", c.AttentionBias, c.NumKeyValueHeads, c.HeadDim)
-	v = projectHeads(ctx, h, p+"v_proj", c.AttentionBias, c.NumKeyValueHeads, c.HeadDim)
-	if c.QKNorm {
-		q = nn.RMSNorm(q, Param(ctx, g, p+"q_norm.weight"), c.RMSNormEps)
-		k = nn.RMSNorm(k, Param(ctx, g, p+"k_norm.weight"), c.RMSNormEps)
+	q = projectHeads(ctx, h, l.q, c.NumAttentionHeads, c.HeadDim)
+	k = projectHeads(ctx, h, l.k, c.NumKeyValueHeads, c.HeadDim)
+	v = projectHeads(ctx, h, l.v, c.NumKeyValueHeads, c.HeadDim)
+	if l.qNorm != "" {
+		q = nn.RMSNorm(q, Param(ctx, g, l.qNorm), c.RMSNormEps)
+		k = nn.RMSNorm(k, Param(ctx, g, l.kNorm), c.RMSNormEps)
 	}
-	return nn.ApplyRoPE(q, positions, m.invFreq), nn.ApplyRoPE(k, positions, m.invFreq), v
-}
-
-// validateRopeScaling accepts no scaling, "linear" and "llama3" (with the
-// checks transformers' rope_config_validation makes).
-func (c *Config) validateRopeScaling() error {
-	r := c.RopeScaling
-	if r == nil {
-		return nil
-	}
-	switch r.Type {
-	case "linear":
-		if !(r.Factor >= 1) {
-			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for linear scaling (got %g)", c.Path, r.Factor)
-		}
-	case "llama3":
-		if !(r.Factor >= 1) {
-			return errs.BadInputf("%s: rope_scaling.factor must be >= 1 for llama3 scaling (got %g)", c.Path, r.Factor)
-		}
-		if !(r.LowFreqFactor > 0) || !(r.HighFreqFactor > r.LowFreqFactor) {
-			return errs.BadInputf("%s: rope_scaling needs 0 < low_freq_factor < high_freq_factor (got %g, %g)", c.Path, r.LowFreqFactor, r.HighFreqFactor)
-		}
-		if r.OriginalMaxPositionEmbeddings <= 0 {
-			return errs.BadInputf("%s: rope_scaling.original_max_position_embeddings must be a positive integer for llama3 scaling", c.Path)
-		}
-	default:
-		return errs.BadInputf("%s: rope_scaling type %q is not supported (supported: linear, llama3)", c.Path, r.Type)
-	}
-	return nil
+	return m.rope.apply(q, positions), m.rope.apply(k, positions), v
 }

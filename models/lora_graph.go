@@ -171,21 +171,20 @@ func linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	return y
 }
 
-// project is linear on module's weight (module + ".weight") and, when
-// withBias, its bias (module + ".bias").
+// project is linear on l's weight and, when l has one, its bias.
 //
 //	x [..., in] → [..., out]
-func project(ctx *context.Context, x *Node, module string, withBias bool) *Node {
+func project(ctx *context.Context, x *Node, l linearW) *Node {
 	var bias *Node
-	if withBias {
-		bias = Param(ctx, x.Graph(), module+".bias")
+	if l.bias != "" {
+		bias = Param(ctx, x.Graph(), l.bias)
 	}
-	return linear(ctx, x, module+".weight", bias)
+	return linear(ctx, x, l.weight, bias)
 }
 
 // projectHeads is project reshaped to heads of dim each.
 //
 //	h [B, T, H] → [B, T, heads, dim]
-func projectHeads(ctx *context.Context, h *Node, module string, withBias bool, heads, dim int) *Node {
-	return Reshape(project(ctx, h, module, withBias), h.Shape().Dim(0), h.Shape().Dim(1), heads, dim)
+func projectHeads(ctx *context.Context, h *Node, l linearW, heads, dim int) *Node {
+	return Reshape(project(ctx, h, l), h.Shape().Dim(0), h.Shape().Dim(1), heads, dim)
 }

@@ -11,82 +11,31 @@ import (
 	"github.com/goeval/goeval/internal/errs"
 )
 
-// Model builds the GoMLX graphs of one decoder-only checkpoint: the full
-// forward for scoring and an incremental forward over a static-shaped KV
-// cache for generation. Weights are context variables named after the
-// checkpoint tensors (see Load). Graph builders panic on misuse; callers
-// (package engine) recover at their API boundary.
+// Model builds the GoMLX graphs of one decoder-only checkpoint: one
+// forward pass (Forward) for scoring, prefill, decode over a static-shaped
+// KV cache and the rest, and the LM head. Weights are context variables
+// named after the checkpoint tensors (see Load). Graph builders panic on
+// misuse; callers (package engine) recover at their API boundary.
 type Model interface {
 	// Config is the checkpoint's config.json.
 	Config() *Config
-	// Hidden runs embeddings and every decoder layer and applies the final
-	// norm. keyValid marks real (non-padding) keys; nil means "all keys are
-	// real", which is exact for right padding since causality already hides
-	// the padding from every real query.
-	//
-	//	tokens [B, T] int32, positions [B, T] int32, keyValid [B, T] bool|nil → [B, T, H]
-	Hidden(ctx *context.Context, tokens, positions, keyValid *graph.Node) *graph.Node
-	// HiddenPacked is Hidden over packed rows (engine/pack.go): a row holds
-	// nodes of a prefix tree in preorder, and a token sees only the tokens
-	// of its own node and of that node's ancestors (nn.PackedMask: node_k ≤
-	// node_q < end_k), at position k ≤ position q (inside the layer's
-	// sliding window). Positions are the tokens' own (a node continues from
-	// its parent's end), so each token sees exactly the keys, at exactly the
-	// positions, that it sees in its own unpacked row.
-	//
-	//	tokens, positions, node, end [B, T] int32 → [B, T, H]
-	HiddenPacked(ctx *context.Context, tokens, positions, node, end *graph.Node) *graph.Node
-	// HiddenPackedAfter is HiddenPacked for rows that each continue a
-	// cached prefix (a few-shot block computed once, engine/prefixkv.go):
-	// every token of row b also sees row b's prefix keys and values
-	// (Prefill's, in the cache layout) at positions prefixPos[b],
-	// causally and inside the layer's window. A padding slot gets a
-	// position past every token's, so no token sees it (a row without a
-	// prefix has only such slots). The rows' positions continue from the
-	// prefix's end.
-	//
-	//	tokens, positions, node, end [B, T] int32, prefixPos [B, P] int32,
-	//	prefix L × {[B, K, P, D]} → [B, T, H]
-	HiddenPackedAfter(ctx *context.Context, tokens, positions, node, end, prefixPos *graph.Node, prefix []KV) *graph.Node
+	// Forward runs embeddings, every decoder layer and the final norm over
+	// in's tokens, each seeing the keys in describes (forward.go).
+	Forward(ctx *context.Context, in Inputs) Outputs
 	// Logits applies the LM head (tied to the embeddings when configured).
 	// Call it only on the positions that are scored.
 	//
 	//	hidden [..., H] → [..., V] (compute dtype)
 	Logits(ctx *context.Context, hidden *graph.Node) *graph.Node
-	// CacheDims returns the number of layers, KV heads and head dim of the
-	// cache tensors [B, K, S, D].
-	CacheDims() (layers, kvHeads, headDim int)
-	// Prefill runs right-padded prompts from position 0 (Hidden with
-	// positions 0..T-1) and returns every layer's keys and values too, in
-	// the cache layout.
-	//
-	//	tokens [B, T] int32 → hidden [B, T, H], kv L × {[B, K, T, D]}
-	Prefill(ctx *context.Context, tokens *graph.Node) (hidden *graph.Node, kv []KV)
-	// Decode runs one token per row at its own position: it writes the
-	// token's keys and values into cache slot positions[b] of row b and
-	// attends to slots ≤ positions[b] (within the sliding window). Slots
-	// above a row's position are never read, so stale values there are
-	// harmless. Prefill and Decode are exact re-arrangements of Hidden:
-	// the same ops on the same values.
-	//
-	//	tokens [B] int32, positions [B] int32, cache L × {[B, K, S, D]} → hidden [B, H], cache'
-	Decode(ctx *context.Context, tokens, positions *graph.Node, cache []KV) (hidden *graph.Node, next []KV)
-	// Extend is Decode for T tokens per row: row b's tokens, at the
-	// consecutive positions[b, :], write their keys and values to the
-	// cache slots of those positions and attend to every slot up to their
-	// own position (inside the layer's window), so the slots before the
-	// row's first position must already hold its prefix (a shared prompt
-	// prefix computed once). Tokens whose position is past S write
-	// nothing.
-	//
-	//	tokens, positions [B, T] int32, cache 2L × [B, K, S, D] → hidden [B, T, H], cache'
-	Extend(ctx *context.Context, tokens, positions *graph.Node, cache []KV) (hidden *graph.Node, next []KV)
 	// DecodeLogits is Logits for the few rows of a decode step. It computes
 	// the same dot products as Logits, possibly in a layout the backend runs
-	// faster at small B (see decoder.go).
+	// faster at small B (see head.go).
 	//
 	//	hidden [B, H] → [B, V]
 	DecodeLogits(ctx *context.Context, hidden *graph.Node) *graph.Node
+	// CacheDims returns the number of layers, KV heads and head dim of the
+	// cache tensors [B, K, S, D].
+	CacheDims() (layers, kvHeads, headDim int)
 }
 
 // KV is one layer's key/value cache: rotated keys and values, each

@@ -15,7 +15,7 @@ import (
 func init() {
 	Register("PhiForCausalLM", Arch{
 		Validate: func(c *Config) error { _, err := newPhiBlocks(c); return err },
-		Tensors:  phiTensors,
+		Tensors:  tensorsOf(phiTensors),
 		New: func(c *Config) (Model, error) {
 			b, err := newPhiBlocks(c)
 			if err != nil {
@@ -35,10 +35,10 @@ type phiKeys struct {
 
 // phi is Phi's blocks.
 type phi struct {
-	cfg     *Config
-	invFreq []float64
-	rot     int // rotated dims per head
-	eps     float64
+	cfg *Config
+	rotary
+	eps   float64
+	names phiNames
 }
 
 // newPhiBlocks checks Phi's keys and resolves the rotary embedding.
@@ -53,60 +53,82 @@ func newPhiBlocks(c *Config) (*phi, error) {
 	if k.QKLayerNorm {
 		return nil, errs.BadInputf("%s: qk_layernorm true is not supported for PhiForCausalLM", c.Path)
 	}
-	m := &phi{cfg: c, eps: or(k.LayerNormEps, 1e-5)}
+	m := &phi{cfg: c, eps: or(k.LayerNormEps, 1e-5), names: phiTensors(tensorTable{}, c)}
 	var err error
-	m.invFreq, m.rot, err = c.ropeLayer("")
+	m.rotary, err = c.ropeLayer("")
 	return m, err
 }
 
-// phiTensors lists a Phi checkpoint's tensors.
-func phiTensors(c *Config) map[string][]int {
+// phiLayer names one Phi decoder layer's tensors.
+type phiLayer struct {
+	norm                     layerNormW // input_layernorm
+	q, k, v, dense, fc1, fc2 linearW
+}
+
+// layerNormW names a LayerNorm's weight and bias, each [H].
+type layerNormW struct{ weight, bias string }
+
+// phiNames are a Phi checkpoint's tensor names.
+type phiNames struct {
+	embed  string
+	norm   layerNormW // final_layernorm
+	head   linearW    // lm_head (the embedding when tied) and its bias
+	layers []phiLayer
+}
+
+// phiTensors declares a Phi checkpoint's tensors.
+func phiTensors(t tensorTable, c *Config) phiNames {
 	h, f, q, kv := c.HiddenSize, c.IntermediateSize, c.NumAttentionHeads*c.HeadDim, c.NumKeyValueHeads*c.HeadDim
-	m := map[string][]int{
-		"model.embed_tokens.weight":    {c.VocabSize, h},
-		"model.final_layernorm.weight": {h}, "model.final_layernorm.bias": {h},
-		"lm_head.bias": {c.VocabSize},
+	layerNorm := func(module string) layerNormW {
+		return layerNormW{weight: t.add(module+".weight", h), bias: t.add(module+".bias", h)}
 	}
+	n := phiNames{embed: t.add(embedName, c.VocabSize, h), norm: layerNorm("model.final_layernorm")}
+	n.head = linearW{weight: n.embed, bias: t.add("lm_head.bias", c.VocabSize)}
 	if !c.TieWordEmbeddings {
-		m["lm_head.weight"] = []int{c.VocabSize, h}
+		n.head.weight = t.add("lm_head.weight", c.VocabSize, h)
 	}
 	for i := range c.NumHiddenLayers {
 		p := layerPrefix(i)
-		m[p+"input_layernorm.weight"], m[p+"input_layernorm.bias"] = []int{h}, []int{h}
-		for name, shape := range map[string][]int{
-			"self_attn.q_proj": {q, h}, "self_attn.k_proj": {kv, h}, "self_attn.v_proj": {kv, h},
-			"self_attn.dense": {h, q}, "mlp.fc1": {f, h}, "mlp.fc2": {h, f},
-		} {
-			m[p+name+".weight"], m[p+name+".bias"] = shape, []int{shape[0]}
-		}
+		n.layers = append(n.layers, phiLayer{
+			norm: layerNorm(p + "input_layernorm"),
+			q:    t.linear(p+"self_attn.q_proj", q, h, true), k: t.linear(p+"self_attn.k_proj", kv, h, true),
+			v: t.linear(p+"self_attn.v_proj", kv, h, true), dense: t.linear(p+"self_attn.dense", h, q, true),
+			fc1: t.linear(p+"mlp.fc1", f, h, true), fc2: t.linear(p+"mlp.fc2", h, f, true),
+		})
 	}
-	return m
+	return n
 }
 
-func (m *phi) embed(ctx *context.Context, tokens *Node) *Node { return embedTokens(ctx, tokens) }
+func (m *phi) embed(ctx *context.Context, tokens *Node) *Node {
+	return embedTokens(ctx, m.names.embed, tokens)
+}
 
 func (m *phi) norm(ctx *context.Context, x *Node) *Node {
+	return m.layerNorm(ctx, x, m.names.norm)
+}
+
+// layerNorm is nn.LayerNorm with n's weight and bias.
+func (m *phi) layerNorm(ctx *context.Context, x *Node, n layerNormW) *Node {
 	g := x.Graph()
-	return nn.LayerNorm(x, Param(ctx, g, "model.final_layernorm.weight"), Param(ctx, g, "model.final_layernorm.bias"), m.eps)
+	return nn.LayerNorm(x, Param(ctx, g, n.weight), Param(ctx, g, n.bias), m.eps)
 }
 
 // logits is lm_head (weight tied to the embeddings when configured) with
 // its bias.
 func (m *phi) logits(ctx *context.Context, hidden *Node) *Node {
-	return linear(ctx, hidden, lmHeadName(m.cfg), Param(ctx, hidden.Graph(), "lm_head.bias"))
+	return project(ctx, hidden, m.names.head)
 }
 
 // layer is x + attn(ln(x)) + mlp(ln(x)), mlp = fc2(gelu_new(fc1)).
 //
 //	x [B, T, H] → [B, T, H]
 func (m *phi) layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node {
-	p, g, c := layerPrefix(i), x.Graph(), m.cfg
-	h := nn.LayerNorm(x, Param(ctx, g, p+"input_layernorm.weight"), Param(ctx, g, p+"input_layernorm.bias"), m.eps)
-	a := p + "self_attn."
-	q := nn.ApplyPartialRoPE(projectHeads(ctx, h, a+"q_proj", true, c.NumAttentionHeads, c.HeadDim), positions, m.invFreq, m.rot)
-	k := nn.ApplyPartialRoPE(projectHeads(ctx, h, a+"k_proj", true, c.NumKeyValueHeads, c.HeadDim), positions, m.invFreq, m.rot)
-	v := projectHeads(ctx, h, a+"v_proj", true, c.NumKeyValueHeads, c.HeadDim)
-	attn := project(ctx, attend(q, k, v), a+"dense", true)
-	ff := project(ctx, nn.GELUTanh(project(ctx, h, p+"mlp.fc1", true)), p+"mlp.fc2", true)
+	l, c := &m.names.layers[i], m.cfg
+	h := m.layerNorm(ctx, x, l.norm)
+	q := m.apply(projectHeads(ctx, h, l.q, c.NumAttentionHeads, c.HeadDim), positions)
+	k := m.apply(projectHeads(ctx, h, l.k, c.NumKeyValueHeads, c.HeadDim), positions)
+	v := projectHeads(ctx, h, l.v, c.NumKeyValueHeads, c.HeadDim)
+	attn := project(ctx, attend(q, k, v), l.dense)
+	ff := project(ctx, nn.GELUTanh(project(ctx, h, l.fc1)), l.fc2)
 	return Add(Add(attn, ff), x)
 }

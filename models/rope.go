@@ -3,14 +3,34 @@ package models
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"math"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/nn"
 )
 
-// ropeKeys are the config.json keys of rotary embeddings outside the llama
-// family (which reads Config.RopeTheta and Config.RopeScaling).
+// Rotary embeddings have this one home: config.json's keys (rope_theta,
+// rope_scaling, partial_rotary_factor, Gemma 3's rope_local_base_freq and
+// transformers 5's rope_parameters, flat or keyed by layer type) are read
+// once (fillRope), resolved for a kind of layer (ropeFor), checked and
+// turned into nn's inverse frequencies (ropeLayer). Every architecture
+// gets its rotary embedding from ropeLayer; nothing else reads these keys.
+
+// RopeScaling is config.json's rope scaling of the model's layers (of
+// layer type "" for Gemma 3: its global layers' only without
+// rope_parameters): Type "linear" or "llama3"; none ("default") is nil.
+// Config.RopeScaling shows it; synth writes it.
+type RopeScaling struct {
+	Type                          string  `json:"rope_type"`
+	Factor                        float64 `json:"factor"`
+	LowFreqFactor                 float64 `json:"low_freq_factor,omitempty"`
+	HighFreqFactor                float64 `json:"high_freq_factor,omitempty"`
+	OriginalMaxPositionEmbeddings int     `json:"original_max_position_embeddings,omitempty"`
+}
+
+// ropeKeys are config.json's rotary keys (Config.rope).
 type ropeKeys struct {
 	RopeTheta           *float64    `json:"rope_theta"`
 	PartialRotaryFactor *float64    `json:"partial_rotary_factor"`
@@ -23,18 +43,36 @@ type ropeKeys struct {
 
 // ropeParams is one rope_scaling / rope_parameters object.
 type ropeParams struct {
-	RopeTheta           *float64 `json:"rope_theta"`
-	PartialRotaryFactor *float64 `json:"partial_rotary_factor"`
-	RopeType            string   `json:"rope_type"`
-	Type                string   `json:"type"` // older name of rope_type
-	Factor              float64  `json:"factor"`
+	RopeTheta                     *float64 `json:"rope_theta"`
+	PartialRotaryFactor           *float64 `json:"partial_rotary_factor"`
+	RopeType                      string   `json:"rope_type"`
+	Type                          string   `json:"type"` // older name of rope_type
+	Factor                        float64  `json:"factor"`
+	LowFreqFactor                 float64  `json:"low_freq_factor"`
+	HighFreqFactor                float64  `json:"high_freq_factor"`
+	OriginalMaxPositionEmbeddings float64  `json:"original_max_position_embeddings"`
 }
 
-// ropeSpec is the rotary embedding of one kind of layer.
+// ropeSpec is the rotary embedding of one kind of layer as config.json
+// gives it, not yet checked.
 type ropeSpec struct {
 	theta   float64
-	scaling *nn.RopeScaling
-	partial float64 // partial_rotary_factor (1: the whole head)
+	partial float64     // partial_rotary_factor (1: the whole head)
+	params  *ropeParams // the scaling object that applies, or nil
+}
+
+// rotary is one kind of layer's rotary embedding: the inverse frequencies
+// [rot/2] of the first rot dims of each head (rot = D: all of them).
+type rotary struct {
+	invFreq []float64
+	rot     int
+}
+
+// apply rotates x by its positions.
+//
+//	x [B, T, N, D], positions [B, T] int32 → [B, T, N, D]
+func (r rotary) apply(x, positions *Node) *Node {
+	return nn.ApplyPartialRoPE(x, positions, r.invFreq, r.rot)
 }
 
 // or is *p, or def when the key was absent or null.
@@ -45,34 +83,43 @@ func or[T any](p *T, def T) T {
 	return *p
 }
 
+// fillRope reads the rotary keys into c.rope and sets RopeTheta and
+// RopeScaling to what they say for layers of type "" (checks come with
+// ropeLayer, in Validate).
+func (c *Config) fillRope() error {
+	if err := c.decode(&c.rope); err != nil {
+		return err
+	}
+	r, err := c.ropeFor("")
+	if err != nil {
+		return err
+	}
+	c.RopeTheta, c.RopeScaling = r.theta, r.params.public()
+	return nil
+}
+
 // ropeFor resolves the rotary parameters of layerType ("" for models with
-// one kind of layer) from rope_parameters or the older rope_theta /
-// rope_scaling / partial_rotary_factor / rope_local_base_freq keys.
+// one kind of layer): rope_theta (default 10000) and partial_rotary_factor
+// (default 1); for sliding layers rope_local_base_freq, which also drops
+// rope_scaling (Gemma 3's v4 configs scale the global layers only); then
+// rope_parameters (its layerType entry when keyed by layer type) instead
+// of rope_scaling; the scaling object's own rope_theta and
+// partial_rotary_factor last.
 func (c *Config) ropeFor(layerType string) (ropeSpec, error) {
-	var k ropeKeys
-	if err := c.decode(&k); err != nil {
-		return ropeSpec{}, err
-	}
-	r := ropeSpec{theta: or(k.RopeTheta, 10000), partial: or(k.PartialRotaryFactor, 1)}
-	if layerType == "sliding_attention" {
-		r.theta = or(k.RopeLocalBaseFreq, r.theta)
-	}
-	params := k.RopeScaling
+	k := &c.rope
+	r := ropeSpec{theta: or(k.RopeTheta, 10000), partial: or(k.PartialRotaryFactor, 1), params: k.RopeScaling}
 	if layerType == "sliding_attention" && k.RopeLocalBaseFreq != nil {
-		params = nil // Gemma 3 v4 configs: rope_scaling applies to global layers only
+		r.theta, r.params = *k.RopeLocalBaseFreq, nil
 	}
-	if rp, err := ropeParameters(k.RopeParameters, layerType); err != nil {
+	p, err := ropeParameters(k.RopeParameters, layerType)
+	if err != nil {
 		return r, errs.BadInputf("%s: rope_parameters: %v", c.Path, err)
-	} else if rp != nil {
-		params = rp
 	}
-	if params != nil {
-		if err := params.apply(&r, c); err != nil {
-			return r, err
-		}
+	if p != nil {
+		r.params = p
 	}
-	if !(r.theta > 0) || !(r.partial > 0 && r.partial <= 1) {
-		return r, errs.BadInputf("%s: rope_theta (%g) must be > 0 and partial_rotary_factor (%g) in (0, 1]", c.Path, r.theta, r.partial)
+	if r.params != nil {
+		r.theta, r.partial = or(r.params.RopeTheta, r.theta), or(r.params.PartialRotaryFactor, r.partial)
 	}
 	return r, nil
 }
@@ -97,50 +144,79 @@ func ropeParameters(raw json.RawMessage, layerType string) (*ropeParams, error) 
 	return &p, nil
 }
 
-// apply sets r's theta, partial factor and scaling from p ("default" or
-// "linear" only); errors name c's file.
-func (p *ropeParams) apply(r *ropeSpec, c *Config) error {
-	r.theta, r.partial = or(p.RopeTheta, r.theta), or(p.PartialRotaryFactor, r.partial)
-	typ := p.RopeType
-	if typ == "" {
-		typ = p.Type
+// kind is the scaling type ("" when none).
+func (p *ropeParams) kind() string {
+	if p == nil {
+		return ""
 	}
-	switch typ {
+	if p.RopeType != "" {
+		return p.RopeType
+	}
+	return p.Type
+}
+
+// public is p as Config.RopeScaling shows it: nil without scaling.
+func (p *ropeParams) public() *RopeScaling {
+	if k := p.kind(); k == "" || k == "default" {
+		return nil
+	}
+	return &RopeScaling{Type: p.kind(), Factor: p.Factor, LowFreqFactor: p.LowFreqFactor,
+		HighFreqFactor: p.HighFreqFactor, OriginalMaxPositionEmbeddings: int(p.OriginalMaxPositionEmbeddings)}
+}
+
+// scaling checks p (the checks transformers' rope_config_validation makes
+// for the types supported) and converts it for nn.InvFreq; errors name
+// c's file.
+func (p *ropeParams) scaling(c *Config) (*nn.RopeScaling, error) {
+	switch p.kind() {
 	case "", "default":
-	case "linear":
-		if !(p.Factor >= 1) {
-			return errs.BadInputf("%s: linear rope scaling needs factor >= 1 (got %g)", c.Path, p.Factor)
-		}
-		r.scaling = &nn.RopeScaling{Type: "linear", Factor: p.Factor}
+		return nil, nil
+	case "linear", "llama3":
 	default:
-		return errs.BadInputf("%s: rope type %q is not supported for %s (supported: default, linear)", c.Path, typ, c.Arch())
+		return nil, errs.BadInputf("%s: rope_scaling type %q is not supported for %s (supported: default, linear, llama3)", c.Path, p.kind(), c.Arch())
 	}
-	return nil
+	if !(p.Factor >= 1) {
+		return nil, errs.BadInputf("%s: rope_scaling.factor must be >= 1 for %s scaling (got %g)", c.Path, p.kind(), p.Factor)
+	}
+	s := &nn.RopeScaling{Type: p.kind(), Factor: p.Factor}
+	if p.kind() == "linear" {
+		return s, nil
+	}
+	if !(p.LowFreqFactor > 0) || !(p.HighFreqFactor > p.LowFreqFactor) {
+		return nil, errs.BadInputf("%s: rope_scaling needs 0 < low_freq_factor < high_freq_factor (got %g, %g)", c.Path, p.LowFreqFactor, p.HighFreqFactor)
+	}
+	if o := p.OriginalMaxPositionEmbeddings; !(o >= 1) || o != math.Trunc(o) || o > math.MaxInt32 {
+		return nil, errs.BadInputf("%s: rope_scaling.original_max_position_embeddings must be a positive integer for llama3 scaling", c.Path)
+	}
+	s.LowFreqFactor, s.HighFreqFactor = p.LowFreqFactor, p.HighFreqFactor
+	s.OriginalMaxPositionEmbeddings = int(p.OriginalMaxPositionEmbeddings)
+	return s, nil
 }
 
-// invFreq returns the inverse frequencies for a head of headDim under r,
-// and the number of rotated dims (a multiple of 2).
-func (r ropeSpec) invFreq(headDim int) ([]float64, int, error) {
-	rot := int(float64(headDim) * r.partial)
-	if rot <= 0 || rot%2 != 0 {
-		return nil, 0, fmt.Errorf("rotary dims %d (head_dim %d × partial_rotary_factor %g) must be a positive even number", rot, headDim, r.partial)
-	}
-	inv, err := nn.InvFreq(rot, r.theta, r.scaling)
-	return inv, rot, err
-}
-
-// ropeLayer resolves layerType's rotary parameters into inverse frequencies
-// and rotated dims; every error is bad input naming config.json.
-func (c *Config) ropeLayer(layerType string) ([]float64, int, error) {
+// ropeLayer checks layerType's rotary parameters and computes its
+// inverse frequencies and rotated dims (head_dim × partial_rotary_factor,
+// a positive even number); every error is bad input naming config.json.
+func (c *Config) ropeLayer(layerType string) (rotary, error) {
 	r, err := c.ropeFor(layerType)
 	if err != nil {
-		return nil, 0, err
+		return rotary{}, err
 	}
-	inv, rot, err := r.invFreq(c.HeadDim)
+	if !(r.theta > 0) || !(r.partial > 0 && r.partial <= 1) {
+		return rotary{}, errs.BadInputf("%s: rope_theta (%g) must be > 0 and partial_rotary_factor (%g) in (0, 1]", c.Path, r.theta, r.partial)
+	}
+	s, err := r.params.scaling(c)
 	if err != nil {
-		return nil, 0, errs.BadInputf("%s: %v", c.Path, err)
+		return rotary{}, err
 	}
-	return inv, rot, nil
+	rot := int(float64(c.HeadDim) * r.partial)
+	if rot <= 0 || rot%2 != 0 {
+		return rotary{}, errs.BadInputf("%s: rotary dims %d (head_dim %d × partial_rotary_factor %g) must be a positive even number", c.Path, rot, c.HeadDim, r.partial)
+	}
+	inv, err := nn.InvFreq(rot, r.theta, s)
+	if err != nil {
+		return rotary{}, errs.BadInputf("%s: %v", c.Path, err)
+	}
+	return rotary{invFreq: inv, rot: rot}, nil
 }
 
 // layerTypes returns config.json's layer_types (given), or the pattern an

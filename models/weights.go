@@ -56,7 +56,7 @@ const transposedVar = "weight_t"
 // in place (as the left operand of wᵀ's product, no packed copy).
 func storesTransposed(backend backends.Backend, name string, rank int) bool {
 	return rank == 2 && backend.String() != "go" && backend.String() != gocpu.Name &&
-		strings.HasSuffix(name, ".weight") && name != "model.embed_tokens.weight"
+		strings.HasSuffix(name, ".weight") && name != embedName
 }
 
 // paramT returns the [in, out] variable of linear weight name when it was

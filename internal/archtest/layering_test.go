@@ -35,6 +35,7 @@ var layers = map[string]int{
 	"lm/lmenc":          1, // lm-eval's request tokenization rules, shared by the engine and remote-model clients
 	"internal/gocpu":    1, // goeval's pure-Go GoMLX backend (--device cpu), on internal/gemm
 	"internal/testutil": 1, // the tests' fixtures policy and default device (through internal/env)
+	"engine/plan":       1, // the scoring passes' plan: dedup, packed rows over a prefix tree, cached prefixes, shapes; no GoMLX
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2,
 	"lm/lmtok": 2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
@@ -71,9 +72,11 @@ var forbidden = map[string][]string{
 // light are packages that must not link GoMLX, XLA or the plotting
 // library, even indirectly: a Go training loop that calls Evaluate with its
 // own LM and writes lm-eval's results files through report links only
-// these. (report's charts and HTML report are report/charts.)
+// these (report's charts and HTML report are report/charts); engine/plan
+// plans the engine's passes as plain data (the engine alone turns them
+// into tensors).
 var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "lm/lmtok", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge",
-	"report"}
+	"report", "engine/plan"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}
 
@@ -164,8 +167,8 @@ func TestLayering(t *testing.T) {
 }
 
 // TestLightPackages checks with `go list -deps` that the evaluator, its
-// contracts and lm-eval's file formats link no GoMLX, XLA or plotting
-// package.
+// contracts, lm-eval's file formats and the engine's planning link no
+// GoMLX, XLA or plotting package.
 func TestLightPackages(t *testing.T) {
 	root := repoRoot(t)
 	for _, p := range light {

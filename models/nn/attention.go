@@ -29,7 +29,7 @@ func AttentionMask(qPos, kPos, keyValid *Node, window int) *Node {
 
 // PackedMask is the part of a packed row's mask that positions do not
 // give. A packed row lays out a forest of prefix-tree nodes in preorder
-// (engine/pack.go); each token carries its node's preorder number and the
+// (engine/plan/pack.go); each token carries its node's preorder number and the
 // number just past its node's last descendant in the row. A query sees a
 // key only when the key's node is the query's node or one of its
 // ancestors: node_k ≤ node_q < end_k. Padding is node 0 with end 1, so it

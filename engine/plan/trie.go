@@ -1,8 +1,8 @@
-package engine
+package plan
 
 import "slices"
 
-// packTrie is the prefix tree over a run's item inputs (pack.go). Node 0
+// packTrie is the prefix tree over a call's item inputs (pack.go). Node 0
 // is the root, covering nothing; every other node covers the unpacked
 // positions [start, end) that all items below it share, and every item
 // ends at a leaf (several items with the same input share one).
@@ -24,15 +24,15 @@ type trieNode struct {
 // buildTrie builds the trie over items[members] (the order of members does
 // not matter: they are sorted canonically first) for rows whose nodes are
 // aligned to align columns.
-func buildTrie(items []item, members []int, align int) *packTrie {
+func buildTrie(items []Item, members []int, align int) *packTrie {
 	members = slices.Clone(members)
 	slices.SortFunc(members, func(a, b int) int { return compareItems(items[a], items[b]) })
 	tr := &packTrie{nodes: []trieNode{{parent: -1, rep: -1}}, align: max(align, 1)}
 	path := []int{0} // the root … the previous item's leaf
 	var prev []int32
 	for _, i := range members {
-		inp := items[i].inp
-		l := commonPrefix(prev, inp)
+		inp := items[i].Input
+		l := CommonPrefix(prev, inp)
 		if prev != nil && l == len(prev) && l == len(inp) { // same input
 			leaf := path[len(path)-1]
 			tr.nodes[leaf].items = append(tr.nodes[leaf].items, i)
@@ -52,8 +52,8 @@ func buildTrie(items []item, members []int, align int) *packTrie {
 	return tr
 }
 
-// commonPrefix is the length of the longest common prefix of a and b.
-func commonPrefix(a, b []int32) int {
+// CommonPrefix is the length of the longest common prefix of a and b.
+func CommonPrefix(a, b []int32) int {
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++
@@ -143,7 +143,7 @@ func (tr *packTrie) owner(leaf, q int) int {
 // columns (next fit): a leaf adds the nodes of its path that its row does
 // not hold yet, and opens a new row (with its whole path) when they do
 // not fit. Items of leaves whose path alone exceeds capacity are returned
-// unpacked. With top (packprefix.go), a leaf below a cached prefix node
+// unpacked. With top (prefix.go), a leaf below a cached prefix node
 // goes to a row of that prefix, which holds only the nodes below it.
 func (tr *packTrie) packRows(capacity int, top []int) (rows []packRow, unpacked []int) {
 	inRow := make([]int, len(tr.nodes)) // 1 + the row a node was last placed in
