@@ -47,8 +47,8 @@ const fallbackNotice = "on this CPU (no AVX2, so no assembly matrix kernels for 
 // pureGoFirst reports whether auto prefers the pure-Go backend to XLA on
 // the CPU: where its matrix kernels are assembly (x86-64 with AVX2 and
 // FMA, or AVX-512). There whole evaluations ran faster on it than on XLA
-// in every same-run comparison (bench/peers/run_vs_lmeval.sh; README,
-// Performance): on AVX2 (Zen 3) across three rounds, on AVX-512 (Zen 5)
+// in every same-run comparison (bench/peers/run_vs_lmeval.sh;
+// docs/PERFORMANCE.md): on AVX2 (Zen 3) across three rounds, on AVX-512 (Zen 5)
 // 4.57× lm-eval against XLA's 2.95× once its direct (decode) kernels were
 // written; XLA compiles each shape and its decode steps are slower, though
 // its large scoring batches can be a little faster (goeval bench score).

@@ -25,7 +25,7 @@ type genItem struct {
 	samp *sampler // nil: greedy
 }
 
-// GenerateUntil implements LM (lm-eval generate_until, spec §8.3). Contexts
+// GenerateUntil implements LM (lm-eval HFLM.generate_until). Contexts
 // are encoded like lm-eval's tok_encode and left-truncated to
 // max_length − max_gen_toks; generation is greedy unless Temperature > 0;
 // it stops at a stop string (matched on the decoded text, special tokens

@@ -26,7 +26,7 @@ type Score struct {
 	TopLogProbs   []float64
 }
 
-// Loglikelihood implements LM (lm-eval loglikelihood, spec §8.1).
+// Loglikelihood implements LM (lm-eval HFLM.loglikelihood).
 func (e *Engine) Loglikelihood(ctx context.Context, reqs []lm.LoglikelihoodRequest) ([]lm.LoglikelihoodResult, error) {
 	items := make([]plan.Item, len(reqs))
 	for i, r := range reqs {
@@ -70,8 +70,8 @@ func (e *Engine) encodeRequest(r lm.LoglikelihoodRequest) (ctxIDs, contIDs []int
 	return ctxIDs, contIDs, checkIDs(contIDs, e.cfg.VocabSize, "continuation_ids")
 }
 
-// LoglikelihoodRolling implements LM (lm-eval loglikelihood_rolling, spec
-// §8.2): the sum over disjoint windows of max_length tokens.
+// LoglikelihoodRolling implements LM (lm-eval
+// HFLM.loglikelihood_rolling): the sum over disjoint windows of max_length tokens.
 func (e *Engine) LoglikelihoodRolling(ctx context.Context, reqs []lm.RollingRequest) ([]lm.RollingResult, error) {
 	var items []plan.Item
 	owner := []int{}

@@ -10,7 +10,7 @@ const (
 )
 
 // stopper decides when one request's generation ends and cuts its text as
-// lm-eval does (spec §8.3): the generated ids are decoded with special
+// lm-eval's HFLM.generate_until does: the generated ids are decoded with special
 // tokens skipped, generation stops once any stop string occurs in that
 // text (so a stop spanning several tokens is found when its last piece
 // arrives), on an EOS id, or after maxGen tokens; the text is then cut at
