@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/goeval/goeval/lm/lmenc"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmenc"
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/tokenizer"
 )
