@@ -33,6 +33,8 @@ test:
 	$(GO) test -count=1 -timeout 20m ./...
 	# Weights change layout in place (internal/gocpu/weights.go): concurrent executions under -race.
 	$(GO) test -count=1 -race -run 'TestWeights|TestConcurrent' ./internal/gocpu ./internal/gemm
+	# Evaluations with different task indexes share a process (tasks.Index): under -race.
+	$(GO) test -count=1 -race -run 'TestEvaluateIndexesApart' .
 	$(MAKE) --no-print-directory fuzz
 
 # Every fuzz target of the parsers of user input for FUZZTIME each, one
