@@ -182,9 +182,11 @@ func ProbeBackend(spec string) (name string, err error) {
 }
 
 // cpuSpecFor keeps the pure-Go device on GoMLX's simplego backend for
-// dtypes goeval's own (gocpu, float32 only) does not compute in.
+// bfloat16, which goeval's own (gocpu, float32 only) does not compute in.
+// float16 stays on gocpu: simplego has no float16 either, so both compute
+// in float32 on weights rounded to float16 (dtype.go).
 func cpuSpecFor(spec string, dtype dtypes.DType) string {
-	if spec == gocpu.Name && dtype != dtypes.Float32 {
+	if spec == gocpu.Name && dtype == dtypes.BFloat16 {
 		return "go"
 	}
 	return spec

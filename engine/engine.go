@@ -34,6 +34,7 @@ type Engine struct {
 	// tests set it elsewhere).
 	fixPrefill bool
 	ctx        *mlctx.Context
+	prec       precision // the resolved dtype (dtype.go)
 	maxLen     int
 	batch      int
 	prefix     int32
@@ -125,12 +126,19 @@ func open(dir string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	dtype, _ := opts.computeDType()
 	choice, err := deviceChoice(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
-	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtype))
+	cfg, err := models.LoadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	name, err := ResolveDType(opts.DType, choice.Device, cfg.TorchDType)
+	if err != nil {
+		return nil, err
+	}
+	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtypeOf(name)))
 	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
 	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
@@ -139,9 +147,11 @@ func open(dir string, opts Options) (*Engine, error) {
 	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
 		return nil, err
 	}
+	e.prec = precisionOn(e.backend, name)
+	dtype := e.prec.compute
 	start := time.Now()
 	var l *models.Loaded
-	lo := models.LoadOptions{DType: dtype, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode, Logf: opts.Logf}
+	lo := models.LoadOptions{DType: dtype, WeightDType: e.prec.weights, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode, Logf: opts.Logf}
 	if err := tryCatch("load weights", func() (err error) { l, err = models.Load(e.backend, dir, lo); return err }); err != nil {
 		return nil, err
 	}
@@ -153,7 +163,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	if inGoHeap(e.backend) { // the weights live in the Go heap
 		limitHeap(int64(e.ctx.NumParameters()) * int64(dtype.Size()))
 	}
-	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtype, e.maxLen)
+	opts.logf("loaded %s (%s) in %v on %s, %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), e.prec, e.maxLen)
 	e.stats.Backend, e.stats.BackendName = spec, e.backend.Name()
 	return e, nil
 }

@@ -35,8 +35,16 @@ func ParseAdapterMode(mode string) (string, error) {
 
 // LoadOptions configure Load.
 type LoadOptions struct {
-	// DType is the compute dtype of the weights: Float32 or BFloat16.
+	// DType is the dtype the weights are stored in, the graphs' compute
+	// dtype: Float32, BFloat16 or Float16 (converted from any checkpoint
+	// dtype, to nearest with ties to even).
 	DType dtypes.DType
+	// WeightDType, when set and not DType (BFloat16 or Float16 under a
+	// Float32 DType), is the precision the weights hold: each weight
+	// (after a merged adapter) is rounded to it and stored in DType, for a
+	// backend that computes in float32 only. Separate-mode adapters are
+	// not rounded.
+	WeightDType dtypes.DType
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
 	Adapters    []string
@@ -95,6 +103,9 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	var tf WeightTransform
 	if mode == AdapterMerged && len(adapters) == 1 {
 		tf = adapters[0].MergeInto
+	}
+	if w := o.WeightDType; w != dtypes.InvalidDType && w != o.DType {
+		tf = roundedTo(w, tf)
 	}
 	if err := LoadWeightsWith(l.Context, backend, cfg, set, o.DType, tf); err != nil {
 		l.Context.Finalize()

@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/x448/float16"
 
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/models/safetensors"
@@ -71,8 +72,8 @@ func paramT(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 
 // LoadWeights checks s against cfg strictly (CheckTensors: missing,
 // unexpected or misshapen tensors are errors naming tensor and file) and
-// stores every tensor in ctx as a variable in dtype (Float32 or BFloat16) on
-// the backend's device 0.
+// stores every tensor in ctx as a variable in dtype (Float32, BFloat16 or
+// Float16, rounded to nearest: flatIn) on the backend's device 0.
 //
 // Memory: F32 data is read straight from the read-only mapping into the
 // device buffer (the one copy), and the mapped pages are then dropped from
@@ -90,8 +91,8 @@ type WeightTransform func(name string, data []float32, shape []int) ([]float32, 
 // LoadWeightsWith is LoadWeights with every tensor passed through tf
 // (nil: none) after conversion to float32.
 func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType, tf WeightTransform) error {
-	if dtype != dtypes.Float32 && dtype != dtypes.BFloat16 {
-		return fmt.Errorf("load weights: compute dtype %s not supported (use float32 or bfloat16)", dtype)
+	if !floatDType(dtype) {
+		return fmt.Errorf("load weights: compute dtype %s not supported (use float32, bfloat16 or float16)", dtype)
 	}
 	if err := CheckTensors(cfg, s); err != nil {
 		return err
@@ -135,14 +136,7 @@ func loadTensor(backend backends.Backend, s *safetensors.Set, name string, info 
 		data = transposed(data, info.Shape[0], info.Shape[1])
 		shape = shapes.Make(dtype, info.Shape[1], info.Shape[0])
 	}
-	var flat any = data
-	if dtype == dtypes.BFloat16 {
-		bf := make([]bfloat16.BFloat16, len(data))
-		for i, f := range data {
-			bf[i] = bfloat16.FromFloat32(f)
-		}
-		flat = bf
-	}
+	flat := flatIn(data, dtype)
 	var buf backends.Buffer
 	if backend.HasSharedBuffers() {
 		var dst any
@@ -179,6 +173,8 @@ func copyFlat(dst, src any, release bool) {
 		}
 	case []bfloat16.BFloat16:
 		copy(d, src.([]bfloat16.BFloat16))
+	case []float16.Float16:
+		copy(d, src.([]float16.Float16))
 	default:
 		panic(fmt.Sprintf("models: unexpected buffer type %T", dst))
 	}
