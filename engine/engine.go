@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -126,17 +125,16 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	dtype, _ := opts.computeDType()
-	choice, err := deviceChoice(context.Background(), opts)
+	choice, spec, err := resolveSpec(opts)
 	if err != nil {
 		return nil, err
 	}
-	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtype))
 	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
 	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)
 	}
-	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
+	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = opts.backendFor(spec); return err }); err != nil {
 		return nil, err
 	}
 	start := time.Now()
