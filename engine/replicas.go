@@ -3,9 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/gomlx/gomlx/backends"
 
+	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
 )
 
@@ -21,6 +24,24 @@ import (
 // weights are loaded straight onto k and its graphs are compiled exactly
 // as on device 0 (portable executables) and run on k: the same programs,
 // the same numbers.
+
+// hostDevices is the number of devices XLA's CPU plugin is to have: N of
+// XLA_FLAGS' --xla_force_host_platform_device_count=N, else 1. The plugin
+// reads no XLA_FLAGS for it (it takes a client option, cpu_device_count)
+// and has 4 devices by default, which --devices all would turn into 4
+// replicas, each compiling its own shapes.
+func hostDevices() int {
+	const flag = "--xla_force_host_platform_device_count="
+	n := 1
+	for _, f := range strings.Fields(env.XLAFlags.Get()) {
+		if v, ok := strings.CutPrefix(f, flag); ok {
+			if k, err := strconv.Atoi(v); err == nil && k > 0 {
+				n = k
+			}
+		}
+	}
+	return n
+}
 
 // resolveSpec is the device choice and backend spec opts resolve to.
 func resolveSpec(opts Options) (DeviceChoice, string, error) {

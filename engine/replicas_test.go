@@ -17,8 +17,7 @@ import (
 
 // TestReplicas: on the pure-Go backend (one device) OpenReplicas opens
 // one engine and refuses device 1. On GOEVAL_TEST_DEVICE=xla-cpu with
-// two host devices or more (XLA's CPU plugin has several by default, or
-// XLA_FLAGS=--xla_force_host_platform_device_count=2), the replica on
+// XLA_FLAGS=--xla_force_host_platform_device_count=2 (or more), the replica on
 // device 1 runs the programs of device 0 and gives the same bits, and
 // requests dealt to both (lmsplit) give one device's results within XLA's
 // shape noise (other batches make other shapes there).

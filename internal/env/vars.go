@@ -101,8 +101,8 @@ var (
 		ReadBy: "CUDA libraries",
 		Sets:   "when a CUDA backend is created, unless GOEVAL_CUDA_TF32=1 or it is set (even empty): 0"})
 	XLAFlags = def(Var{Name: "XLA_FLAGS", Group: XLA, Default: "--xla_gpu_enable_triton_gemm=false on CUDA (goeval adds it)",
-		Doc:    "XLA's own flags; goeval keeps XLA's Triton GEMMs (TF32 at default precision) out of float32 products",
-		ReadBy: "XLA",
+		Doc:    "XLA's own flags; goeval keeps XLA's Triton GEMMs (TF32 at default precision) out of float32 products, and gives XLA's CPU plugin the N devices of --xla_force_host_platform_device_count=N (else 1)",
+		ReadBy: "XLA, engine",
 		Sets:   "when a CUDA backend is created, unless GOEVAL_CUDA_TF32=1 or XLA_FLAGS already names the option: appends --xla_gpu_enable_triton_gemm=false"})
 )
 
