@@ -7,7 +7,7 @@ VENV      := .venv
 PY        := $(VENV)/bin/python
 DEMO_DIR  := demo
 
-.PHONY: all build test fuzz test-browser demo bench parity hub-test venv vet fmt clean
+.PHONY: all build test fuzz test-browser demo bench parity hub-test scale-test venv vet fmt clean
 
 all: build
 
@@ -57,6 +57,14 @@ demo: build
 # Throughput benchmarks (not part of `make test`).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./bench/
+
+# Shards under real schedulers on this machine (not part of `make test`):
+# a Slurm cluster (Debian's slurm-wlm and munge) and a Ray cluster (PyPI's
+# ray, its own venv) on loopback each run a 4-shard evaluation, merge it
+# and re-run a shard killed mid-run; each merge must equal the one-process
+# run. The Kubernetes examples are validated against the schemas.
+scale-test: build
+	./scripts/scale_test.sh $(BIN)
 
 # The Python reference engines, pinned (torch CPU wheels are large: pip caches them).
 venv: $(VENV)/.installed

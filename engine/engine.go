@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -126,25 +125,16 @@ func open(dir string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	choice, err := deviceChoice(context.Background(), opts)
+	choice, spec, name, err := resolveSpec(dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := models.LoadConfig(dir)
-	if err != nil {
-		return nil, err
-	}
-	name, err := ResolveDType(opts.DType, choice.Device, cfg.TorchDType)
-	if err != nil {
-		return nil, err
-	}
-	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtypeOf(name)))
 	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
 	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)
 	}
-	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
+	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = opts.backendFor(spec); return err }); err != nil {
 		return nil, err
 	}
 	e.prec = precisionOn(e.backend, name)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gomlx/gomlx/backends"
+
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
 )
@@ -92,6 +94,13 @@ type Options struct {
 	PrefixCacheMB int
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)
+	// DeviceNum is the backend's device the engine runs on (0: the first):
+	// its weights are loaded there and its graphs run there. OpenReplicas
+	// opens one engine per device.
+	DeviceNum int
+	// shared is the backend OpenReplicas' engines share (nil: Open creates
+	// one).
+	shared backends.Backend
 }
 
 // defaultBatchSize is the batch when Options.BatchSize is 0.

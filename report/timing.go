@@ -53,3 +53,23 @@ func (t Timing) fields() *py.Map[any] {
 	m.Set("forward_seconds", secs(t.Forward))
 	return m
 }
+
+// Add is the work of two evaluations together (goeval merge sums its
+// shards'): counts and times add up, the prefix store's peak is the
+// larger one.
+func (t Timing) Add(u Timing) Timing {
+	t.ForwardPasses += u.ForwardPasses
+	t.ScoringTokensRequested += u.ScoringTokensRequested
+	t.ScoringTokensComputed += u.ScoringTokensComputed
+	t.ScoringPaddedTokens += u.ScoringPaddedTokens
+	t.CachedPrefixesComputed += u.CachedPrefixesComputed
+	t.CachedPrefixHits += u.CachedPrefixHits
+	t.CachedPrefixPeakBytes = max(t.CachedPrefixPeakBytes, u.CachedPrefixPeakBytes)
+	t.PromptTokensRequested += u.PromptTokensRequested
+	t.PrefillTokens += u.PrefillTokens
+	t.DecodedTokens += u.DecodedTokens
+	t.ShapesCompiled += u.ShapesCompiled
+	t.Compile += u.Compile
+	t.Forward += u.Forward
+	return t
+}

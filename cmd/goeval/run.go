@@ -101,11 +101,7 @@ func (r *runner) open(model string) (openedModel, func(), error) {
 	case model == "fake":
 		return openedModel{lm: lmtest.New()}, func() {}, nil
 	}
-	m, err := engine.Open(p.hub.localDir(model), p.engine)
-	if err != nil {
-		return openedModel{}, nil, err
-	}
-	return engineModel(m), func() { m.Close() }, nil
+	return r.openEngine(p.hub.localDir(model))
 }
 
 // engineModel is an opened engine as a target's model.
@@ -159,15 +155,15 @@ func (r *runner) evaluate(ctx context.Context, t goevalpkg.Target, m openedModel
 	}
 	var before engine.Work
 	if m.eng != nil {
-		before = m.eng.Work()
+		before = m.work()
 	}
 	res, err := goevalpkg.Evaluate(ctx, model, opts)
 	pp.finish()
-	closeCache(err == nil)
+	cached := closeCache(err == nil)
 	info := p.infoFor(t, m.chatTemplate())
 	info.Model = m.info
 	if m.eng != nil {
-		work := m.eng.Work().Since(before)
+		work := m.work().Since(before)
 		printEngineStats(work, err == nil)
 		timing := timingOf(work)
 		info.Timing, info.Settings.NumParameters = &timing, int64(m.eng.NumParameters())
@@ -176,6 +172,9 @@ func (r *runner) evaluate(ctx context.Context, t goevalpkg.Target, m openedModel
 		return err
 	}
 	defer r.nonFinite.note(t.Name, res)
+	if opts.Shard.On() {
+		return r.writeShard(t, m, res, info, cached)
+	}
 	return r.output(t, res, info)
 }
 

@@ -31,6 +31,7 @@ type runFlags struct {
 	given                                                                       []string    // the flags given on the command line
 	lmeval                                                                      lmevalState // lm-eval's options (run_lmeval*.go)
 	api                                                                         apiState    // --model-type: a model behind an API (run_api.go)
+	scale                                                                       scaleFlags  // --shard, --devices (run_shard.go, run_devices.go)
 }
 
 // runUsage heads goeval run --help.
@@ -91,6 +92,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	defineLMEvalFlags(fs, f)
 	defineAPIFlags(fs, &f.api)
+	defineScaleFlags(fs, &f.scale)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()

@@ -46,6 +46,10 @@ type runPlan struct {
 	groups []string       // the groups the run reports
 	hub    hubState       // Hub ids → cache snapshots
 	out    outputPlan
+	// shardRun, with --shard (eval.Shard), is what the shard's manifest
+	// records of the evaluation's settings (run_shard.go).
+	shardRun report.EvalSettings
+	devices  []int // --devices: the device numbers; nil: all (run_devices.go)
 }
 
 // outputPlan is what a run prints and writes, and how it ends.
@@ -102,6 +106,9 @@ func planRun(ctx context.Context, f *runFlags) (*runPlan, error) {
 		}
 	}
 	p.info = runInfo(f, p, seeds)
+	if err := p.planScale(f); err != nil {
+		return nil, err
+	}
 	return p, p.planShots()
 }
 

@@ -38,7 +38,8 @@ var layers = map[string]int{
 	"engine/plan":       1, // the scoring passes' plan: dedup, packed rows over a prefix tree, cached prefixes, shapes; no GoMLX
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2,
-	"lm/lmtok": 2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
+	"lm/lmtok":   2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
+	"lm/lmsplit": 2, // requests dealt to copies of one model (a replica per device)
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,
 	"apimodel": 3, // lm.LM over an OpenAI-compatible HTTP API
@@ -75,7 +76,7 @@ var forbidden = map[string][]string{
 // these (report's charts and HTML report are report/charts); engine/plan
 // plans the engine's passes as plain data (the engine alone turns them
 // into tensors).
-var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "lm/lmtok", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge",
+var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmsplit", "lm/lmenc", "lm/lmtok", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge",
 	"report", "engine/plan"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}

@@ -41,6 +41,12 @@ var (
 	VMath = def(Var{Name: "GOEVAL_VMATH", Group: Goeval, Default: "the CPU's widest kernel",
 		Doc:    "go forces the Go kernels of exp, logistic and SiLU; avx2 forces AVX2 on an AVX-512 CPU (read at start)",
 		ReadBy: "internal/vmath"})
+	Shard = def(Var{Name: "GOEVAL_SHARD", Group: Goeval, Default: "none",
+		Doc:    "goeval run's --shard when the flag is not given: INDEX/COUNT, or auto (the scheduler's task index: SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX)",
+		ReadBy: "cmd/goeval"})
+	ShardCount = def(Var{Name: "GOEVAL_SHARD_COUNT", Group: Goeval, Default: "SLURM_ARRAY_TASK_COUNT",
+		Doc:    "with --shard auto: the number of shards (a Kubernetes Indexed Job's pods get no variable with its completions; a re-submitted Slurm array task has a count of 1)",
+		ReadBy: "cmd/goeval"})
 	GemmKernel = def(Var{Name: "GOEVAL_GEMM_KERNEL", Group: Goeval, Default: "the CPU's widest kernel that passes its self-check",
 		Doc:    "the pure-Go backend's matmul kernel: avx512, avx2 or go (read at first use)",
 		ReadBy: "internal/gemm"})
@@ -95,9 +101,21 @@ var (
 		ReadBy: "CUDA libraries",
 		Sets:   "when a CUDA backend is created, unless GOEVAL_CUDA_TF32=1 or it is set (even empty): 0"})
 	XLAFlags = def(Var{Name: "XLA_FLAGS", Group: XLA, Default: "--xla_gpu_enable_triton_gemm=false on CUDA (goeval adds it)",
-		Doc:    "XLA's own flags; goeval keeps XLA's Triton GEMMs (TF32 at default precision) out of float32 products",
-		ReadBy: "XLA",
+		Doc:    "XLA's own flags; goeval keeps XLA's Triton GEMMs (TF32 at default precision) out of float32 products, and gives XLA's CPU plugin the N devices of --xla_force_host_platform_device_count=N (else 1)",
+		ReadBy: "XLA, engine",
 		Sets:   "when a CUDA backend is created, unless GOEVAL_CUDA_TF32=1 or XLA_FLAGS already names the option: appends --xla_gpu_enable_triton_gemm=false"})
+)
+
+// The schedulers' variables that --shard auto reads.
+var (
+	SlurmArrayTaskID = def(Var{Name: "SLURM_ARRAY_TASK_ID", Group: Slurm, Default: "none",
+		Doc: "a job array task's index: with --shard auto, the shard (the array must be --array=0-(N-1))", ReadBy: "cmd/goeval"})
+	SlurmArrayTaskCount = def(Var{Name: "SLURM_ARRAY_TASK_COUNT", Group: Slurm, Default: "none",
+		Doc: "the number of tasks in the job array: with --shard auto, the shard count unless GOEVAL_SHARD_COUNT is set", ReadBy: "cmd/goeval"})
+	SlurmArrayTaskMin = def(Var{Name: "SLURM_ARRAY_TASK_MIN", Group: Slurm, Default: "none",
+		Doc: "the job array's lowest index: --shard auto checks it is 0 when the count is SLURM_ARRAY_TASK_COUNT", ReadBy: "cmd/goeval"})
+	JobCompletionIndex = def(Var{Name: "JOB_COMPLETION_INDEX", Group: Kubernetes, Default: "none",
+		Doc: "an Indexed Job's pod index (0 to completions-1): with --shard auto and no SLURM_ARRAY_TASK_ID, the shard; the count comes from GOEVAL_SHARD_COUNT", ReadBy: "cmd/goeval"})
 )
 
 // The other programs' variables goeval reads.
