@@ -95,7 +95,7 @@ wheels: wheel-venv
 
 # Platform tags (auditwheel, wheel, delocate), sizes, `file`, and the
 # binaries run under qemu-user and wine where installed.
-wheels-check:
+wheels-check: wheel-venv
 	WHEEL_VENV=$(WHEEL_VENV) ./scripts/check_wheels.sh dist
 
 # The Trainer tests borrow torch, transformers and peft from the venv of

@@ -3,14 +3,15 @@
 # standard tools, and its binary run where this machine can:
 #   - size; RECORD's hashes (`wheel unpack`), the filename's tags against
 #     the WHEEL file's (`wheel tags`); `auditwheel show` for manylinux,
-#     `delocate-listdeps` for macOS; `file` on the binary;
+#     macholib (delocate's Mach-O reader; delocate itself needs otool) for
+#     macOS: minimum OS against the tag, system libraries only; `file`;
 #   - linux x86_64: run natively; linux aarch64: under qemu-aarch64 (Debian:
 #     qemu-user, libc6-arm64-cross); windows: under wine (Debian: wine64),
 #     with a ProcessPrng shim built by zig, since Wine 8 has no
 #     bcryptprimitives.dll and Go >= 1.24 needs it; macOS: no emulator.
 #   Each runnable binary prints --version and evaluates a generated tiny
 #   model on arc_easy; its summary table must equal the host's.
-# Env: WHEEL_VENV (make wheel-venv: auditwheel, wheel, delocate, zig).
+# Env: WHEEL_VENV (make wheel-venv: auditwheel, wheel, macholib, zig).
 set -euo pipefail
 dir="${1:-dist}"
 venv="${WHEEL_VENV:-.venv-wheels}"
@@ -74,8 +75,26 @@ for whl in "${wheels[@]}"; do
   case "$name" in
     *manylinux*)
       "$venv/bin/auditwheel" show "$whl" | tr -s '\n' ' ' | sed 's/^/  auditwheel: /'; echo ;;
-    *macosx*)
-      "$venv/bin/delocate-listdeps" --all "$whl" | sed 's/^/  delocate-listdeps: /' ;;
+    *macosx*) # delocate needs macOS's otool; its Mach-O reader, macholib, runs here
+      "$py" - "$bin" "$name" <<'PY' || fail=1
+import re, sys
+from macholib import mach_o
+from macholib.MachO import MachO
+path, name = sys.argv[1:]
+for h in MachO(path).headers:
+    libs, minos = [], None
+    for lc, cmd, data in h.commands:
+        if lc.cmd in (mach_o.LC_LOAD_DYLIB, mach_o.LC_LOAD_WEAK_DYLIB):
+            libs.append(data.rstrip(b"\0").decode())
+        elif lc.cmd == mach_o.LC_BUILD_VERSION:
+            minos = (cmd.minos >> 16, (cmd.minos >> 8) & 0xFF)
+    tag = tuple(int(x) for x in re.search(r"macosx_(\d+)_(\d+)_", name).groups())
+    print(f"  macholib: {mach_o.CPU_TYPE_NAMES.get(h.header.cputype)}, minimum macOS {minos}, wheel tag {tag}; "
+          f"links {', '.join(libs)}")
+    assert minos is not None and minos <= tag, "the binary needs a newer macOS than its tag says"
+    assert all(l.startswith(("/usr/lib/", "/System/Library/")) for l in libs), "links a non-system library"
+PY
+      ;;
   esac
   case "$name" in
     *manylinux*_"$(uname -m)".whl) run_check native "$bin" || fail=1 ;;
@@ -88,7 +107,7 @@ for whl in "${wheels[@]}"; do
         [[ -n "${WINEPREFIX:-}" ]] || wine_prefix
         run_check wine wine "$bin" || fail=1
       else echo "  (no wine: not run)"; fi ;;
-    *) echo "  (no emulator for macOS: checked by file and delocate only)" ;;
+    *) echo "  (no emulator for macOS: checked by file and macholib only)" ;;
   esac
 done
 exit "$fail"
