@@ -2,6 +2,7 @@
 (tokenizer, checkpoint) with synthetic datasets, made once per session."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -62,4 +63,16 @@ def goeval_run(goeval_bin: str, out: Path, *args: str, cwd: Path | None = None) 
     assert r.returncode == 0, r.stderr
     written = [ln[len("results written to "):] for ln in r.stderr.splitlines() if ln.startswith("results written to ")]
     assert len(written) == 1, r.stderr
-    return goeval.load_results((cwd or Path.cwd()) / written[0])
+    return read_run((cwd or Path.cwd()) / written[0])
+
+
+def read_run(results: Path) -> dict[str, Any]:
+    """A results file and its samples files, read here rather than by
+    goeval.load_results (which the tests check)."""
+    res: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
+    date = results.name[len("results_"):-len(".json")]
+    samples = {f.name[len("samples_"):-len(f"_{date}.jsonl")]: [json.loads(ln) for ln in f.read_text().splitlines()]
+               for f in results.parent.glob(f"samples_*_{date}.jsonl")}
+    if samples:
+        res["samples"] = samples
+    return res
