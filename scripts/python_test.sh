@@ -36,7 +36,7 @@ if [[ "${PYTHON_TEST_TRAINER:-1}" == 1 ]]; then
     exit 2
   fi
   echo "$theirs" > "$mine/goeval-trainer-deps.pth"
-  export GOEVAL_REQUIRE_TRAINER=1
+  export PYTHON_TEST_REQUIRE_TRAINER=1
 fi
 echo "python_test.sh: installed $(basename "$wheel"): $("$venv/bin/goeval" --version)"
 
@@ -44,4 +44,4 @@ echo "python_test.sh: installed $(basename "$wheel"): $("$venv/bin/goeval" --ver
 # sys.path: the tests and mypy see the installed package only.
 cd python/tests
 "../../$venv/bin/mypy" --config-file ../mypy.ini --no-incremental -p goeval
-GOEVAL_TEST_INSTALLED=1 "../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
+PYTHON_TEST_INSTALLED=1 "../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"

@@ -15,7 +15,7 @@ import goeval
 
 def pytest_configure(config: Any) -> None:
     # make python-test checks the installed wheel, not the source tree.
-    if os.environ.get("GOEVAL_TEST_INSTALLED") == "1":
+    if os.environ.get("PYTHON_TEST_INSTALLED") == "1":
         where = Path(goeval.__file__).resolve()
         assert "site-packages" in where.parts, f"goeval imported from {where}, not from the installed wheel"
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import goeval_run, without_wall_clock
 
-if os.environ.get("GOEVAL_REQUIRE_TRAINER") == "1":  # make python-test: a missing package fails
+if os.environ.get("PYTHON_TEST_REQUIRE_TRAINER") == "1":  # make python-test: a missing package fails
     import peft
     import torch
     import transformers
