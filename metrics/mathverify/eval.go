@@ -16,8 +16,15 @@ import (
 type num struct {
 	exact *big.Rat // non-nil: the exact rational value
 	c     complex128
-	inf   int // +1 / -1: oo / -oo (sympy's extended reals)
+	inf   int  // +1 / -1: oo / -oo (sympy's extended reals)
+	fl    bool // computed in sympy Float arithmetic (53-bit, as float64)
 }
+
+// ieeeKey in an env selects sympy's Float arithmetic: Floats are float64
+// values and anything combined with one is rounded to float64 (what doit()
+// and simplify() compute); without it Floats are their exact binary
+// values (what evalf's adaptive precision sees).
+const ieeeKey = "\x00ieee"
 
 var bigMinusOne = big.NewRat(-1, 1)
 
@@ -47,7 +54,13 @@ const maxExactBits = 20000
 
 func evalNum(e *Expr, vars env) (num, bool) {
 	switch e.K {
-	case KInt, KRat, KFloat:
+	case KInt, KRat:
+		return exactNum(e.Rat), true
+	case KFloat:
+		if _, ok := vars[ieeeKey]; ok {
+			f, _ := e.Rat.Float64()
+			return num{c: complex(f, 0), fl: true}, true
+		}
 		return exactNum(e.Rat), true
 	case KSym:
 		v, ok := vars[symKey(e)]
@@ -123,7 +136,7 @@ func addNum(a, b num) (num, bool) {
 	if a.exact != nil && b.exact != nil {
 		return exactNum(new(big.Rat).Add(a.exact, b.exact)), true
 	}
-	return floatNum(a.c + b.c), true
+	return num{c: a.c + b.c, fl: a.fl || b.fl}, true
 }
 
 func mulNum(a, b num) (num, bool) {
@@ -133,7 +146,7 @@ func mulNum(a, b num) (num, bool) {
 	if a.exact != nil && b.exact != nil {
 		return exactNum(new(big.Rat).Mul(a.exact, b.exact)), true
 	}
-	return floatNum(a.c * b.c), true
+	return num{c: mulC(a.c, b.c), fl: a.fl || b.fl}, true
 }
 
 func mulInf(a, b num) (num, bool) {
@@ -167,7 +180,11 @@ func powNum(b, x num) (num, bool) {
 		return num{}, false
 	}
 	// Real base and exponent: sympy's principal branch agrees with cmplx.Pow.
-	return floatNum(cmplx.Pow(b.c, x.c)), true
+	fl := b.fl || x.fl
+	if imag(b.c) == 0 && imag(x.c) == 0 && (real(b.c) > 0 || real(x.c) == math.Trunc(real(x.c))) {
+		return num{c: complex(math.Pow(real(b.c), real(x.c)), 0), fl: fl}, true
+	}
+	return num{c: cmplx.Pow(b.c, x.c), fl: fl}, true
 }
 
 // exactPow computes b**x when the result is rational: integer exponents
@@ -249,12 +266,28 @@ func evalUndef(e *Expr, vars env) (num, bool) {
 	return floatNum(complex(x, 0)), true
 }
 
-// constValue evaluates an expression without symbols.
+// constValue evaluates an expression without symbols (Floats exact).
 func constValue(e *Expr) (num, bool) {
 	if e == nil {
 		return num{}, false
 	}
 	return evalNum(e, nil)
+}
+
+// floatValue evaluates an expression without symbols in Float arithmetic.
+func floatValue(e *Expr) (num, bool) {
+	if e == nil {
+		return num{}, false
+	}
+	return evalNum(e, env{ieeeKey: 0})
+}
+
+// mulC multiplies, exactly as float64 when both are real.
+func mulC(a, b complex128) complex128 {
+	if imag(a) == 0 && imag(b) == 0 {
+		return complex(real(a)*real(b), 0)
+	}
+	return a * b
 }
 
 // compareReal orders two real constants: -1, 0, +1.

@@ -28,22 +28,32 @@ var unaryFuncs = map[string]func(complex128) complex128{
 
 func evalFunc(e *Expr, vars env) (num, bool) {
 	args := make([]num, len(e.Args))
+	fl := false
 	for i, a := range e.Args {
 		v, ok := evalNum(a, vars)
 		if !ok || v.inf != 0 {
 			return num{}, false
 		}
 		args[i] = v
+		fl = fl || v.fl
 	}
-	if f, ok := unaryFuncs[e.Name]; ok && len(args) == 1 {
-		if e.Name == "sin" || e.Name == "tan" || e.Name == "asin" || e.Name == "atan" || e.Name == "sinh" {
+	r, ok := evalFuncArgs(e.Name, args)
+	if fl && ok {
+		r.fl, r.exact = true, nil
+	}
+	return r, ok
+}
+
+func evalFuncArgs(name string, args []num) (num, bool) {
+	if f, ok := unaryFuncs[name]; ok && len(args) == 1 {
+		if name == "sin" || name == "tan" || name == "asin" || name == "atan" || name == "sinh" {
 			if args[0].exact != nil && args[0].exact.Sign() == 0 {
 				return exactNum(new(big.Rat)), true
 			}
 		}
 		return floatNum(f(args[0].c)), true
 	}
-	switch e.Name {
+	switch name {
 	case "log":
 		return evalLog(args)
 	case "Abs":
@@ -52,7 +62,7 @@ func evalFunc(e *Expr, vars env) (num, bool) {
 		}
 		return floatNum(complex(cmplx.Abs(args[0].c), 0)), true
 	case "floor", "ceiling":
-		return evalFloorCeil(e.Name, args[0])
+		return evalFloorCeil(name, args[0])
 	case "factorial":
 		return evalFactorial(args[0])
 	case "binomial":
@@ -60,7 +70,7 @@ func evalFunc(e *Expr, vars env) (num, bool) {
 	case "Mod":
 		return evalMod(args)
 	case "Max", "Min":
-		return evalMaxMin(e.Name, args)
+		return evalMaxMin(name, args)
 	}
 	return num{}, false
 }

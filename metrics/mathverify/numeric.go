@@ -11,7 +11,14 @@ import (
 // two Integers (percentages of Integers) by value; another Number by
 // evaluated equality; everything else by (a - b).evalf(chop=True) == 0.
 func numericEq(a, b *Expr, o VerifyOptions) bool {
-	if a.isMatrix() && b.isMatrix() {
+	if hasMatrix(a) && hasMatrix(b) {
+		var ok bool
+		if a, ok = matrixValue(a); !ok {
+			return false
+		}
+		if b, ok = matrixValue(b); !ok {
+			return false
+		}
 		if a.Rows != b.Rows || a.Cols != b.Cols {
 			return false
 		}
@@ -31,13 +38,13 @@ func numericEq(a, b *Expr, o VerifyOptions) bool {
 		case atomicOrPct(a, isIntKind) && atomicOrPct(b, isIntKind):
 			return pctVal(a).Rat.Cmp(pctVal(b).Rat) == 0
 		default:
-			return constEqual(a, b, false)
+			return doitEqual(a, b)
 		}
 	}
-	if a.isMatrix() || b.isMatrix() {
+	if hasMatrix(a) || hasMatrix(b) {
 		return false
 	}
-	return constEqual(a, b, true)
+	return evalfZero(a, b)
 }
 
 func isNumberKind(e *Expr) bool { return e.isNumber() }
@@ -73,68 +80,142 @@ type rounded struct {
 // roundNumber is doit() then Number.round(p); ok=false where sympy raises
 // (a symbolic or non-real value).
 func roundNumber(e *Expr, p int) (rounded, bool) {
-	v, ok := constValue(e)
-	if !ok || v.inf != 0 {
+	v, ok := floatValue(e)
+	if !ok || v.inf != 0 || !v.finite() {
 		return rounded{}, false
 	}
-	if v.exact == nil {
-		if math.Abs(imag(v.c)) > 1e-12*math.Max(1, cmplx.Abs(v.c)) || math.IsNaN(real(v.c)) || math.IsInf(real(v.c), 0) {
-			return rounded{}, false
+	if v.exact != nil {
+		if v.exact.IsInt() {
+			return rounded{v: roundDecimal(v.exact, p), integer: true}, true
 		}
-		r := new(big.Rat).SetFloat64(real(v.c))
-		if r == nil {
-			return rounded{}, false
-		}
-		return rounded{v: roundDecimal(r, p)}, true
+		return rounded{v: roundSympy(v.exact, p, 0)}, true
 	}
-	isInt := v.exact.IsInt() && evaluatesToInteger(e)
-	return rounded{v: roundDecimal(v.exact, p), integer: isInt}, true
+	if math.Abs(imag(v.c)) > 1e-12*math.Max(1, cmplx.Abs(v.c)) {
+		return rounded{}, false
+	}
+	r := new(big.Rat).SetFloat64(real(v.c))
+	dps := 0
+	if v.fl {
+		dps = 15
+	}
+	return rounded{v: roundSympy(r, p, dps)}, true
 }
 
-// evaluatesToInteger: doit() gives a sympy Integer (not a Float).
-func evaluatesToInteger(e *Expr) bool { return !e.hasKind(KFloat) }
+// roundSympy is Expr.round(p) on a non-integer: the value to dps
+// significant digits (15 for a Float; else enough for p decimals) with
+// sympy's tie rule, then rounded half to even at p decimals.
+func roundSympy(v *big.Rat, p, dps int) *big.Rat {
+	if v.Sign() == 0 {
+		return new(big.Rat)
+	}
+	mag := magnitude(v)
+	if dps == 0 {
+		dps = 15
+		if mag+p > dps {
+			dps = mag + p
+		}
+	}
+	shift := dps - mag
+	xf := new(big.Rat).Mul(v, pow10Rat(shift))
+	xi := new(big.Int).Quo(xf.Num(), xf.Denom()) // truncated
+	sign := int64(1)
+	if v.Sign() < 0 {
+		sign = -1
+	}
+	frac := new(big.Rat).Abs(new(big.Rat).Sub(xf, new(big.Rat).SetInt(xi)))
+	d, _ := new(big.Float).SetPrec(7).SetRat(frac).Float64()
+	switch {
+	case d > 0.5:
+		xi.Add(xi, big.NewInt(sign))
+	case d == 0.5:
+		if xi.Bit(0) == 1 {
+			xi.Add(xi, big.NewInt(sign))
+		} else {
+			xi.Sub(xi, big.NewInt(sign))
+		}
+	}
+	ip := p - shift
+	xr := new(big.Rat).SetInt(xi)
+	if ip < 0 {
+		xr = roundDecimal(xr, ip)
+	}
+	return xr.Quo(xr, pow10Rat(shift))
+}
 
-// constEqual compares two constant expressions by value: exactly when
-// both are rational, else within floating-point error (sympy's evalf with
-// chop, or doit()'s canonical forms). With symbols it is false (the
-// symbolic comparison decides).
-func constEqual(a, b *Expr, chop bool) bool {
+func pow10Rat(n int) *big.Rat {
+	t := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(n))), nil)
+	if n >= 0 {
+		return new(big.Rat).SetInt(t)
+	}
+	return new(big.Rat).SetFrac(big.NewInt(1), t)
+}
+
+// magnitude is sympy's _mag: the i with 0.1 <= |v|/10^i < 1.
+func magnitude(v *big.Rat) int {
+	a := new(big.Rat).Abs(v)
+	f, _ := a.Float64()
+	m := int(math.Ceil(math.Log10(f)))
+	for a.Cmp(pow10Rat(m)) >= 0 {
+		m++
+	}
+	for m > -400 && a.Cmp(pow10Rat(m-1)) < 0 {
+		m--
+	}
+	return m
+}
+
+// doitEqual is doit(a) == doit(b): evaluated values, where a Float never
+// equals a Rational or Integer (sympy 1.14).
+func doitEqual(a, b *Expr) bool {
+	x, ok1 := floatValue(a)
+	y, ok2 := floatValue(b)
+	if !ok1 || !ok2 || x.fl != y.fl {
+		return false
+	}
+	if x.fl {
+		return x.c == y.c
+	}
+	return valuesEqual(x, y)
+}
+
+// evalfZero is (a - b).evalf(chop=True) == 0: the difference, with Floats
+// as their exact binary values, below 2^-50 in absolute value.
+func evalfZero(a, b *Expr) bool {
 	x, ok1 := constValue(a)
 	y, ok2 := constValue(b)
 	if !ok1 || !ok2 {
 		return false
 	}
-	return valuesEqual(x, y, a.hasKind(KFloat) || b.hasKind(KFloat))
+	if x.exact != nil && y.exact != nil {
+		d, _ := new(big.Rat).Sub(x.exact, y.exact).Float64()
+		return math.Abs(d) < math.Ldexp(1, -50)
+	}
+	return valuesEqual(x, y)
 }
 
-func valuesEqual(x, y num, floats bool) bool {
+// valuesEqual: exact values equal exactly, approximations within 1e-12.
+func valuesEqual(x, y num) bool {
 	if x.inf != 0 || y.inf != 0 {
 		return x.inf == y.inf
 	}
 	if !x.finite() || !y.finite() {
 		return false
 	}
-	if x.exact != nil && y.exact != nil && !floats {
+	if x.exact != nil && y.exact != nil {
 		return x.exact.Cmp(y.exact) == 0
 	}
-	tol := 1e-12
-	if floats && x.exact != nil && y.exact != nil {
-		tol = 4e-16
-	}
 	scale := math.Max(1, math.Max(cmplx.Abs(x.c), cmplx.Abs(y.c)))
-	if x.exact != nil && y.exact != nil {
-		d := new(big.Rat).Sub(x.exact, y.exact)
-		f, _ := d.Float64()
-		return math.Abs(f) <= tol*scale
-	}
-	return cmplx.Abs(x.c-y.c) <= tol*scale
+	return cmplx.Abs(x.c-y.c) <= 1e-12*scale
 }
 
 // symbolicEq is sympy_symbolic_eq (simplify(a - b).is_zero): constants by
 // value; expressions with symbols by evaluating both at sample points.
 func symbolicEq(a, b *Expr) bool {
-	if a.isMatrix() || b.isMatrix() {
-		if !a.isMatrix() || !b.isMatrix() || a.Rows != b.Rows || a.Cols != b.Cols {
+	if hasMatrix(a) || hasMatrix(b) {
+		var ok1, ok2 bool
+		a, ok1 = matrixValue(a)
+		b, ok2 = matrixValue(b)
+		if !ok1 || !ok2 || a.Rows != b.Rows || a.Cols != b.Cols {
 			return false
 		}
 		for i := range a.Args {
@@ -149,9 +230,17 @@ func symbolicEq(a, b *Expr) bool {
 	}
 	syms := append(a.freeSymbols(), b.freeSymbols()...)
 	if len(syms) == 0 {
-		return constEqual(a, b, false)
+		x, ok1 := floatValue(a)
+		y, ok2 := floatValue(b)
+		if !ok1 || !ok2 {
+			return false
+		}
+		if x.fl || y.fl {
+			return x.inf == 0 && y.inf == 0 && x.c-y.c == 0
+		}
+		return valuesEqual(x, y)
 	}
-	return sampledEqual(a, b, syms, func(x, y num) bool { return valuesEqual(x, y, false) || closeEnough(x, y) })
+	return sampledEqual(a, b, syms, func(x, y num) bool { return valuesEqual(x, y) || closeEnough(x, y) })
 }
 
 func closeEnough(x, y num) bool {

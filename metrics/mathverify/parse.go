@@ -243,8 +243,14 @@ func (p *parser) postfixOps(first []res) []res {
 		switch p.at(pos) {
 		case tBang:
 			tail(convFactorial(e), pos+1)
-		case tTranspose, tDegree:
-			tail(e, pos+1) // a scalar's transpose is itself; degrees are not converted
+		case tTranspose:
+			if e.isMatrix() {
+				tail(transpose(e), pos+1)
+			} else {
+				tail(e, pos+1) // a scalar's transpose is itself
+			}
+		case tDegree:
+			tail(e, pos+1) // degrees are not converted
 		case tBar:
 			for _, r := range p.evalAt(pos + 1) {
 				tail(errE(), r.end) // evaluation at a point: not supported

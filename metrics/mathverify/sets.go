@@ -147,5 +147,5 @@ func elemsEqual(x, y *Expr) bool {
 	if vx.exact != nil && vy.exact != nil {
 		return vx.exact.Cmp(vy.exact) == 0
 	}
-	return valuesEqual(vx, vy, false)
+	return valuesEqual(vx, vy)
 }
