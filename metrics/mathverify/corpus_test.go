@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -98,14 +100,35 @@ func TestCorpusAgreement(t *testing.T) {
 		t.Fatalf("corpus has %d pairs, want ≥ 20000", len(rows))
 	}
 	start := time.Now()
+	// Rows are checked on all CPUs at once (Parse and Verify are safe for
+	// concurrent use); the report keeps the corpus order.
+	lines := make([]string, len(rows))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := rows[i]
+				if got, g, p := corpusVerdict(t, r); got != (r.V == 1) {
+					lines[i] = fmt.Sprintf("#%d %s want %d\n  gold: %q\n  pred: %q\n  gold parsed: %v\n  pred parsed: %v\n",
+						i, r.C, r.V, trunc(r.G), trunc(r.P), g, p)
+				}
+			}
+		}()
+	}
+	for i := range rows {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	var report strings.Builder
 	bad := 0
-	for i, r := range rows {
-		got, g, p := corpusVerdict(t, r)
-		if got != (r.V == 1) {
+	for _, l := range lines {
+		if l != "" {
 			bad++
-			fmt.Fprintf(&report, "#%d %s want %d\n  gold: %q\n  pred: %q\n  gold parsed: %v\n  pred parsed: %v\n",
-				i, r.C, r.V, trunc(r.G), trunc(r.P), g, p)
+			report.WriteString(l)
 		}
 	}
 	agree := 1 - float64(bad)/float64(len(rows))

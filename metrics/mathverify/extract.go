@@ -1,6 +1,7 @@
 package mathverify
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -39,9 +40,23 @@ func DefaultExprConfig() ExprConfig { return ExprConfig{TryExtractWithoutAnchor:
 // DefaultConfigs are parse()'s default extraction targets.
 func DefaultConfigs() []Config { return []Config{DefaultLatexConfig(), DefaultExprConfig()} }
 
-func (c LatexConfig) patterns() []prioRe  { return latexRegexes(c) }
-func (c ExprConfig) patterns() []prioRe   { return exprRegexes(c) }
-func (c StringConfig) patterns() []prioRe { return stringRegexes(c) }
+func (c LatexConfig) patterns() []prioRe { return cachedPatterns(c, func() []prioRe { return latexRegexes(c) }) }
+func (c ExprConfig) patterns() []prioRe  { return cachedPatterns(c, func() []prioRe { return exprRegexes(c) }) }
+func (c StringConfig) patterns() []prioRe {
+	return cachedPatterns(strings.Join(c.Strings, "\x00")+fmt.Sprint(c.TryExtractWithoutAnchor, c.Lowercase),
+		func() []prioRe { return stringRegexes(c) })
+}
+
+var patternCache sync.Map // config → []prioRe
+
+func cachedPatterns(key any, build func() []prioRe) []prioRe {
+	if p, ok := patternCache.Load(key); ok {
+		return p.([]prioRe)
+	}
+	p := build()
+	patternCache.Store(key, p)
+	return p
+}
 
 var reCache sync.Map // pattern → *pyRe
 

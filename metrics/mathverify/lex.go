@@ -227,9 +227,13 @@ var litRules7 = []litRule{
 type lexRule struct {
 	t     tok
 	match func(s string) int // length of the longest match at the start of s, 0 if none
+	first string             // the bytes a match can start with ("" = any)
 }
 
 var lexRules []lexRule
+
+// rulesByFirst lists, per first byte, the rules (in order) that can match.
+var rulesByFirst [256][]lexRule
 
 func litMatcher(lits []string) func(string) int {
 	return func(s string) int {
@@ -245,30 +249,34 @@ func litMatcher(lits []string) func(string) int {
 
 func addLits(rs []litRule) {
 	for _, r := range rs {
-		lexRules = append(lexRules, lexRule{r.t, litMatcher(r.lits)})
+		var first []byte
+		for _, l := range r.lits {
+			first = append(first, l[0])
+		}
+		lexRules = append(lexRules, lexRule{r.t, litMatcher(r.lits), string(first)})
 	}
 }
 
 func init() {
 	addLits(litRules)
-	lexRules = append(lexRules, lexRule{tArrayStart, matchArrayStart})
+	lexRules = append(lexRules, lexRule{tArrayStart, matchArrayStart, "\\"})
 	addLits(litRules2)
-	lexRules = append(lexRules, lexRule{tDifferential, matchDifferential})
+	lexRules = append(lexRules, lexRule{tDifferential, matchDifferential, "d"})
 	addLits(litRules3)
 	lexRules = append(lexRules, lexRule{tLetter, func(s string) int {
 		if s != "" && isASCIILetter(s[0]) && s[0] != 'e' && s[0] != 'E' {
 			return 1
 		}
 		return 0
-	}})
+	}, ""})
 	addLits(litRules4)
-	lexRules = append(lexRules, lexRule{tNumber, matchNumber}, lexRule{tENotation, matchENotation})
+	lexRules = append(lexRules, lexRule{tNumber, matchNumber, "0123456789."}, lexRule{tENotation, matchENotation, "0123456789."})
 	addLits(litRules5)
-	lexRules = append(lexRules, lexRule{tPercentNumber, matchPercentNumber},
-		lexRule{tGreek, withSpace(litMatcher(greekLetters))}, lexRule{tOtherSymbol, withSpace(litMatcher(otherSymbols))},
-		lexRule{tSymbol, litMatcher([]string{"\\partial", "\\infty", "\\$\\infty", "\\infty\\%", "\\infty%"})})
+	lexRules = append(lexRules, lexRule{tPercentNumber, matchPercentNumber, "0123456789."},
+		lexRule{tGreek, withSpace(litMatcher(greekLetters)), ""}, lexRule{tOtherSymbol, withSpace(litMatcher(otherSymbols)), ""},
+		lexRule{tSymbol, litMatcher([]string{"\\partial", "\\infty", "\\$\\infty", "\\infty\\%", "\\infty%"}), "\\"})
 	addLits(litRules6)
-	lexRules = append(lexRules, lexRule{tAccent, matchAccent})
+	lexRules = append(lexRules, lexRule{tAccent, matchAccent, "\\"})
 	addLits(litRules7)
 	lexRules = append(lexRules, lexRule{tSkip, func(s string) int {
 		n := 0
@@ -276,7 +284,14 @@ func init() {
 			n++
 		}
 		return n
-	}})
+	}, " \t\r\n"})
+	for _, r := range lexRules {
+		for c := 0; c < 256; c++ {
+			if r.first == "" || strings.IndexByte(r.first, byte(c)) >= 0 {
+				rulesByFirst[c] = append(rulesByFirst[c], r)
+			}
+		}
+	}
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -420,7 +435,7 @@ func lex(s string) ([]token, bool) {
 	for i := 0; i < len(s); {
 		best, bestT := 0, tEOF
 		rest := s[i:]
-		for _, r := range lexRules {
+		for _, r := range rulesByFirst[s[i]] {
 			if n := r.match(rest); n > best {
 				best, bestT = n, r.t
 			}

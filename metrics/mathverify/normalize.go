@@ -3,6 +3,7 @@ package mathverify
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dlclark/regexp2"
 )
@@ -22,7 +23,6 @@ var (
 	rLeft  = mustRe(`\\m?left(\\\{|\{|\\\||\||\[|\(|\\rbracl|\\lgroup|\\lbrace|\\lbrack|\\vert|\\lvert|\\lceil|\\lfloor|\\vert|\\lvert|\\langle|\\llcorner|\\ulcorner)`, false)
 	rRight = mustRe(`\\m?right(\\\}|\}|\\\||\||\]|\)|\\rbrack|\\rgroup|\\rbrace|\\rbrack|\\vert|\\rvert|\\rceil|\\rfloor|\\vert|\\rvert|\\rangle|\\lrcorner|\\urcorner)`, false)
 
-	unitsRe              = mustRe(`(\d|\}|\s)\s*(?:(?:`+strings.Join(unitNames, "|")+`)(?:s|es)?)\s*$`, false)
 	toRemoveRe           = mustRe(`\\mathrm\{th\}|\\!\s*|\\text\s*\{\s*\}|\\text\s*\{\s*\}|\\\$|\$|(?<!\\)["']|\\displaystyle`, false)
 	commandSlashFixRe    = mustRe(`\\\\(?=[a-zA-Z])`, false)
 	permutationRe        = mustRe(`\(([a-zA-Z0-9+\-*/\\ ]+?)\)_{([a-zA-Z0-9+\-*/\\ ]+?)}`, false)
@@ -97,10 +97,18 @@ func normalizeLatex(text string, c NormalizationConfig) string {
 		text = strings.ReplaceAll(text, `\mathrm{T}`, "T")
 		text = strings.ReplaceAll(strings.ReplaceAll(text, `\mathrm{d}`, "d"), `{\rm d}`, "d")
 		text = strings.ReplaceAll(strings.ReplaceAll(text, `\left[\begin{matrix}`, `\begin{bmatrix}`), `\end{matrix}\right]`, `\end{bmatrix}`)
-		text = rLeft.subGroups(text, `\1`)
-		text = rRight.subGroups(text, `\1`)
-		text = permutationRe.subGroups(text, `\frac{(\1)!}{((\1)-(\2))!}`)
-		text = toRemoveRe.subGroups(text, "")
+		if strings.Contains(text, "left") {
+			text = rLeft.subGroups(text, `\1`)
+		}
+		if strings.Contains(text, "right") {
+			text = rRight.subGroups(text, `\1`)
+		}
+		if strings.Contains(text, ")_{") {
+			text = permutationRe.subGroups(text, `\frac{(\1)!}{((\1)-(\2))!}`)
+		}
+		if strings.ContainsAny(text, "$\\\"'") {
+			text = toRemoveRe.subGroups(text, "")
+		}
 		text = replaceInLatex(text)
 		text = strings.ReplaceAll(strings.ReplaceAll(text, "\n", " "), "\t", " ")
 		if !strings.Contains(text, "matrix") {
@@ -113,11 +121,13 @@ func normalizeLatex(text string, c NormalizationConfig) string {
 		}
 	}
 	if c.Units {
-		if t := pyStrip(unitSuperscriptRe.subGroups(text, "")); t != "" && t != text {
-			text = t
+		if strings.Contains(text, `\text{`) || strings.Contains(text, `\mbox{`) {
+			if t := pyStrip(unitSuperscriptRe.subGroups(text, "")); t != "" && t != text {
+				text = t
+			}
 		}
 		for i := 0; i < 2; i++ {
-			if t := unitsRe.subGroups(text, `\1`); t != "" && t != text {
+			if t := removeUnit(text); t != "" && t != text {
 				text = t
 			}
 		}
@@ -141,6 +151,78 @@ func normalizeLatex(text string, c NormalizationConfig) string {
 	}
 	return pyStrip(text)
 }
+
+// removeUnit is units_regex.sub(r"\1", text). The regex is anchored at
+// the end, so its leftmost match starts at the first position of the tail
+// where a digit, "}" or space is followed by optional space, a unit and
+// optional trailing space; that match becomes its first character.
+func removeUnit(text string) string {
+	rs := []rune(text)
+	i := len(rs)
+	for i > 0 && unicode.IsSpace(rs[i-1]) {
+		i--
+	}
+	i -= 24
+	if i < 0 {
+		i = 0
+	}
+	for i > 0 && unicode.IsSpace(rs[i-1]) {
+		i--
+	}
+	if i > 0 {
+		i--
+	}
+	for ; i < len(rs); i++ {
+		if c := rs[i]; !(isDigitRune(c) || c == '}' || unicode.IsSpace(c)) {
+			continue
+		}
+		k := i + 1
+		for k < len(rs) && unicode.IsSpace(rs[k]) {
+			k++
+		}
+		for ; k > i; k-- {
+			if isUnitTail(rs[k:]) {
+				return string(rs[:i+1])
+			}
+		}
+	}
+	return text
+}
+
+// isUnitTail: rs is a unit (its "." matching any character), an optional
+// plural "s" or "es", and trailing space.
+func isUnitTail(rs []rune) bool {
+	for len(rs) > 0 && unicode.IsSpace(rs[len(rs)-1]) {
+		rs = rs[:len(rs)-1]
+	}
+	for _, u := range unitRunes {
+		for _, suf := range []string{"", "s", "es"} {
+			if len(rs) == len(u)+len(suf) && wildcardPrefix(u, rs) && string(rs[len(u):]) == suf {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var unitRunes = func() [][]rune {
+	out := make([][]rune, len(unitNames))
+	for i, u := range unitNames {
+		out[i] = []rune(u)
+	}
+	return out
+}()
+
+func wildcardPrefix(pat, rs []rune) bool {
+	for i, c := range pat {
+		if c != rs[i] && !(c == '.' && rs[i] != '\n') {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigitRune(r rune) bool { return unicode.IsDigit(r) }
 
 // fixSqrt is math_normalization's _fix_sqrt.
 func fixSqrt(text string) string {
