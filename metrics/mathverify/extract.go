@@ -40,8 +40,12 @@ func DefaultExprConfig() ExprConfig { return ExprConfig{TryExtractWithoutAnchor:
 // DefaultConfigs are parse()'s default extraction targets.
 func DefaultConfigs() []Config { return []Config{DefaultLatexConfig(), DefaultExprConfig()} }
 
-func (c LatexConfig) patterns() []prioRe { return cachedPatterns(c, func() []prioRe { return latexRegexes(c) }) }
-func (c ExprConfig) patterns() []prioRe  { return cachedPatterns(c, func() []prioRe { return exprRegexes(c) }) }
+func (c LatexConfig) patterns() []prioRe {
+	return cachedPatterns(c, func() []prioRe { return latexRegexes(c) })
+}
+func (c ExprConfig) patterns() []prioRe {
+	return cachedPatterns(c, func() []prioRe { return exprRegexes(c) })
+}
 func (c StringConfig) patterns() []prioRe {
 	return cachedPatterns(strings.Join(c.Strings, "\x00")+fmt.Sprint(c.TryExtractWithoutAnchor, c.Lowercase),
 		func() []prioRe { return stringRegexes(c) })
