@@ -84,6 +84,8 @@ func evalNum(e *Expr, vars env) (num, bool) {
 		return evalFunc(e, vars)
 	case KUndef:
 		return evalUndef(e, vars)
+	case KOpaque:
+		return evalOpaque(e, vars)
 	}
 	return num{}, false
 }
@@ -264,6 +266,29 @@ func evalUndef(e *Expr, vars env) (num, bool) {
 	}
 	x := float64(h.Sum64()%1000003)/1000003*4 - 2
 	return floatNum(complex(x, 0)), true
+}
+
+// evalOpaque gives a Sum or Product a value hashed from its bounds and its
+// body at a few values of the bound variable: equal for bodies sympy's
+// simplify would make equal (a reordered product), else different.
+func evalOpaque(e *Expr, vars env) (num, bool) {
+	if (e.Name != "Sum" && e.Name != "Product") || len(e.Args) != 4 || e.Args[1].K != KSym {
+		return num{}, false
+	}
+	h := &Expr{K: KUndef, Name: e.Name, Args: []*Expr{e.Args[2], e.Args[3]}}
+	for _, t := range []float64{0.37, 1.41, 2.23} {
+		inner := env{}
+		for k, v := range vars {
+			inner[k] = v
+		}
+		inner[symKey(e.Args[1])] = complex(t, 0)
+		v, ok := evalNum(e.Args[0], inner)
+		if !ok {
+			return num{}, false
+		}
+		h.Args = append(h.Args, &Expr{K: KFloat, Rat: new(big.Rat).SetFloat64(math.Round(real(v.c)*1e9) / 1e9), Prec: 53})
+	}
+	return evalUndef(h, vars)
 }
 
 // constValue evaluates an expression without symbols (Floats exact).

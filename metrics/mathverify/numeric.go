@@ -254,7 +254,7 @@ func closeEnough(x, y num) bool {
 // evaluable: only arithmetic, known functions and symbols.
 func evaluable(e *Expr) bool {
 	switch e.K {
-	case KInt, KRat, KFloat, KSym, KConst, KAdd, KMul, KPow, KFunc, KUndef, KUneval:
+	case KInt, KRat, KFloat, KSym, KConst, KAdd, KMul, KPow, KFunc, KUndef, KUneval, KOpaque:
 	default:
 		return false
 	}

@@ -176,7 +176,14 @@ func relationAsSet(rel *Expr) (*Expr, bool) {
 	}
 	c, root, ok := linearRoot(d, syms[0])
 	if !ok {
-		return nil, false
+		if !evaluable(d) {
+			return nil, false
+		}
+		s, ok := numericSolveSet(d, syms[0], rel.K, strict)
+		if !ok {
+			return nil, false
+		}
+		return realSetExpr(s), true
 	}
 	pt := ratE(root)
 	switch {
@@ -209,13 +216,19 @@ func linearRoot(d, x *Expr) (int, *big.Rat, bool) {
 	}
 	f0, ok0 := at(0)
 	f1, ok1 := at(1)
-	f2, ok2 := at(2)
-	if !ok0 || !ok1 || !ok2 {
+	if !ok0 || !ok1 {
 		return 0, nil, false
 	}
 	c := new(big.Rat).Sub(f1, f0)
-	if c.Sign() == 0 || new(big.Rat).Sub(f2, f1).Cmp(c) != 0 {
+	if c.Sign() == 0 {
 		return 0, nil, false
+	}
+	for _, t := range []int64{-7, -3, -1, 2, 5} {
+		ft, ok := at(t)
+		want := new(big.Rat).Add(f0, new(big.Rat).Mul(c, big.NewRat(t, 1)))
+		if !ok || ft.Cmp(want) != 0 {
+			return 0, nil, false
+		}
 	}
 	return c.Sign(), new(big.Rat).Neg(new(big.Rat).Quo(f0, c)), true
 }

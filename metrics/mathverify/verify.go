@@ -70,12 +70,12 @@ func exprEq(gold, pred *Expr, o VerifyOptions) bool {
 		gold = lastRelation(gold).Args[1]
 	}
 	if isRelation(gold) && pred.isSet() {
-		if s, ok := relationAsSet(gold); ok {
+		if s, ok := relationAsSet(unwrapFuncs(gold)); ok {
 			gold = s
 		}
 	}
 	if o.AllowSetRelationComp && isRelation(pred) && gold.isSet() {
-		if s, ok := relationAsSet(pred); ok {
+		if s, ok := relationAsSet(unwrapFuncs(pred)); ok {
 			pred = s
 		}
 	}
