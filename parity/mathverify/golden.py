@@ -76,8 +76,36 @@ TEST_TARGETS = {
 TEST_PRECISION = {"test_float_precision": 5, "test_sqrt_precision": 5, "test_symbols": 5}
 
 
+def fake_pytest():
+    """A stand-in for pytest where it is not installed: the package's test
+    modules only need pytest.mark.parametrize (recorded as pytest does, on
+    fn.pytestmark) and pytest.raises at import time."""
+    import contextlib
+    import types
+
+    class Mark:
+        def __init__(self, name, args):
+            self.name, self.args = name, args
+
+    def parametrize(*args, **kwargs):
+        def deco(fn):
+            fn.pytestmark = getattr(fn, "pytestmark", []) + [Mark("parametrize", args)]
+            return fn
+        return deco
+
+    mod = types.ModuleType("pytest")
+    mod.mark = types.SimpleNamespace(parametrize=parametrize)
+    mod.raises = lambda *a, **k: contextlib.nullcontext()
+    mod.fixture = lambda *a, **k: (a[0] if a and callable(a[0]) else (lambda f: f))
+    sys.modules["pytest"] = mod
+
+
 def package_cases(root):
     """(config, gold, pred) from the parametrized tests that compare two strings."""
+    try:
+        import pytest  # noqa: F401
+    except ImportError:
+        fake_pytest()
     sys.path.insert(0, root)
     out = []
     for path in sorted(glob.glob(os.path.join(root, "tests", "test_*.py"))):
