@@ -130,6 +130,9 @@ func convImplicitMul(res, rh *Expr) *Expr {
 	if res.K == KErr || rh.K == KErr {
 		return errE()
 	}
+	if res.K == KOpaque && res.Name == "dop" {
+		return &Expr{K: KOpaque, Name: "Derivative", Args: []*Expr{rh, res.Args[0]}}
+	}
 	if res.isMatrix() || rh.isMatrix() {
 		return flatNode(KMul, res, rh)
 	}
@@ -159,9 +162,13 @@ func convPow(base, exp *Expr) *Expr {
 // convFrac is convert_frac without its derivative forms (d/dx, which
 // become errors here).
 func (p *parser) convFrac(up, lo res) *Expr {
-	if strings.HasPrefix(lo.txt, "d") && len(lo.txt) > 1 && lo.e != nil && lo.e.K == KSym && strings.HasPrefix(lo.e.Name, "d") {
-		if _, isDiff := lex1(lo.txt, tDifferential); isDiff {
-			return errE()
+	if d, isDiff := lex1(lo.txt, tDifferential); isDiff {
+		wrt := symE(differentialVar(d.text), p.real)
+		if up.txt == "d" {
+			return &Expr{K: KOpaque, Name: "dop", Args: []*Expr{wrt}} // d/dx, applied to what follows
+		}
+		if strings.HasPrefix(up.txt, "d") {
+			return &Expr{K: KOpaque, Name: "Derivative", Args: []*Expr{p.subParse(up.txt[1:]), wrt}}
 		}
 	}
 	t, b := up.e, lo.e
@@ -223,8 +230,41 @@ func convMatrix(rows [][]*Expr) *Expr {
 	return m
 }
 
-// convDet is Matrix.det() for the vmatrix environment: not supported.
-func convDet(*Expr) *Expr { return errE() }
+// convDet is Matrix.det() for the vmatrix environment.
+func convDet(m *Expr) *Expr {
+	if !m.isMatrix() {
+		return errE()
+	}
+	return determinant(m)
+}
+
+// determinant expands a square matrix's determinant along its first row
+// (sympy evaluates it; the comparisons here evaluate the expansion).
+func determinant(m *Expr) *Expr {
+	if m.Rows != m.Cols || m.Rows == 0 || m.Rows > 6 {
+		return errE()
+	}
+	if m.Rows == 1 {
+		return m.Args[0]
+	}
+	var terms []*Expr
+	for j := 0; j < m.Cols; j++ {
+		minor := &Expr{K: KMatrix, Rows: m.Rows - 1, Cols: m.Cols - 1}
+		for i := 1; i < m.Rows; i++ {
+			for k := 0; k < m.Cols; k++ {
+				if k != j {
+					minor.Args = append(minor.Args, m.Args[i*m.Cols+k])
+				}
+			}
+		}
+		t := nodeE(KMul, m.Args[j], determinant(minor))
+		if j%2 == 1 {
+			t = nodeE(KMul, intE(-1), t)
+		}
+		terms = append(terms, t)
+	}
+	return nodeE(KAdd, terms...)
+}
 
 func convSymbolTok(text string) *Expr {
 	s := strings.NewReplacer("\\$", "", "\\%", "").Replace(text)

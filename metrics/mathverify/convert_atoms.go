@@ -153,7 +153,10 @@ func convSingleFunc(name string, arg, sub *Expr, hasSub bool, sup *Expr) *Expr {
 	case op == "exp":
 		e = funcE("exp", arg)
 	case op == "det":
-		return errE()
+		if !arg.isMatrix() {
+			return errE()
+		}
+		e = determinant(arg)
 	case op == "Gamma" || op == "gamma":
 		e = evalGamma(arg)
 	case op == "sin" || op == "cos" || op == "tan" || op == "csc" || op == "sec" || op == "cot" ||

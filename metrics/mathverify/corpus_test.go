@@ -29,7 +29,11 @@ type corpusRow struct {
 }
 
 func readCorpus(t testing.TB) []corpusRow {
-	f, err := os.Open("testdata/corpus.jsonl.gz")
+	path := "testdata/corpus.jsonl.gz"
+	if p := os.Getenv("GOEVAL_MATHVERIFY_CORPUS"); p != "" {
+		path = p // another corpus in the same format (probing)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +100,7 @@ func corpusVerdict(t testing.TB, r corpusRow) (bool, []Answer, []Answer) {
 
 func TestCorpusAgreement(t *testing.T) {
 	rows := readCorpus(t)
-	if len(rows) < 20000 {
+	if len(rows) < 20000 && os.Getenv("GOEVAL_MATHVERIFY_CORPUS") == "" {
 		t.Fatalf("corpus has %d pairs, want ≥ 20000", len(rows))
 	}
 	start := time.Now()

@@ -272,6 +272,9 @@ func evalUndef(e *Expr, vars env) (num, bool) {
 // body at a few values of the bound variable: equal for bodies sympy's
 // simplify would make equal (a reordered product), else different.
 func evalOpaque(e *Expr, vars env) (num, bool) {
+	if e.Name == "Derivative" {
+		return evalDerivative(e, vars)
+	}
 	if (e.Name != "Sum" && e.Name != "Product") || len(e.Args) != 4 || e.Args[1].K != KSym {
 		return num{}, false
 	}
@@ -289,6 +292,35 @@ func evalOpaque(e *Expr, vars env) (num, bool) {
 		h.Args = append(h.Args, &Expr{K: KFloat, Rat: new(big.Rat).SetFloat64(math.Round(real(v.c)*1e9) / 1e9), Prec: 53})
 	}
 	return evalUndef(h, vars)
+}
+
+// evalDerivative differentiates numerically (a central difference).
+func evalDerivative(e *Expr, vars env) (num, bool) {
+	x := e.Args[1]
+	if x.K != KSym {
+		return num{}, false
+	}
+	at := func(t complex128) (num, bool) {
+		inner := env{}
+		for k, v := range vars {
+			inner[k] = v
+		}
+		inner[symKey(x)] = t
+		return evalNum(e.Args[0], inner)
+	}
+	x0, ok := vars[symKey(x)]
+	if !ok {
+		// d/dx of an expression without x: the derivative is zero if the
+		// expression is constant in x.
+		x0 = 0.5
+	}
+	h := 1e-5 * math.Max(1, cmplx.Abs(x0))
+	a, ok1 := at(x0 + complex(h, 0))
+	b, ok2 := at(x0 - complex(h, 0))
+	if !ok1 || !ok2 {
+		return num{}, false
+	}
+	return floatNum((a.c - b.c) / complex(2*h, 0)), true
 }
 
 // constValue evaluates an expression without symbols (Floats exact).

@@ -373,8 +373,20 @@ func parseLatex(src string, real bool) (*Expr, bool) {
 		}()
 		e = p.math(src)
 	}()
-	if e == nil || e.hasKind(KErr) {
-		return nil, false
+	if e == nil || e.hasKind(KErr) || hasOpaque(e, "dop") {
+		return nil, false // a d/dx with nothing to apply to raises
 	}
 	return e, true
+}
+
+func hasOpaque(e *Expr, name string) bool {
+	if e.K == KOpaque && e.Name == name {
+		return true
+	}
+	for _, a := range e.Args {
+		if hasOpaque(a, name) {
+			return true
+		}
+	}
+	return false
 }

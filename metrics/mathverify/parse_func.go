@@ -116,7 +116,11 @@ func (p *parser) fnNamed(pos int, multi bool) []res {
 		}
 		at := sc[2].end
 		if p.at(at) == tLParen {
-			for _, r := range p.expr(at + 1) {
+			inner := p.expr(at + 1)
+			if multi {
+				inner = p.args(at + 1) // func_multi_arg: expr (, expr)*
+			}
+			for _, r := range inner {
 				if p.at(r.end) != tRParen {
 					continue
 				}

@@ -56,31 +56,24 @@ func safeExprEq(a, b *Expr, o VerifyOptions) (eq bool) {
 
 // solveAndCompare approximates sympy_solve_and_compare: two equations in the
 // same symbols agree when one side-difference is a constant multiple of the
-// other (the same solutions, for the linear equations answers hold); two
-// one-variable inequalities when the multiple is positive with the same
-// direction.
+// other (the same solutions, for the linear equations answers hold).
+// solve() on an inequality with its symbols passed as a set raises in
+// sympy, so inequalities compare only by their sides (compareRelational).
 func solveAndCompare(gold, pred *Expr) bool {
 	gs, ps := gold.freeSymbols(), pred.freeSymbols()
 	if len(gs) == 0 || !sameSymbols(gs, ps) {
 		return false
 	}
-	gd, gStrict, okG := normalizedDiff(gold)
-	pd, pStrict, okP := normalizedDiff(pred)
+	gd, _, okG := normalizedDiff(gold)
+	pd, _, okP := normalizedDiff(pred)
 	if !okG || !okP || !evaluable(gd) || !evaluable(pd) {
 		return false
 	}
-	if gold.K == KEq || pred.K == KEq {
-		if gold.K != KEq || pred.K != KEq {
-			return false
-		}
-		_, ok := proportional(gd, pd, gs)
-		return ok
-	}
-	if len(gs) != 1 || gStrict != pStrict {
+	if gold.K != KEq || pred.K != KEq {
 		return false
 	}
-	k, ok := proportional(gd, pd, gs)
-	return ok && k > 0
+	_, ok := proportional(gd, pd, gs)
+	return ok
 }
 
 func sameSymbols(a, b []*Expr) bool {
