@@ -274,11 +274,6 @@ func convSymbolTok(text string) *Expr {
 	return errE() // \partial: "Unrecognized symbol"
 }
 
-func convPercentNumber(text string) *Expr {
-	t := strings.NewReplacer("\\%", "", "%", "", ",", "").Replace(text)
-	return percentOf(parseNumber(strings.TrimSpace(t)))
-}
-
 // percentOf is convert_to_pct: Mul(x, UnevaluatedExpr(1/100)).
 func percentOf(x *Expr) *Expr {
 	return nodeE(KMul, x, nodeE(KUneval, ratE(big.NewRat(1, 100))))

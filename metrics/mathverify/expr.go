@@ -58,10 +58,6 @@ type Expr struct {
 	Rows, Cols   int
 }
 
-// Str is a fallback string: what math-verify returns when a match does not
-// parse (compared with other strings only).
-func isStr(e *Expr) bool { return e == nil }
-
 func intE(n int64) *Expr { return &Expr{K: KInt, Rat: new(big.Rat).SetInt64(n)} }
 
 // ratE returns the sympy Rational p (Integer when whole).
