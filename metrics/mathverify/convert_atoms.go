@@ -294,5 +294,8 @@ func convExp(arg *Expr) *Expr {
 	if arg.K == KInt && arg.Rat.Cmp(big.NewRat(1, 1)) == 0 {
 		return constE("E")
 	}
+	if arg.K == KFunc && arg.Name == "log" && arg.Args[1].K == KConst && arg.Args[1].Name == "E" {
+		return arg.Args[0] // exp(log(x)) evaluates to x
+	}
 	return nodeE(KPow, constE("E"), arg)
 }

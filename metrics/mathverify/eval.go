@@ -49,7 +49,7 @@ func symKey(e *Expr) string {
 }
 
 // maxExactBits bounds exact powers (sympy would time out long before).
-const maxExactBits = 20000
+const maxExactBits = 1 << 21
 
 func evalNum(e *Expr, vars env) (num, bool) {
 	switch e.K {
