@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -16,10 +17,17 @@ import (
 
 // The corpus (parity/mathverify/golden.py): (gold, prediction) pairs with
 // math-verify 0.9.0's verdicts. TestCorpusAgreement runs all of them and
-// fails below minAgreement; GOEVAL_MATHVERIFY_REPORT=FILE writes every
-// disagreement there (disagreements.txt is that file, with reasons added).
+// fails below minAgreement. Flags (go test ./metrics/mathverify -args ...):
+// -mathverify.report=FILE writes every disagreement there
+// (disagreements.txt is that list with reasons added);
+// -mathverify.corpus=FILE runs another corpus of the same format.
 
 const minAgreement = 0.999
+
+var (
+	reportFlag = flag.String("mathverify.report", "", "write the corpus disagreements to this file")
+	corpusFlag = flag.String("mathverify.corpus", "", "run this corpus (same format) instead of testdata/corpus.jsonl.gz")
+)
 
 type corpusRow struct {
 	C string `json:"c"`
@@ -30,8 +38,8 @@ type corpusRow struct {
 
 func readCorpus(t testing.TB) []corpusRow {
 	path := "testdata/corpus.jsonl.gz"
-	if p := os.Getenv("GOEVAL_MATHVERIFY_CORPUS"); p != "" {
-		path = p // another corpus in the same format (probing)
+	if *corpusFlag != "" {
+		path = *corpusFlag
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -100,7 +108,7 @@ func corpusVerdict(t testing.TB, r corpusRow) (bool, []Answer, []Answer) {
 
 func TestCorpusAgreement(t *testing.T) {
 	rows := readCorpus(t)
-	if len(rows) < 20000 && os.Getenv("GOEVAL_MATHVERIFY_CORPUS") == "" {
+	if len(rows) < 20000 && *corpusFlag == "" {
 		t.Fatalf("corpus has %d pairs, want ≥ 20000", len(rows))
 	}
 	start := time.Now()
@@ -137,8 +145,8 @@ func TestCorpusAgreement(t *testing.T) {
 	}
 	agree := 1 - float64(bad)/float64(len(rows))
 	t.Logf("%d pairs, %d disagreements, agreement %.4f%%, %v", len(rows), bad, 100*agree, time.Since(start))
-	if path := os.Getenv("GOEVAL_MATHVERIFY_REPORT"); path != "" {
-		if err := os.WriteFile(path, []byte(report.String()), 0o644); err != nil {
+	if *reportFlag != "" {
+		if err := os.WriteFile(*reportFlag, []byte(report.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
