@@ -47,8 +47,9 @@
 // generated variants); the remaining disagreements are listed in
 // disagreements.txt. Where sympy's behaviour is out of reach the choice is
 // the one that agrees on the corpus:
-//   - integrals, limits and derivatives (\int, \lim, \frac{d}{dx}) do not
-//     parse here (sympy evaluates some of them);
+//   - limits do not parse here, indefinite integrals and sums stay
+//     unevaluated (sympy evaluates them); definite integrals and
+//     derivatives are evaluated numerically;
 //   - simplify() is replaced by numeric identity testing at sample points:
 //     an identity sympy cannot prove (rare in answers) counts as equal here;
 //   - equations compare by proportional sides, not sympy's solve();

@@ -26,7 +26,9 @@ func (p *parser) fn(pos int) []res {
 		switch p.at(pos) {
 		case tSum, tProd:
 			out = append(out, p.fnSum(pos)...)
-		case tInt, tLim:
+		case tInt:
+			out = append(out, p.fnIntegral(pos)...)
+		case tLim:
 			out = append(out, p.fnUnsupported(pos)...)
 		case tSqrt:
 			out = append(out, p.fnSqrt(pos)...)
@@ -215,6 +217,49 @@ func (p *parser) fnSqrt(pos int) []res {
 		}
 	}
 	try(nil, false, pos+1)
+	return out
+}
+
+// fnIntegral parses FUNC_INT with optional limits and an integrand ending
+// in its differential (\int_0^1 x\,dx): an Integral, evaluated
+// numerically when definite (sympy's doit() evaluates it exactly). Other
+// integrand forms convert to an error.
+func (p *parser) fnIntegral(pos int) []res {
+	var out []res
+	for _, sc := range p.scripts(pos + 1) {
+		hasSub, hasSup := sc[0].end == 1, sc[1].end == 1
+		if hasSub != hasSup {
+			continue
+		}
+		lo, hi := sc[0].e, sc[1].e
+		q := sc[2].end
+		mk := func(body *Expr, d token, end int) {
+			args := []*Expr{body, symE(differentialVar(d.text), p.real)}
+			e := &Expr{K: KOpaque, Name: "Integral", Args: args}
+			if hasSub {
+				if lo == nil || hi == nil || lo.K == KErr || hi.K == KErr {
+					e = errE()
+				} else {
+					e.Args = append(e.Args, lo, hi)
+				}
+			}
+			if body.K == KErr {
+				e = errE()
+			}
+			out = append(out, res{e: e, end: end})
+		}
+		for _, r := range p.expr(q) {
+			if p.at(r.end) == tDifferential {
+				mk(r.e, p.toks[r.end], r.end+1)
+			}
+		}
+		if p.at(q) == tDifferential {
+			mk(intE(1), p.toks[q], q+1)
+		}
+		for _, r := range p.expr(q) {
+			out = append(out, res{e: errE(), end: r.end})
+		}
+	}
 	return out
 }
 
