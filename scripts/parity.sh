@@ -27,6 +27,10 @@ check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check
 check "YAML task prompts vs lm-eval" $PY parity/lmeval/dump_yaml_tasks.py --check
 check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
 check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
+# math-verify's verdicts on the corpus regenerated (the package's own tests
+# from its pinned sdist plus generated variants), then goeval's port on it.
+check "math-verify corpus vs math-verify" $PY parity/mathverify/golden.py --check
+check "metrics/mathverify vs the corpus" go test -count=1 -run TestCorpusAgreement ./metrics/mathverify/
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"
