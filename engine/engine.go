@@ -94,8 +94,13 @@ type Stats struct {
 	// the store has held (at most Options.PrefixCacheMB).
 	PrefixComputed, PrefixHits int
 	PrefixPeakBytes            int64
-	Backend                    string // backend spec
-	BackendName                string // backend description
+	// Batch is the most rows a scoring pass takes now: Options.BatchSize,
+	// or the auto batch, halved by each out-of-memory back-off of a
+	// scoring pass; Backoffs counts the halvings of scoring and generation
+	// passes (oom.go).
+	Batch, Backoffs int
+	Backend         string // backend spec
+	BackendName     string // backend description
 }
 
 var (
@@ -245,6 +250,7 @@ func (e *Engine) Stats() Stats {
 	defer e.mu.Unlock()
 	s := e.stats
 	s.PrefixPeakBytes = e.prefixes.peakBytes()
+	s.Batch = e.batch
 	return s
 }
 

@@ -142,3 +142,21 @@ func (p *Pass) Layout() *Layout {
 func (p *Pass) Blank() *Layout {
 	return newLayout(p.Kind, p.B, p.T, p.K, p.plan.PrefixSlots)
 }
+
+// ItemIndices are the items (indices into Plan.Items) whose slots the
+// pass holds: every slot of an item is in one row of one pass.
+func (p *Pass) ItemIndices() []int {
+	if p.Kind == Unpacked {
+		return append([]int(nil), p.items...)
+	}
+	tr := p.plan.packed.trie
+	var out []int
+	for _, r := range p.rows {
+		for _, n := range r.nodes {
+			if tr.leaf(n) {
+				out = append(out, tr.nodes[n].items...)
+			}
+		}
+	}
+	return out
+}

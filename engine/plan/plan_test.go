@@ -76,6 +76,9 @@ func TestPlanCoversEveryItem(t *testing.T) {
 				checkPrefixes(t, pl, &p, l)
 			}
 			checkSlots(t, pl, l, seen)
+			if got, want := distinct(p.ItemIndices()), distinct(l.SlotItem); !slices.Equal(got, want) {
+				t.Errorf("%+v: ItemIndices %v, the slots' items %v", o, got, want)
+			}
 		}
 		for i, n := range seen {
 			if want := min(len(pl.Items[i].Targets), 1); n != want {
@@ -89,6 +92,13 @@ func TestPlanCoversEveryItem(t *testing.T) {
 			t.Errorf("%+v: Tokens %d; passes lay out %d, cached prefixes %d", o, got, tokens, pl.packed.prefixTokens())
 		}
 	}
+}
+
+// distinct is xs sorted, without repeats.
+func distinct(xs []int) []int {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // checkSlots checks each used slot of l: its item's targets in order,
