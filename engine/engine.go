@@ -30,13 +30,13 @@ type Engine struct {
 	backend backends.Backend
 	spec    string // backend spec, e.g. "go" or "xla:/…/plugin.so"
 	device  DeviceChoice
-	// fixPrefill fixes prefill shapes per group as on a GPU (genshapes.go;
+	// fixShapes fixes shapes as on a GPU (fixedShapes, genshapes.go;
 	// tests set it elsewhere).
-	fixPrefill bool
-	ctx        *mlctx.Context
-	maxLen     int
-	batch      int
-	prefix     int32
+	fixShapes bool
+	ctx       *mlctx.Context
+	maxLen    int
+	batch     int
+	prefix    int32
 
 	mu    sync.Mutex
 	execs scoreExecs

@@ -53,6 +53,9 @@ type genState struct {
 	reported, ids []int
 	// maxRows caps the cache rows after an out-of-memory back-off (0: none).
 	maxRows int
+	// lastB and lastS are the cache shape of the last call where it is
+	// kept from call to call (stickyShape).
+	lastB, lastS int
 }
 
 // GenStats are generation counters (for benchmarks and logs).

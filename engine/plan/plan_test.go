@@ -49,6 +49,8 @@ func TestPlanCoversEveryItem(t *testing.T) {
 		{BatchSize: 8, MaxLen: 4096, Pack: true, Align: 8, AttnKeys: 300, RowLengths: []int{128}},
 		{BatchSize: 3, MaxLen: 4096, Pack: true, Align: 1, AttnKeys: 300, RowLengths: []int{128}, Shapes: Shapes{Exact: true},
 			Prefixes: &PrefixRule{Slots: slots, Fits: func(int) bool { return true }}},
+		{BatchSize: 4, MaxLen: 4096, Uniform: 10},
+		{BatchSize: 8, MaxLen: 4096, Pack: true, Align: 1, AttnKeys: 300, RowLengths: []int{128}, Uniform: 10},
 	} {
 		pl := New(items, o)
 		for i, j := range pl.Index {
