@@ -115,7 +115,7 @@ def bench(size, peak_tflops, work, tsv):
     g = keyvals(read(f"{work}/score{size}.txt"))
     if "tokens/s" in g and hs:
         gt, gf = float(g["tokens/s"]), float(g["gflops"])
-        note(f"(c) {size} scoring tok/s, bf16 batch 64: goeval, transformers (sdpa)",
+        note(f"(c) {size} scoring tok/s, bf16, batch 64 (goeval: passes of ≤ 4096 tokens): goeval, transformers (sdpa)",
              f"{gt:.0f}, {hs['tokens_per_s']:.0f}: goeval/transformers {gt / hs['tokens_per_s']:.2f}{peak_mib(f'{work}/score{size}.err')}")
         note(f"(c) {size} model FLOP utilisation: goeval, transformers",
              f"{mfu(gf)} ({gf:.0f} GFLOP/s), {mfu(hs['gflops'])} ({hs['gflops']:.0f} GFLOP/s)")
