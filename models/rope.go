@@ -98,6 +98,22 @@ func (c *Config) fillRope() error {
 	return nil
 }
 
+// defaultRopeTheta makes theta the rope_theta of a config that gives none
+// at the top level (an architecture's default_theta in transformers, as
+// Mixtral's 1e6; 10000 otherwise); rope_parameters' own still wins.
+func (c *Config) defaultRopeTheta(theta float64) error {
+	if c.rope.RopeTheta != nil {
+		return nil
+	}
+	c.rope.RopeTheta = &theta
+	r, err := c.ropeFor("")
+	if err != nil {
+		return err
+	}
+	c.RopeTheta, c.RopeScaling = r.theta, r.params.public()
+	return nil
+}
+
 // ropeFor resolves the rotary parameters of layerType ("" for models with
 // one kind of layer): rope_theta (default 10000) and partial_rotary_factor
 // (default 1); for sliding layers rope_local_base_freq, which also drops
