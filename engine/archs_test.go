@@ -19,7 +19,7 @@ type archGolden struct {
 	GreedyIDs  []int32 `json:"greedy_ids"`
 }
 
-// TestArchsThroughEngine runs the Phi, Phi-3, Gemma 2, Gemma 3 and
+// TestArchsThroughEngine runs the Phi, Phi-3, Phi-3.5 (LongRoPE), Gemma 2, Gemma 3 and
 // mixture-of-experts (Mixtral, Qwen2-MoE, Qwen3-MoE, OLMoE) goldens
 // (transformers, CPU f32) through the batched engine: log-prob sums within
 // 1e-4 and the same greedy flags; greedy generation's first token equals
@@ -30,7 +30,7 @@ type archGolden struct {
 func TestArchsThroughEngine(t *testing.T) {
 	dir := testutil.Path(t, "models/testdata/archs")
 	reqs := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, "requests.jsonl"))
-	for _, name := range []string{"phi", "phi3", "gemma2", "gemma3", "mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
+	for _, name := range []string{"phi", "phi3", "phi35", "gemma2", "gemma3", "mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
 		t.Run(name, func(t *testing.T) {
 			want := testutil.ReadJSONL[archGolden](t, filepath.Join(dir, name, "golden.jsonl"))
 			greedy := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, name, "requests_greedy.jsonl"))

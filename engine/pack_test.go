@@ -84,9 +84,10 @@ type packModel struct {
 
 // packModels are models of every architecture: small-vocabulary synthetic
 // Llama (llama3 RoPE scaling), Qwen2 (attention biases), Qwen3 (q/k norms)
-// and Mistral (a 4-token sliding window); the Phi, Phi-3, Gemma 2 and
-// Gemma 3 goldens (partial RoPE, soft-capping, alternating sliding
-// windows); the mixture-of-experts goldens (Mixtral, Qwen2-MoE, Qwen3-MoE,
+// and Mistral (a 4-token sliding window); the Phi, Phi-3, Phi-3.5
+// (LongRoPE: requests on both sides of original_max_position_embeddings),
+// Gemma 2 and Gemma 3 goldens (partial RoPE, soft-capping, alternating
+// sliding windows); the mixture-of-experts goldens (Mixtral, Qwen2-MoE, Qwen3-MoE,
 // OLMoE: each pass's tokens routed and grouped by expert, so another
 // packing groups a token with other tokens); the tiny-llama fixture with a short max_length (truncated
 // contexts); and the tiny-qwen2 fixture with a separate-mode LoRA adapter.
@@ -109,7 +110,7 @@ func packModels(t *testing.T) []packModel {
 		out = append(out, packModel{name: "synth-" + o.Arch, dir: o.Out, questions: 12, reorder: true})
 	}
 	archs := testutil.Path(t, "models/testdata/archs")
-	for _, n := range []string{"phi", "phi3", "gemma2", "gemma3"} {
+	for _, n := range []string{"phi", "phi3", "phi35", "gemma2", "gemma3"} {
 		out = append(out, packModel{name: n, dir: filepath.Join(archs, n), questions: 12, reorder: true})
 	}
 	for _, n := range []string{"mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
