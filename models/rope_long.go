@@ -67,24 +67,24 @@ func (c *Config) longRopeLayer(p *ropeParams, theta float64, rot int) (rotary, e
 		return rotary{}, errs.BadInputf("%s: longrope short_factor and long_factor need %d entries each (rotary dims / 2; got %d, %d)",
 			c.Path, rot/2, len(k.ShortFactor), len(k.LongFactor))
 	}
-	original := c.MaxPositionEmbeddings
+	original := float64(c.MaxPositionEmbeddings)
 	if v, ok := c.Raw["original_max_position_embeddings"].(float64); ok {
-		original = int(v)
+		original = v
 	} else if p.OriginalMaxPositionEmbeddings > 0 {
-		original = int(p.OriginalMaxPositionEmbeddings)
+		original = p.OriginalMaxPositionEmbeddings
 	}
-	if original < 1 {
-		return rotary{}, errs.BadInputf("%s: longrope needs a positive original_max_position_embeddings (got %d)", c.Path, original)
+	if !(original >= 1) || original != math.Trunc(original) || original > math.MaxInt32 {
+		return rotary{}, errs.BadInputf("%s: longrope needs original_max_position_embeddings to be a positive integer (got %g)", c.Path, original)
 	}
 	f := p.Factor
 	if f == 0 {
-		f = float64(c.MaxPositionEmbeddings) / float64(original)
+		f = float64(c.MaxPositionEmbeddings) / original
 	}
 	scale := 1.0
 	if k.AttentionFactor != nil {
 		scale = *k.AttentionFactor
 	} else if f > 1 {
-		scale = math.Sqrt(1 + math.Log(f)/math.Log(float64(original)))
+		scale = math.Sqrt(1 + math.Log(f)/math.Log(original))
 	}
 	short, long := longInvFreq(theta, rot, k.ShortFactor), longInvFreq(theta, rot, k.LongFactor)
 	for _, v := range append(append([]float64(nil), short...), long...) {
@@ -92,7 +92,7 @@ func (c *Config) longRopeLayer(p *ropeParams, theta float64, rot int) (rotary, e
 			return rotary{}, errs.BadInputf("%s: longrope factors must be positive and finite", c.Path)
 		}
 	}
-	return rotary{invFreq: short, rot: rot, long: &longRope{invFreq: long, original: original, scale: scale}}, nil
+	return rotary{invFreq: short, rot: rot, long: &longRope{invFreq: long, original: int(original), scale: scale}}, nil
 }
 
 // longInvFreq is 1 / (ext_i · theta^(2i/rot)), each step in float32 as

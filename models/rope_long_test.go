@@ -60,4 +60,8 @@ func TestLongRopeConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "short_factor") {
 		t.Errorf("short_factor of 2 entries for 8 frequencies: err = %v", err)
 	}
+	_, err = ParseConfig("config.json", []byte(tinyJSON("Phi3ForCausalLM", `,"original_max_position_embeddings":16.5,"rope_scaling":{"type":"longrope",`+factors+`}`)))
+	if err == nil || !strings.Contains(err.Error(), "original_max_position_embeddings") {
+		t.Errorf("original_max_position_embeddings 16.5: err = %v", err)
+	}
 }
