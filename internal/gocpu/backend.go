@@ -92,7 +92,9 @@ func (b *Backend) Capabilities() backends.Capabilities {
 	for op := range opSupported {
 		c.Operations[op] = true
 	}
-	for _, dt := range []dtypes.DType{dtypes.Bool, dtypes.Int32, dtypes.Int64, dtypes.Float32, dtypes.Float64} {
+	// BFloat16 is storage only: parameters converted to float32 where used
+	// (bf16.go).
+	for _, dt := range []dtypes.DType{dtypes.Bool, dtypes.Int32, dtypes.Int64, dtypes.Float32, dtypes.Float64, dtypes.BFloat16} {
 		c.DTypes[dt] = true
 	}
 	return c
@@ -118,7 +120,9 @@ type Buffer struct {
 	// flat holds the packed layout (weights.go). noPack: never pack it in
 	// place (something other than a product reads it).
 	weight *gemm.PackedB
-	noPack atomic.Bool
+	// weightBF16 is weight for a bfloat16 weight (bf16.go).
+	weightBF16 *gemm.PackedBF16
+	noPack     atomic.Bool
 	// pool, when set, takes the storage back when the buffer is finalized:
 	// set on execution outputs, cleared once the storage is handed out
 	// (BufferData), so no one can hold it when it is reused.
@@ -148,7 +152,7 @@ func (b *Backend) BufferFinalize(x backends.Buffer) error {
 	if buf.pool != nil && buf.flat != nil {
 		buf.pool.put(buf.shape.DType, buf.flat)
 	}
-	buf.flat, buf.packed, buf.pool, buf.weight = nil, nil, nil, nil
+	buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16 = nil, nil, nil, nil, nil
 	return nil
 }
 
@@ -181,7 +185,7 @@ func (b *Backend) BufferFromFlatData(dev backends.DeviceNum, flat any, shape sha
 	if dev != 0 {
 		return nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
 	}
-	if err := checkDType(shape.DType); err != nil {
+	if err := checkStorageDType(shape.DType); err != nil {
 		return nil, err
 	}
 	buf := &Buffer{shape: shape.Clone(), flat: makeFlat(shape.DType, shape.Size())}
@@ -200,7 +204,7 @@ func (b *Backend) NewSharedBuffer(dev backends.DeviceNum, shape shapes.Shape) (b
 	if dev != 0 {
 		return nil, nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
 	}
-	if err := checkDType(shape.DType); err != nil {
+	if err := checkStorageDType(shape.DType); err != nil {
 		return nil, nil, err
 	}
 	buf := &Buffer{shape: shape.Clone(), flat: makeFlat(shape.DType, shape.Size())}
@@ -214,9 +218,9 @@ func (b *Backend) BufferData(x backends.Buffer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if buf.weight != nil { // the caller reads the stored layout
+	if buf.isPacked() { // the caller reads the stored layout
 		layoutMu.Lock()
-		if buf.weight != nil {
+		if buf.isPacked() {
 			buf.unpack(b.threads)
 		}
 		layoutMu.Unlock()
