@@ -37,6 +37,14 @@ func ParseAdapterMode(mode string) (string, error) {
 type LoadOptions struct {
 	// DType is the compute dtype of the weights: Float32 or BFloat16.
 	DType dtypes.DType
+	// WeightDType, when set and not DType, is the dtype the weight matrices
+	// (every rank-2 ".weight": linear layers, the embedding, the LM head)
+	// are stored in; the graphs convert each to DType where they use it
+	// (Param). Only BFloat16 with DType Float32 (weight-only bf16: half the
+	// memory; goeval's pure-Go backend multiplies and gathers the bf16
+	// weights without an f32 copy) is supported. Other tensors (norms,
+	// biases) and adapters stay in DType.
+	WeightDType dtypes.DType
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
 	Adapters    []string
@@ -96,7 +104,7 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	if mode == AdapterMerged && len(adapters) == 1 {
 		tf = adapters[0].MergeInto
 	}
-	if err := LoadWeightsWith(l.Context, backend, cfg, set, o.DType, tf); err != nil {
+	if err := loadWeights(l.Context, backend, cfg, set, o.weightDTypes(), tf); err != nil {
 		l.Context.Finalize()
 		return nil, err
 	}
@@ -110,6 +118,15 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 		l.NumAdapters, l.Model = len(adapters), WithAdapter(model, 0)
 	}
 	return l, nil
+}
+
+// weightDTypes are o's compute and matrix storage dtypes.
+func (o LoadOptions) weightDTypes() weightDTypes {
+	w := weightDTypes{compute: o.DType, matrix: o.WeightDType}
+	if w.matrix == dtypes.InvalidDType {
+		w.matrix = w.compute
+	}
+	return w
 }
 
 // loadAdapters reads and validates o.Adapters against the base checkpoint.

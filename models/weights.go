@@ -39,7 +39,28 @@ func Param(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 		}
 		panic(fmt.Errorf("models: weight %q was not loaded", name))
 	}
-	return variable.ValueGraph(g)
+	return computeValue(ctx, variable.ValueGraph(g))
+}
+
+// computeDTypeParam is the root context parameter that holds the compute
+// dtype's name when weight matrices are stored in another dtype
+// (LoadOptions.WeightDType).
+const computeDTypeParam = "goeval_compute_dtype"
+
+// computeValue is a weight's node converted to the compute dtype where it
+// is stored in another (weight-only bf16): the backend reads the stored
+// weight in its consumer (gocpu fuses the conversion into products and
+// gathers) instead of keeping a converted copy.
+func computeValue(ctx *context.Context, w *graph.Node) *graph.Node {
+	name := context.GetParamOr(ctx.InAbsPath("/"), computeDTypeParam, "")
+	if name == "" {
+		return w
+	}
+	dt, err := dtypes.DTypeString(name)
+	if err != nil || dt == w.DType() {
+		return w
+	}
+	return graph.ConvertDType(w, dt)
 }
 
 // transposedVar is the variable name of a linear weight stored as [in, out]
@@ -64,7 +85,7 @@ func storesTransposed(backend backends.Backend, name string, rank int) bool {
 func paramT(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 	scope, _ := VariablePath(name)
 	if variable := ctx.GetVariableByScopeAndName(scope, transposedVar); variable != nil {
-		return variable.ValueGraph(g)
+		return computeValue(ctx, variable.ValueGraph(g))
 	}
 	return nil
 }
@@ -90,11 +111,35 @@ type WeightTransform func(name string, data []float32, shape []int) ([]float32, 
 // LoadWeightsWith is LoadWeights with every tensor passed through tf
 // (nil: none) after conversion to float32.
 func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType, tf WeightTransform) error {
-	if dtype != dtypes.Float32 && dtype != dtypes.BFloat16 {
-		return fmt.Errorf("load weights: compute dtype %s not supported (use float32 or bfloat16)", dtype)
+	return loadWeights(ctx, backend, cfg, s, weightDTypes{compute: dtype, matrix: dtype}, tf)
+}
+
+// weightDTypes are the compute dtype and the storage dtype of the weight
+// matrices (LoadOptions.WeightDType).
+type weightDTypes struct{ compute, matrix dtypes.DType }
+
+// of is the dtype tensor name of the given rank is stored in.
+func (w weightDTypes) of(name string, rank int) dtypes.DType {
+	if rank == 2 && strings.HasSuffix(name, ".weight") {
+		return w.matrix
+	}
+	return w.compute
+}
+
+// loadWeights is LoadWeightsWith with matrices stored in dt.matrix; it
+// records the compute dtype on ctx when they differ (computeValue).
+func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dt weightDTypes, tf WeightTransform) error {
+	if dt.compute != dtypes.Float32 && dt.compute != dtypes.BFloat16 {
+		return fmt.Errorf("load weights: compute dtype %s not supported (use float32 or bfloat16)", dt.compute)
+	}
+	if dt.matrix != dt.compute && (dt.compute != dtypes.Float32 || dt.matrix != dtypes.BFloat16) {
+		return fmt.Errorf("load weights: weights stored as %s, computed in %s: not supported (bfloat16 weights with float32 compute are)", dt.matrix, dt.compute)
 	}
 	if err := CheckTensors(cfg, s); err != nil {
 		return err
+	}
+	if dt.matrix != dt.compute {
+		ctx.InAbsPath("/").SetParam(computeDTypeParam, dt.compute.String())
 	}
 	for _, name := range s.Names() {
 		if IgnoredTensor(name) {
@@ -102,7 +147,13 @@ func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config
 		}
 		info, _ := s.Info(name)
 		transpose := storesTransposed(backend, name, len(info.Shape))
-		t, err := loadTensor(backend, s, name, info, dtype, tf, transpose)
+		var t *tensors.Tensor
+		var err error
+		if dtype := dt.of(name, len(info.Shape)); dtype != dt.compute {
+			t, err = loadMatrixBF16(backend, s, name, info, tf, transpose)
+		} else {
+			t, err = loadTensor(backend, s, name, info, dtype, tf, transpose)
+		}
 		if err != nil {
 			return fmt.Errorf("load %s from %s: %w", name, info.File, err)
 		}
