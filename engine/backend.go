@@ -182,12 +182,35 @@ func ProbeBackend(spec string) (name string, err error) {
 }
 
 // cpuSpecFor keeps the pure-Go device on GoMLX's simplego backend for
-// dtypes goeval's own (gocpu, float32 only) does not compute in.
+// dtypes goeval's own (gocpu) has no path for. gocpu computes in float32
+// only, but runs bfloat16 as weight-only bf16 (backendDTypes).
 func cpuSpecFor(spec string, dtype dtypes.DType) string {
-	if spec == gocpu.Name && dtype != dtypes.Float32 {
+	if isGoCPU(spec) && dtype != dtypes.Float32 && dtype != dtypes.BFloat16 {
 		return "go"
 	}
 	return spec
+}
+
+// isGoCPU reports whether spec names goeval's pure-Go backend (with or
+// without options).
+func isGoCPU(spec string) bool {
+	name, _, _ := strings.Cut(spec, ":")
+	return name == gocpu.Name
+}
+
+// backendDTypes maps the requested dtype onto the backend of spec: the
+// compute dtype (activations, KV caches, hidden states) and the dtype the
+// weight matrices are stored in (models.LoadOptions). On gocpu, which
+// computes in float32, bfloat16 is weight-only bf16: every linear weight,
+// the embedding and the LM head stay bf16 in memory (half the bytes, and
+// decode is bound by reading them) and are widened to f32 inside the
+// products (internal/gocpu/bf16.go); norms, softmax and sums stay f32.
+// Elsewhere both are the requested dtype.
+func backendDTypes(spec string, dtype dtypes.DType) (compute, weights dtypes.DType) {
+	if isGoCPU(spec) && dtype == dtypes.BFloat16 {
+		return dtypes.Float32, dtypes.BFloat16
+	}
+	return dtype, dtype
 }
 
 // inGoHeap reports whether backend keeps tensors in Go memory (the pure-Go

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/lm"
@@ -34,9 +35,12 @@ type Engine struct {
 	// tests set it elsewhere).
 	fixPrefill bool
 	ctx        *mlctx.Context
-	maxLen     int
-	batch      int
-	prefix     int32
+	// dtype is the compute dtype of activations, caches and hidden states
+	// (backendDTypes: float32 for weight-only bf16 on gocpu).
+	dtype  dtypes.DType
+	maxLen int
+	batch  int
+	prefix int32
 
 	mu    sync.Mutex
 	execs scoreExecs
@@ -131,7 +135,8 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtype))
-	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
+	compute, weights := backendDTypes(spec, dtype)
+	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1, dtype: compute}
 	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)
@@ -141,7 +146,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	}
 	start := time.Now()
 	var l *models.Loaded
-	lo := models.LoadOptions{DType: dtype, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode, Logf: opts.Logf}
+	lo := models.LoadOptions{DType: compute, WeightDType: weights, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode, Logf: opts.Logf}
 	if err := tryCatch("load weights", func() (err error) { l, err = models.Load(e.backend, dir, lo); return err }); err != nil {
 		return nil, err
 	}
@@ -151,11 +156,30 @@ func open(dir string, opts Options) (*Engine, error) {
 	}
 	e.setLimits()
 	if inGoHeap(e.backend) { // the weights live in the Go heap
-		limitHeap(int64(e.ctx.NumParameters()) * int64(dtype.Size()))
+		limitHeap(weightBytes(e.ctx))
 	}
-	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtype, e.maxLen)
+	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtypeNote(dtype, compute, weights), e.maxLen)
 	e.stats.Backend, e.stats.BackendName = spec, e.backend.Name()
 	return e, nil
+}
+
+// weightBytes is the memory the context's variables take, each in the
+// dtype it is stored in.
+func weightBytes(ctx *mlctx.Context) int64 {
+	var n int64
+	for v := range ctx.IterVariables() {
+		n += int64(v.Shape().Memory())
+	}
+	return n
+}
+
+// dtypeNote names the dtype for the load message: "bfloat16 (weights
+// bfloat16, compute float32)" where they differ.
+func dtypeNote(requested, compute, weights dtypes.DType) string {
+	if compute == weights {
+		return compute.String()
+	}
+	return fmt.Sprintf("%s (weights %s, compute %s)", requested, weights, compute)
 }
 
 // loadTokenizer returns the tokenizer of dir (tokenizer.json) unless

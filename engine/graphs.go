@@ -186,10 +186,7 @@ func (e *Engine) compileScoring(pl *plan.Plan) error {
 	if e.cheapShapes() {
 		return nil
 	}
-	dtype, err := e.opts.computeDType()
-	if err != nil {
-		return err
-	}
+	dtype := e.dtype
 	var jobs []compileJob
 	for i := range pl.Passes {
 		p := &pass{Layout: pl.Passes[i].Blank()}

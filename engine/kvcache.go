@@ -95,10 +95,7 @@ func (s *genState) finalize() {
 
 // newCache allocates a zeroed cache for b rows of s slots.
 func (e *Engine) newCache(b, s int) (*kvCache, error) {
-	dtype, err := e.opts.computeDType()
-	if err != nil {
-		return nil, err
-	}
+	dtype := e.dtype
 	layers, kv, d := e.model.CacheDims()
 	c := &kvCache{B: b, S: s, t: make([]*tensors.Tensor, 2*layers)}
 	for i := range c.t {

@@ -31,8 +31,8 @@ type Tokenizer interface {
 type Options struct {
 	// Device is "auto" (the default, "" = $GOEVAL_DEVICE else auto: the
 	// fastest device here, see ResolveDevice), "cpu" (goeval's pure-Go
-	// backend, internal/gocpu; GoMLX's simplego for bfloat16), "xla-cpu" or
-	// "cuda" (XLA with a PJRT plugin).
+	// backend, internal/gocpu; bfloat16 there is weight-only: bf16 weights,
+	// f32 compute), "xla-cpu" or "cuda" (XLA with a PJRT plugin).
 	Device string
 	// PluginProgress receives the progress bar of a PJRT plugin download
 	// that auto or xla-cpu starts (nil: none).
