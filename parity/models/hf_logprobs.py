@@ -2,7 +2,7 @@
 """Reference log-probabilities from Hugging Face transformers (CPU torch, f32).
 
 Usage:
-    hf_logprobs.py --model DIR --requests FILE --out FILE [--max-length N]
+    hf_logprobs.py --model DIR --requests FILE --out FILE [--max-length N] [--dtype bfloat16]
 
 Each input line is one of
     {"context_ids": [int], "continuation_ids": [int]}   (loglikelihood)
@@ -16,6 +16,10 @@ loglikelihood and loglikelihood_rolling): the model
 input is (ctx+cont)[-(max_len+1):][:-1] and the last len(cont) positions are
 scored. The model runs in float32 with eager attention, one request per
 forward pass (no padding); log-softmax is taken in float64 of the f32 logits.
+With --dtype bfloat16 the model runs in bfloat16 instead (weights and
+activations, as transformers does with dtype=torch.bfloat16; its matmuls
+accumulate in f32 and round their outputs) and log-softmax is taken in
+float64 of its bfloat16 logits.
 Loading fails on any missing, unexpected or mismatched tensor.
 """
 
@@ -27,11 +31,11 @@ import torch
 import transformers
 
 
-def load_model(model_dir):
+def load_model(model_dir, dtype=torch.float32):
     """Loads a causal LM strictly: any key mismatch is an error."""
     model, info = transformers.AutoModelForCausalLM.from_pretrained(
         model_dir,
-        dtype=torch.float32,
+        dtype=dtype,
         attn_implementation="eager",
         output_loading_info=True,
     )
@@ -59,7 +63,7 @@ def score(model, ctx, cont, max_len):
     """Scores cont after ctx; returns per-token log-probs and greedy flags."""
     whole = (ctx + cont)[-(max_len + 1):][:-1]
     inp = torch.tensor([whole], dtype=torch.long)
-    logits = model(input_ids=inp).logits[0]  # [len(whole), vocab], f32
+    logits = model(input_ids=inp).logits[0]  # [len(whole), vocab], the model's dtype
     logp = torch.log_softmax(logits[-len(cont):].double(), dim=-1)
     target = torch.tensor(cont, dtype=torch.long)
     tok = logp.gather(1, target[:, None])[:, 0]
@@ -134,10 +138,11 @@ def main():
     ap.add_argument("--requests", required=True, help="requests JSONL")
     ap.add_argument("--out", required=True, help="output JSONL")
     ap.add_argument("--max-length", type=int, default=0, help="override lm-eval's max_length")
+    ap.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32", help="the model's dtype")
     args = ap.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)  # deterministic reductions, and the machine is shared
-    model = load_model(args.model)
+    model = load_model(args.model, getattr(torch, args.dtype))
     max_len = resolve_max_length(model, args.max_length)
     with open(args.requests) as f, open(args.out, "w") as out:
         for i, line in enumerate(f, 1):
