@@ -10,6 +10,7 @@ type jobBF16 struct {
 	a      []float32
 	lda, m int
 	b      *PackedBF16
+	dot    bool // VDPBF16PS on A rounded to bf16 (bf16dot.go)
 }
 
 // blockKBF16 is blockK made even (a K block starts and ends on a k pair),
@@ -23,6 +24,9 @@ func (j *jobBF16) run(r0, r1, p0, p1 int) {
 	kn := j.b.kern
 	s := getScratch(kn)
 	defer scratchPool.Put(s)
+	if n := kn.mc * kn.kc; j.dot && len(s.a16) < n {
+		s.a16 = make([]uint16, n)
+	}
 	K := j.b.K
 	kc := blockKBF16(K, kn.kc)
 	ncp := kn.nc / kn.nr
@@ -32,6 +36,11 @@ func (j *jobBF16) run(r0, r1, p0, p1 int) {
 			kb := min(kc, K-pc)
 			for ic := r0; ic < r1; ic += kn.mc {
 				ie := min(ic+kn.mc, r1)
+				if j.dot {
+					packABF16(s.a16, j.a, j.lda, ic, ie, pc, kb, kn.mr)
+					j.panelsDot(s, ic, ie, jc, je, pc, kb)
+					continue
+				}
 				packA(s.a, j.a, j.lda, ic, ie, pc, kb, kn.mr)
 				j.panels(s, ic, ie, jc, je, pc, kb)
 			}

@@ -26,6 +26,8 @@ type hintBF16 struct {
 type bf16Kernels struct {
 	full, few, one microKernelBF16
 	fewRows        int
+	// dot, if not nil, is the VDPBF16PS kernel for MR rows (bf16dot.go).
+	dot microKernelDot
 }
 
 // forRows returns the kernel for a tile of h valid rows (of mr) and the
@@ -63,9 +65,15 @@ func chooseBF16(cands []*kernel, force string) *kernel {
 		if k == goKernel {
 			return k
 		}
-		if k.bf16 != nil && selfCheckBF16(k) {
-			return k
+		if k.bf16 == nil || !selfCheckBF16(k) {
+			continue
 		}
+		if k.bf16.dot != nil && !selfCheckDot(k) {
+			noDot, bf := *k, *k.bf16 // the dot kernel is wrong: no VDPBF16PS path
+			bf.dot, noDot.bf16 = nil, &bf
+			return &noDot
+		}
+		return k
 	}
 	return goKernel
 }

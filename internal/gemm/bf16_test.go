@@ -185,3 +185,40 @@ func TestBF16Panics(t *testing.T) {
 		t.Error("InPlaceOKBF16 disagrees with its rule (n a multiple of NR, k even)")
 	}
 }
+
+// TestBF16DotMatchesDefinition: where the CPU has AVX512_BF16,
+// MatMulBF16Dot gives dotReference's bits (VDPBF16PS's order: per k pair
+// the odd product, then the even, each sum rounded) for every row count,
+// edge column, K blocks and threads, so also the same bits for a row
+// whatever m; and it stays within bf16's rounding of A of the exact
+// product.
+func TestBF16DotMatchesDefinition(t *testing.T) {
+	if !HasBF16Dot() {
+		t.Skip("no AVX512_BF16 here (or its kernel failed the self-check)")
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, c := range []struct{ m, n, k, threads int }{
+		{1, 37, 4, 1}, {3, 64, 130, 1}, {8, 96, 896, 2}, {19, 69, 1100, 3}, {70, 128, 520, 2}, {16, 4864, 896, 2},
+	} {
+		name := fmt.Sprintf("m%d_n%d_k%d_th%d", c.m, c.n, c.k, c.threads)
+		b, wide := randBF16(rng, c.k*c.n)
+		a := randSlice(rng, c.m*c.k)
+		want := nanSlice(c.m * c.n)
+		dotReference(want, c.n, a, c.k, c.m, b, c.k, c.n)
+		got := nanSlice(c.m * c.n)
+		MatMulBF16Dot(got, c.n, a, c.k, c.m, PackBBF16(b, c.k, c.n, c.n, false), c.threads)
+		sameBits(t, name, got, want)
+		for i := range c.m {
+			for j := range c.n {
+				var exact, mag float64
+				for p := range c.k {
+					exact += float64(a[i*c.k+p]) * float64(wide[p*c.n+j])
+					mag += math.Abs(float64(a[i*c.k+p]) * float64(wide[p*c.n+j]))
+				}
+				if d := math.Abs(float64(got[i*c.n+j]) - exact); d > (0x1p-8+float64(c.k)*0x1p-24)*mag+1e-30 {
+					t.Fatalf("%s: c[%d][%d] = %g, exact %g: |Δ| %.3g beyond A's bf16 rounding", name, i, j, got[i*c.n+j], exact, d)
+				}
+			}
+		}
+	}
+}

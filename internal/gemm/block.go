@@ -16,6 +16,7 @@ type job struct {
 type scratch struct {
 	a    []float32 // [mc/mr][kc][mr]
 	tile []float32 // [2·mr][nr]
+	a16  []uint16  // a's bf16 pairs for the dot kernel (bf16dot.go), on first use
 }
 
 var scratchPool sync.Pool
