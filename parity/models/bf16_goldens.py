@@ -13,8 +13,9 @@ from the rounding model below, and the measured one.
 goeval's weight-only bf16 (--dtype bfloat16 on --device cpu) keeps the bf16
 weights but computes in float32, so it is the float32 reference up to f32
 noise; what separates it from transformers' bf16 run is that run's rounding
-of activations to bf16 (8 significant bits: relative error at most
-u = 2^-9 per rounding). The model: R roundings along the path to a logit
+of activations to bf16 (8 significant bits, 7 stored: rounding to nearest
+has relative error at most u = 2^-8). The model: R roundings along the path
+to a logit
 (about 20 per decoder layer in eager Llama/Qwen2 -- two per norm, the
 projections, rotary, scores and their scaling, softmax output, attention
 output, the MLP's four, two residual adds -- plus the final norm's two and
@@ -45,7 +46,7 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 from hf_logprobs import load_model, resolve_max_length, score  # noqa: E402
 
-U = 2.0 ** -9  # bf16 unit roundoff
+U = 2.0 ** -8  # bf16 unit roundoff: 8 significant bits
 ROUNDINGS_PER_LAYER = 20
 
 

@@ -28,17 +28,19 @@ type derivation struct {
 }
 
 // Bounds against transformers' bf16 run, from the rounding model of
-// bf16_goldens.py (σ: its per-token standard deviation). Each token within
-// bf16TokenSigmas × the largest σ: the maximum of ~350 Gaussian draws is
-// ~3.4σ, the model underestimates the spread by ~1.4× (errors also pass
-// through softmax and norm denominators, with gain above 1) and the tails
-// are heavier (measured maxima 4.2–5.3 × the largest σ), so 8 leaves
-// ~1.5× margin. The root mean square within bf16RMSFactor × the model's:
-// measured 1.39–1.40 ×. And at least a quarter of it: a bf16 reference
-// that is not bf16-rounded (f32 noise, ~1e-6) would not be compared at all.
+// bf16_goldens.py (σ: its per-token standard deviation, u = 2^-8, R = 43
+// roundings each reaching the logits with gain 1). The model overestimates
+// the spread (measured root mean square 0.69–0.70 × the model's: a
+// sub-block's rounding reaches the residual stream scaled by that block's
+// share of it, below 1), so it bounds the root mean square with
+// bf16RMSFactor (1.8× margin), and each token with bf16TokenSigmas × the
+// largest σ: the maximum of ~350 Gaussian draws is ~3.4σ, measured maxima
+// are 2.1–2.7 × the largest σ (1.9× margin). And the root mean square is
+// at least bf16RMSFloor of the model's: a bf16 reference that is not
+// bf16-rounded (f32 noise, ~1e-6) compares nothing.
 const (
-	bf16TokenSigmas = 8
-	bf16RMSFactor   = 2
+	bf16TokenSigmas = 5
+	bf16RMSFactor   = 1.25
 	bf16RMSFloor    = 0.25
 )
 
@@ -84,7 +86,7 @@ func TestTransformersBF16Goldens(t *testing.T) {
 			}
 			rms := math.Sqrt(sq / float64(len(got)))
 			if rms > bf16RMSFactor*d.ModelSigmaRMS || rms < bf16RMSFloor*d.ModelSigmaRMS {
-				t.Errorf("rms |Δ| against transformers bf16 %.4f, outside [%g, %g] × the model's %.4f", rms, bf16RMSFloor, float64(bf16RMSFactor), d.ModelSigmaRMS)
+				t.Errorf("rms |Δ| against transformers bf16 %.4f, outside [%g, %g] × the model's %.4f", rms, bf16RMSFloor, bf16RMSFactor, d.ModelSigmaRMS)
 			}
 			t.Logf("%d tokens: max |Δ| vs f32 %.2g; vs bf16 max %.4f (bound %.4f), rms %.4f (model %.4f, golden measured %.4f)",
 				len(got), worst32, worst, bound, rms, d.ModelSigmaRMS, d.MeasuredRMS)
