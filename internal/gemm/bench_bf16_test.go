@@ -14,21 +14,26 @@ var weightShapes = []struct{ m, n, k int }{
 	{1, 151936, 896}, {16, 151936, 896}, {512, 4864, 896}, {512, 896, 4864},
 }
 
-// BenchmarkWeightBF16 compares the f32 weight with the bf16 one (both
+// BenchmarkWeightBF16 compares the f32 weight with the bf16 one, widened
+// in the kernels or multiplied by VDPBF16PS where the CPU has it (all
 // packed in place, cycling through copies so that the weight streams from
 // DRAM as in a decode step), reporting GB/s of weight read and GFLOP/s:
 // go test -run '^$' -bench WeightBF16 -benchtime 20x -count 3 ./internal/gemm
 func BenchmarkWeightBF16(b *testing.B) {
 	for _, s := range weightShapes {
-		for _, dt := range []string{"f32", "bf16"} {
+		for _, dt := range []string{"f32", "bf16", "bf16dot"} {
 			b.Run(fmt.Sprintf("%dx%dx%d/%s", s.m, s.n, s.k, dt), func(b *testing.B) {
-				benchWeight(b, s.m, s.n, s.k, dt == "bf16")
+				if dt == "bf16dot" && !HasBF16Dot() {
+					b.Skip("no VDPBF16PS here")
+				}
+				benchWeight(b, s.m, s.n, s.k, dt)
 			})
 		}
 	}
 }
 
-func benchWeight(b *testing.B, m, n, k int, bf16 bool) {
+func benchWeight(b *testing.B, m, n, k int, dt string) {
+	bf16 := dt != "f32"
 	rng := rand.New(rand.NewPCG(8, 8))
 	copies := max(1, decodeStream/(4*n*k))
 	a := randSlice(rng, m*k)
@@ -42,7 +47,11 @@ func benchWeight(b *testing.B, m, n, k int, bf16 bool) {
 				h[i] = uint16(math.Float32bits(v) >> 16)
 			}
 			pb := PackInPlaceBF16(h, n, k, 2)
-			run = append(run, func() { MatMulBF16(c, n, a, k, m, pb, 2) })
+			mul := MatMulBF16
+			if dt == "bf16dot" {
+				mul = MatMulBF16Dot
+			}
+			run = append(run, func() { mul(c, n, a, k, m, pb, 2) })
 		} else {
 			pb := PackInPlace(w, n, k, 2)
 			run = append(run, func() { MatMul(c, n, a, k, m, pb, 2) })

@@ -41,12 +41,19 @@ type Backend struct {
 	threads   int
 	pool      *pool
 	finalized bool
+	// bf16Dot: products with packed bf16 weights run gemm.MatMulBF16Dot
+	// (VDPBF16PS, activations rounded to bf16) instead of the widening
+	// kernels (config "bf16=dot"; bf16.go).
+	bf16Dot bool
 }
 
 var _ backends.Backend = (*Backend)(nil)
 
-// New returns a backend. config is empty or "threads=N" (default
-// GOMAXPROCS).
+// New returns a backend. config is empty or a comma-separated list of
+// "threads=N" (default GOMAXPROCS) and "bf16=widen|dot" (default widen:
+// bf16 weights widened to f32 in the kernels; dot: VDPBF16PS on
+// activations rounded to bf16, where the CPU has AVX512_BF16 — faster
+// products, other numbers; for measurements).
 func New(config string) (*Backend, error) {
 	b := &Backend{threads: runtime.GOMAXPROCS(0), pool: newPool()}
 	for _, opt := range strings.Split(config, ",") {
@@ -62,8 +69,16 @@ func New(config string) (*Backend, error) {
 				return nil, errors.Errorf("gocpu: threads=%q: want a positive integer", v)
 			}
 			b.threads = n
+		case "bf16":
+			if v != "widen" && v != "dot" {
+				return nil, errors.Errorf("gocpu: bf16=%q: want widen or dot", v)
+			}
+			if v == "dot" && !gemm.HasBF16Dot() {
+				return nil, errors.Errorf("gocpu: bf16=dot needs AVX512_BF16 (VDPBF16PS), which this CPU lacks")
+			}
+			b.bf16Dot = v == "dot"
 		default:
-			return nil, errors.Errorf("gocpu: unknown option %q (known: threads=N)", opt)
+			return nil, errors.Errorf("gocpu: unknown option %q (known: threads=N, bf16=widen|dot)", opt)
 		}
 	}
 	return b, nil

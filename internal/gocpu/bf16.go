@@ -57,7 +57,9 @@ func (b *Builder) fuseDotBF16(p *dotPlan, lhs, rhs *node) *node {
 }
 
 // runBF16 is the product with a bf16 weight [N, K]: packed in place
-// (weights.go) it runs on gemm's bf16 kernels; otherwise (never packed:
+// (weights.go) it runs on gemm's bf16 kernels (VDPBF16PS with "bf16=dot",
+// whose numbers differ; the stored-layout path below does not follow it);
+// otherwise (never packed:
 // N not a multiple of the panel width, K odd, or another reader needs the
 // stored layout) on the f32 kernels, a few weight rows widened at a time.
 func (p *dotPlan) runBF16(x *runCtx, in []*Buffer) (*Buffer, error) {
@@ -66,7 +68,11 @@ func (p *dotPlan) runBF16(x *runCtx, in []*Buffer) (*Buffer, error) {
 	o := x.alloc(p.out, false)
 	c := o.flat.([]float32)
 	if w := in[1].weightBF16; w != nil {
-		gemm.MatMulBF16(c, p.n, a, p.k, p.m, w, x.threads())
+		if x.b.bf16Dot {
+			gemm.MatMulBF16Dot(c, p.n, a, p.k, p.m, w, x.threads())
+		} else {
+			gemm.MatMulBF16(c, p.n, a, p.k, p.m, w, x.threads())
+		}
 		return o, nil
 	}
 	p.runBF16Stored(x, c, a, bits16(in[1].flat))

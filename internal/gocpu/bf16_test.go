@@ -13,6 +13,8 @@ import (
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
+
+	"github.com/goeval/goeval/internal/gemm"
 )
 
 // randBF16Weight is a bf16 weight of n values and its f32 widening.
@@ -184,5 +186,53 @@ func TestBF16FusedNodes(t *testing.T) {
 		if sum[i] != v+v {
 			t.Fatalf("Add of the converted weight: element %d = %g, want %g", i, sum[i], v+v)
 		}
+	}
+}
+
+// TestBF16DotOption: "bf16=dot" is accepted only where VDPBF16PS is, and
+// then its products stay within bf16's rounding of the activations of the
+// widening kernels' (the dot path's own exactness is gemm's test).
+func TestBF16DotOption(t *testing.T) {
+	if _, err := New("bf16=nope"); err == nil {
+		t.Error("bf16=nope accepted")
+	}
+	b, err := New("bf16=dot")
+	if !gemm.HasBF16Dot() {
+		if err == nil {
+			t.Error("bf16=dot accepted without AVX512_BF16")
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := New("")
+	const n, k, m = 64, 256, 5
+	rng := rand.New(rand.NewPCG(17, 18))
+	w, _ := randBF16Weight(rng, n*k)
+	xs := randFlat(rng, m*k)
+	var outs [2][]float32
+	for i, be := range []*Backend{ref, b} {
+		e, err := NewExec(be, func(x, w *Node) *Node { return Einsum("mk,nk->mn", x, ConvertDType(w, dtypes.Float32)) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, wt := bf16Buffer(t, be, w, n, k)
+		out, err := e.Exec(tensors.FromFlatDataAndDimensions(xs, m, k), wt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs[i] = tensors.MustCopyFlatData[float32](out[0])
+	}
+	differ := false
+	for i := range outs[0] {
+		d := math.Abs(float64(outs[0][i] - outs[1][i]))
+		differ = differ || d > 0
+		if d > 0.1*math.Max(1, math.Abs(float64(outs[0][i]))) {
+			t.Fatalf("element %d: dot %g, widen %g", i, outs[1][i], outs[0][i])
+		}
+	}
+	if !differ {
+		t.Error("bf16=dot gave the widening kernels' bits: the option did not take effect")
 	}
 }
