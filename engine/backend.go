@@ -183,9 +183,10 @@ func ProbeBackend(spec string) (name string, err error) {
 
 // cpuSpecFor keeps the pure-Go device on GoMLX's simplego backend for
 // dtypes goeval's own (gocpu) has no path for. gocpu computes in float32
-// only, but runs bfloat16 as weight-only bf16 (backendDTypes).
+// only, but runs bfloat16 as weight-only bf16 and float16 on weights
+// converted to f32 (backendDTypes).
 func cpuSpecFor(spec string, dtype dtypes.DType) string {
-	if isGoCPU(spec) && dtype != dtypes.Float32 && dtype != dtypes.BFloat16 {
+	if isGoCPU(spec) && dtype != dtypes.Float32 && dtype != dtypes.BFloat16 && dtype != dtypes.Float16 {
 		return "go"
 	}
 	return spec
@@ -205,10 +206,17 @@ func isGoCPU(spec string) bool {
 // the embedding and the LM head stay bf16 in memory (half the bytes, and
 // decode is bound by reading them) and are widened to f32 inside the
 // products (internal/gocpu/bf16.go); norms, softmax and sums stay f32.
-// Elsewhere both are the requested dtype.
+// float16 is float32 there, the weights converted at load: exact (f16's
+// 11 significant bits fit f32's 24), where bf16 storage would round each
+// weight to 8 bits (up to 2^-8 of it, 8× f16's own rounding) and change
+// the model the user asked for; --dtype bfloat16 is the way to trade that
+// for half the memory. Elsewhere both are the requested dtype.
 func backendDTypes(spec string, dtype dtypes.DType) (compute, weights dtypes.DType) {
-	if isGoCPU(spec) && dtype == dtypes.BFloat16 {
+	switch {
+	case isGoCPU(spec) && dtype == dtypes.BFloat16:
 		return dtypes.Float32, dtypes.BFloat16
+	case isGoCPU(spec) && dtype == dtypes.Float16:
+		return dtypes.Float32, dtypes.Float32
 	}
 	return dtype, dtype
 }

@@ -92,3 +92,28 @@ func checkBF16Weights(t *testing.T, e *Engine, tied bool) {
 		}
 	})
 }
+
+// TestBackendDTypes: on gocpu (with or without options) bfloat16 is
+// weight-only (f32 compute, bf16 weights) and float16 is f32 with the
+// weights converted at load, both staying on gocpu; float32 and every
+// dtype on other backends are unchanged.
+func TestBackendDTypes(t *testing.T) {
+	f32, bf16, f16 := dtypes.Float32, dtypes.BFloat16, dtypes.Float16
+	for _, c := range []struct {
+		spec                   string
+		dtype, compute, weight dtypes.DType
+	}{
+		{gocpu.Name, f32, f32, f32}, {gocpu.Name, bf16, f32, bf16}, {gocpu.Name + ":threads=2", bf16, f32, bf16},
+		{gocpu.Name, f16, f32, f32}, {"go", bf16, bf16, bf16}, {"xla:/p.so", bf16, bf16, bf16}, {"xla:/p.so", f16, f16, f16},
+	} {
+		if got := cpuSpecFor(c.spec, c.dtype); got != c.spec {
+			t.Errorf("cpuSpecFor(%q, %s) = %q, want it kept", c.spec, c.dtype, got)
+		}
+		if compute, weight := backendDTypes(c.spec, c.dtype); compute != c.compute || weight != c.weight {
+			t.Errorf("backendDTypes(%q, %s) = %s, %s; want %s, %s", c.spec, c.dtype, compute, weight, c.compute, c.weight)
+		}
+	}
+	if got := cpuSpecFor(gocpu.Name, dtypes.Float64); got != "go" {
+		t.Errorf("cpuSpecFor(gocpu, Float64) = %q, want go (simplego)", got)
+	}
+}
