@@ -48,6 +48,22 @@ func (j *jobBF16) run(r0, r1, p0, p1 int) {
 	}
 }
 
+// prefetchHalf is where tile t of a panel starts prefetching the next B
+// micro-panel (kb k steps). Where a k pair's row of B spans two cache
+// lines (NR 32: 128 bytes), a kernel prefetches the first line of each
+// pair of the panel it is given, and tiles alternate halves: with two row
+// tiles per panel (decode at 9–16 rows) the next panel's lines are then
+// requested through both tiles, at the rate DRAM delivers them, instead
+// of all during the first tile (measured: 16×896×4864 from DRAM 0.86 →
+// 0.77 ms on Zen 4, 2 threads). One tile leaves the second lines to the
+// hardware prefetcher, which follows the panel's sequential stream.
+func prefetchHalf(nr, t, kb int) int {
+	if 4*nr <= 64 || kb < 2 {
+		return 0
+	}
+	return (t % 2) * nr
+}
+
 // panels multiplies the packed A block (rows [ic, ie), K block [pc,
 // pc+kb)) by B panels [p0, p1), tile by tile. A tile of h < MR rows runs
 // the kernel for the fewest rows that cover h (bf16Kernels.forRows): at
@@ -62,10 +78,14 @@ func (j *jobBF16) panels(s *scratch, ic, ie, p0, p1, pc, kb int) {
 		col := p * nr
 		w := min(nr, N-col)
 		pf := hintBF16{b: &bp[0]}
+		var next []uint16
 		if p+1 < p1 {
-			pf.b = &j.b.data[(p+1)*K*nr+pc*nr]
+			next = j.b.data[(p+1)*K*nr+pc*nr : (p+1)*K*nr+(pc+kb)*nr]
 		}
 		for i := ic; i < ie; i += mr {
+			if next != nil {
+				pf.b = &next[prefetchHalf(nr, (i-ic)/mr, kb)]
+			}
 			ap := s.a[(i-ic)*kb : (i-ic+mr)*kb]
 			pf.c = nextTile(j.c, j.ldc, nr, i+mr, col, ie, ic, p1)
 			h := min(mr, j.m-i)
@@ -77,7 +97,9 @@ func (j *jobBF16) panels(s *scratch, ic, ie, p0, p1, pc, kb int) {
 			} else {
 				run(kb, ap, bp, j.c[i*j.ldc+col:], j.ldc, load, pf)
 			}
-			pf.b = &bp[0]
+			if next == nil {
+				pf.b = &bp[0]
+			}
 		}
 	}
 }

@@ -47,10 +47,11 @@
 	FMAROW16(ao, Z0, Z1)
 
 // KPAIR32(fma, ao, bo) is one k pair of an AVX-512 bf16 kernel (A rows of
-// 32 bytes: MR 8), the next B micro-panel's pair (R12) prefetched.
+// 32 bytes: MR 8), one line of the next B micro-panel's pair (R12)
+// prefetched (the caller alternates halves between row tiles:
+// prefetchHalf).
 #define KPAIR32(fma, ao, bo) \
 	PREFETCHT0  bo(R12)    \
-	PREFETCHT0  bo+64(R12) \
 	WIDEN32EVEN(bo)        \
 	fma(ao)                \
 	WIDEN32ODD(bo)         \
