@@ -11,7 +11,7 @@ import (
 // place as B: decode (1 and 16 rows), the LM head, and a scoring pass.
 var weightShapes = []struct{ m, n, k int }{
 	{1, 4864, 896}, {1, 896, 4864}, {16, 4864, 896}, {16, 896, 4864},
-	{1, 151936, 896}, {16, 151936, 896}, {512, 4864, 896}, {512, 896, 4864},
+	{1, 151936, 896}, {16, 151936, 896}, {512, 4864, 896}, {512, 896, 4864}, {2048, 4864, 896},
 }
 
 // BenchmarkWeightBF16 compares the f32 weight with the bf16 one, widened
