@@ -41,6 +41,10 @@ type Options struct {
 	// contract this does not change any result.
 	Progress      func(Progress)
 	ProgressChunk int
+
+	// Shard, when set, evaluates one shard of the run's documents (see
+	// Shard); Merge puts the shards' samples back together.
+	Shard Shard
 }
 
 // Progress is one progress report.
@@ -68,58 +72,114 @@ type taskRun struct {
 	task  tasks.Task
 	insts []tasks.Instance
 	resps [][]tasks.Response // per instance, per request
+	shard *TaskShard         // the shard's part of the task (Options.Shard); nil otherwise
+}
+
+// evaluation is an evaluation's tasks, built: their instances (a shard's
+// part of them) and the groups they report.
+type evaluation struct {
+	runs   []*taskRun
+	groups []tasks.Group
+	start  time.Time
 }
 
 // Evaluate runs the tasks of opts.Tasks on lm and returns typed results.
 // It respects ctx cancellation between and within LM calls (the LM sees
-// ctx). Results do not depend on request order or chunking.
+// ctx). Results do not depend on request order or chunking. With
+// Options.Shard, only the shard's documents are evaluated (see Shard):
+// the results then hold its samples (whatever LogSamples says) and
+// TaskResult.Shard, and aggregates over its documents only, without
+// stderrs; Merge computes the run's.
 func Evaluate(ctx context.Context, model lm.LM, opts Options) (*Results, error) {
 	start := time.Now()
+	opts, err := settle(opts)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := expand(opts, start)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Task.ChatTemplate, err = chatTemplate(model, opts.Task.ApplyChatTemplate); err != nil {
+		return nil, err
+	}
+	pr := newProgress(opts.Progress, start)
+	if err := ev.build(ctx, opts, pr); err != nil {
+		return nil, err
+	}
+	if err := runRequests(ctx, model, ev.runs, opts, pr); err != nil {
+		return nil, err
+	}
+	if opts.Shard.On() {
+		opts.LogSamples, opts.BootstrapIters = true, -1
+	}
+	res, err := ev.score(opts)
+	pr.report("score")
+	return res, err
+}
+
+// settle applies Options' defaults and checks what Evaluate and Merge
+// check before any work.
+func settle(opts Options) (Options, error) {
 	if opts.BootstrapIters == 0 {
 		opts.BootstrapIters = metrics.DefaultBootstrapIters
 	}
-	ix := opts.Index
-	if ix == nil {
-		ix = tasks.NewIndex()
+	if opts.Index == nil {
+		opts.Index = tasks.NewIndex()
 	}
-	ts, groups, err := ix.Expand(opts.Tasks)
+	return opts, opts.Shard.Validate()
+}
+
+// expand resolves opts.Tasks into the evaluation's tasks and groups.
+func expand(opts Options, start time.Time) (*evaluation, error) {
+	ts, groups, err := opts.Index.Expand(opts.Tasks)
 	if err != nil {
 		return nil, err
 	}
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("evaluate: no tasks given")
 	}
-	if opts.Task.ChatTemplate, err = chatTemplate(model, opts.Task.ApplyChatTemplate); err != nil {
-		return nil, err
-	}
-	runs := make([]*taskRun, len(ts))
-	pr := newProgress(opts.Progress, start)
+	ev := &evaluation{runs: make([]*taskRun, len(ts)), groups: groups, start: start}
 	for i, t := range ts {
+		ev.runs[i] = &taskRun{task: t}
+	}
+	return ev, nil
+}
+
+// build builds every task's instances (with Options.Shard, keeps the
+// shard's).
+func (ev *evaluation) build(ctx context.Context, opts Options, pr *progress) error {
+	for _, r := range ev.runs {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		insts, err := t.Build(opts.Task)
+		insts, err := r.task.Build(opts.Task)
 		if err != nil {
-			return nil, fmt.Errorf("task %s: %w", t.Name(), err)
+			return fmt.Errorf("task %s: %w", r.task.Name(), err)
 		}
-		runs[i] = &taskRun{task: t, insts: insts}
-		pr.docs += len(insts)
+		r.insts = insts
+		if opts.Shard.On() {
+			r.shard = shardRun(r, opts.Shard)
+		}
+		pr.docs += len(r.insts)
 		pr.report("build")
 	}
-	if err := runRequests(ctx, model, runs, opts, pr); err != nil {
-		return nil, err
-	}
-	res := &Results{Groups: nil, Start: start}
-	for _, r := range runs {
+	return nil
+}
+
+// score scores every task and aggregates the groups.
+func (ev *evaluation) score(opts Options) (*Results, error) {
+	res := &Results{Start: ev.start}
+	for _, r := range ev.runs {
 		tr, err := scoreTask(r, opts)
 		if err != nil {
 			return nil, err
 		}
+		tr.Shard = r.shard
 		res.Tasks = append(res.Tasks, tr)
 	}
-	pr.report("score")
-	res.Groups = aggregateGroups(groups, res.Tasks)
-	res.Duration = time.Since(start)
+	res.Groups = aggregateGroups(ev.groups, res.Tasks)
+	res.Duration = time.Since(ev.start)
 	return res, nil
 }
 

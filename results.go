@@ -53,6 +53,9 @@ type TaskResult struct {
 	// out of LogProbRequests. When it is > 0, the affected documents' metric
 	// values and every aggregate over them are NaN (see NonFiniteWarnings).
 	NonFinite, LogProbRequests int
+	// Shard is the shard's part of the task in a sharded evaluation
+	// (Options.Shard); nil otherwise.
+	Shard *TaskShard
 }
 
 // Metric returns the named metric under filter.

@@ -25,8 +25,8 @@ type ScoreOptions struct {
 	Requests, Context, Continuation int
 	// Seed seeds the random token ids.
 	Seed uint64
-	// Model and DType name what the Opener loads; the report repeats them
-	// (and the device the engine resolved).
+	// Model and DType name what the Opener loads; the report repeats the
+	// model, and the dtype and device the engine resolved them to.
 	Model, DType string
 	// PeakTime is how long each of the three peak measurements runs
 	// (default 300 ms; negative: no measurement).
@@ -39,7 +39,7 @@ type ScoreOptions struct {
 
 // ScoreReport is the result of [Score].
 type ScoreReport struct {
-	Model, Device, DType string        // from the options; Device from the engine
+	Model, Device, DType string        // Model from the options; Device and DType (resolved) from the engine
 	Backend              string        // the engine's backend spec
 	Batch                int           // the engine's batch size
 	LastB, LastT, LastK  int           // shape of the last batch (the bucket)
@@ -104,7 +104,7 @@ func Score(ctx context.Context, open Opener, o ScoreOptions) (*ScoreReport, erro
 	if e.Device().Device == "cuda" {
 		pk = peak.Result{} // the CPU's peak says nothing of a GPU's work
 	}
-	return &ScoreReport{Model: o.Model, Device: e.Device().Device, DType: o.DType, Backend: s.Backend, Batch: e.BatchSize(),
+	return &ScoreReport{Model: o.Model, Device: e.Device().Device, DType: e.DType(), Backend: s.Backend, Batch: e.BatchSize(),
 		LastB: s.LastB, LastT: s.LastT, LastK: s.LastK, Requests: o.Requests, Tokens: s.Tokens - warm.Tokens,
 		Time: wall, CompileTime: s.CompileTime, Graphs: s.Compiles, Load: load, PeakRSS: PeakRSS(),
 		Parameters: e.NumParameters(), FLOPs: ScoreFLOPs(e.Config(), reqs), Peak: pk, Features: peak.Features(),

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
 	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
@@ -64,7 +63,7 @@ func newBackend(spec string) (backends.Backend, error) {
 		// home. (The write cannot fail for this name and value.)
 		_, _ = env.SetDefault(env.GoPJRTCUDAChecks, "0")
 		if deviceOf(spec) == "cuda" {
-			cudaFullPrecision()
+			cudaSetup()
 		}
 		return newXLABackend(config)
 	}
@@ -179,46 +178,6 @@ func ProbeBackend(spec string) (name string, err error) {
 		return nil
 	})
 	return name, err
-}
-
-// cpuSpecFor keeps the pure-Go device on GoMLX's simplego backend for
-// dtypes goeval's own (gocpu) has no path for. gocpu computes in float32
-// only, but runs bfloat16 as weight-only bf16 and float16 on weights
-// converted to f32 (backendDTypes).
-func cpuSpecFor(spec string, dtype dtypes.DType) string {
-	if isGoCPU(spec) && dtype != dtypes.Float32 && dtype != dtypes.BFloat16 && dtype != dtypes.Float16 {
-		return "go"
-	}
-	return spec
-}
-
-// isGoCPU reports whether spec names goeval's pure-Go backend (with or
-// without options).
-func isGoCPU(spec string) bool {
-	name, _, _ := strings.Cut(spec, ":")
-	return name == gocpu.Name
-}
-
-// backendDTypes maps the requested dtype onto the backend of spec: the
-// compute dtype (activations, KV caches, hidden states) and the dtype the
-// weight matrices are stored in (models.LoadOptions). On gocpu, which
-// computes in float32, bfloat16 is weight-only bf16: every linear weight,
-// the embedding and the LM head stay bf16 in memory (half the bytes, and
-// decode is bound by reading them) and are widened to f32 inside the
-// products (internal/gocpu/bf16.go); norms, softmax and sums stay f32.
-// float16 is float32 there, the weights converted at load: exact (f16's
-// 11 significant bits fit f32's 24), where bf16 storage would round each
-// weight to 8 bits (up to 2^-8 of it, 8× f16's own rounding) and change
-// the model the user asked for; --dtype bfloat16 is the way to trade that
-// for half the memory. Elsewhere both are the requested dtype.
-func backendDTypes(spec string, dtype dtypes.DType) (compute, weights dtypes.DType) {
-	switch {
-	case isGoCPU(spec) && dtype == dtypes.BFloat16:
-		return dtypes.Float32, dtypes.BFloat16
-	case isGoCPU(spec) && dtype == dtypes.Float16:
-		return dtypes.Float32, dtypes.Float32
-	}
-	return dtype, dtype
 }
 
 // inGoHeap reports whether backend keeps tensors in Go memory (the pure-Go

@@ -21,6 +21,9 @@ func newXLABackend(plugin string) (backends.Backend, error) {
 		// not start: grow the pool on demand instead.
 		options = pjrt.NamedValuesMap{"preallocate": false}
 	}
+	if deviceOf("xla:"+plugin) == "xla-cpu" { // as many devices as XLA_FLAGS asks (replicas.go)
+		options = pjrt.NamedValuesMap{"cpu_device_count": int64(hostDevices())}
+	}
 	return xla.NewWithOptions(plugin, options)
 }
 

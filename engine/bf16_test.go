@@ -16,7 +16,7 @@ import (
 )
 
 // TestWeightOnlyBF16: --dtype bfloat16 on the pure-Go backend keeps the
-// weight matrices bf16 in memory and computes in f32 (backendDTypes), so
+// weight matrices bf16 in memory and computes in f32 (precisionOn), so
 // on a bf16 checkpoint, whose f32 load widens every weight exactly, it
 // scores and generates bit for bit as float32 does (gemm's bf16 kernels
 // are its f32 chains on the widened weights). The matrices (a tied
@@ -40,8 +40,8 @@ func TestWeightOnlyBF16(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e.spec != gocpu.Name || e.dtype != dtypes.Float32 {
-				t.Fatalf("%s %s: backend %q, compute dtype %s; want gocpu, Float32", arch, dt, e.spec, e.dtype)
+			if e.spec != gocpu.Name || e.prec.compute != dtypes.Float32 {
+				t.Fatalf("%s %s: backend %q, compute dtype %s; want gocpu, Float32", arch, dt, e.spec, e.prec.compute)
 			}
 			if scores[j], err = e.Loglikelihood(ctx, work); err != nil {
 				t.Fatal(err)
@@ -91,29 +91,4 @@ func checkBF16Weights(t *testing.T, e *Engine, tied bool) {
 			t.Errorf("%s: packed in place %v, want %v", name, packed, want)
 		}
 	})
-}
-
-// TestBackendDTypes: on gocpu (with or without options) bfloat16 is
-// weight-only (f32 compute, bf16 weights) and float16 is f32 with the
-// weights converted at load, both staying on gocpu; float32 and every
-// dtype on other backends are unchanged.
-func TestBackendDTypes(t *testing.T) {
-	f32, bf16, f16 := dtypes.Float32, dtypes.BFloat16, dtypes.Float16
-	for _, c := range []struct {
-		spec                   string
-		dtype, compute, weight dtypes.DType
-	}{
-		{gocpu.Name, f32, f32, f32}, {gocpu.Name, bf16, f32, bf16}, {gocpu.Name + ":threads=2", bf16, f32, bf16},
-		{gocpu.Name, f16, f32, f32}, {"go", bf16, bf16, bf16}, {"xla:/p.so", bf16, bf16, bf16}, {"xla:/p.so", f16, f16, f16},
-	} {
-		if got := cpuSpecFor(c.spec, c.dtype); got != c.spec {
-			t.Errorf("cpuSpecFor(%q, %s) = %q, want it kept", c.spec, c.dtype, got)
-		}
-		if compute, weight := backendDTypes(c.spec, c.dtype); compute != c.compute || weight != c.weight {
-			t.Errorf("backendDTypes(%q, %s) = %s, %s; want %s, %s", c.spec, c.dtype, compute, weight, c.compute, c.weight)
-		}
-	}
-	if got := cpuSpecFor(gocpu.Name, dtypes.Float64); got != "go" {
-		t.Errorf("cpuSpecFor(gocpu, Float64) = %q, want go (simplego)", got)
-	}
 }

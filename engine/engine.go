@@ -1,20 +1,18 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"github.com/goeval/goeval/lm/lmenc"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmenc"
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/models/tokenizer"
 )
@@ -31,16 +29,14 @@ type Engine struct {
 	backend backends.Backend
 	spec    string // backend spec, e.g. "go" or "xla:/…/plugin.so"
 	device  DeviceChoice
-	// fixPrefill fixes prefill shapes per group as on a GPU (genshapes.go;
+	// fixShapes fixes shapes as on a GPU (fixedShapes, genshapes.go;
 	// tests set it elsewhere).
-	fixPrefill bool
-	ctx        *mlctx.Context
-	// dtype is the compute dtype of activations, caches and hidden states
-	// (backendDTypes: float32 for weight-only bf16 on gocpu).
-	dtype  dtypes.DType
-	maxLen int
-	batch  int
-	prefix int32
+	fixShapes bool
+	ctx       *mlctx.Context
+	prec      precision // the resolved dtype (dtype.go)
+	maxLen    int
+	batch     int
+	prefix    int32
 
 	mu    sync.Mutex
 	execs scoreExecs
@@ -98,8 +94,13 @@ type Stats struct {
 	// the store has held (at most Options.PrefixCacheMB).
 	PrefixComputed, PrefixHits int
 	PrefixPeakBytes            int64
-	Backend                    string // backend spec
-	BackendName                string // backend description
+	// Batch is the most rows a scoring pass takes now: Options.BatchSize,
+	// or the auto batch, halved by each out-of-memory back-off of a
+	// scoring pass; Backoffs counts the halvings of scoring and generation
+	// passes (oom.go).
+	Batch, Backoffs int
+	Backend         string // backend spec
+	BackendName     string // backend description
 }
 
 var (
@@ -129,24 +130,23 @@ func open(dir string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	dtype, _ := opts.computeDType()
-	choice, err := deviceChoice(context.Background(), opts)
+	choice, spec, name, err := resolveSpec(dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	spec := safeGoSpec(cpuSpecFor(choice.Spec, dtype))
-	compute, weights := backendDTypes(spec, dtype)
-	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1, dtype: compute}
+	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
 	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)
 	}
-	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = newBackend(spec); return err }); err != nil {
+	if err := tryCatch("backend "+spec, func() (err error) { e.backend, err = opts.backendFor(spec); return err }); err != nil {
 		return nil, err
 	}
+	e.prec = precisionOn(e.backend, name)
+	dtype := e.prec.compute
 	start := time.Now()
 	var l *models.Loaded
-	lo := models.LoadOptions{DType: compute, WeightDType: weights, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode, Logf: opts.Logf}
+	lo := models.LoadOptions{DType: dtype, WeightDType: e.prec.weights, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode, Logf: opts.Logf}
 	if err := tryCatch("load weights", func() (err error) { l, err = models.Load(e.backend, dir, lo); return err }); err != nil {
 		return nil, err
 	}
@@ -158,28 +158,9 @@ func open(dir string, opts Options) (*Engine, error) {
 	if inGoHeap(e.backend) { // the weights live in the Go heap
 		limitHeap(weightBytes(e.ctx))
 	}
-	opts.logf("loaded %s (%s) in %v on %s, dtype %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), dtypeNote(dtype, compute, weights), e.maxLen)
+	opts.logf("loaded %s (%s) in %v on %s, %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), e.prec, e.maxLen)
 	e.stats.Backend, e.stats.BackendName = spec, e.backend.Name()
 	return e, nil
-}
-
-// weightBytes is the memory the context's variables take, each in the
-// dtype it is stored in.
-func weightBytes(ctx *mlctx.Context) int64 {
-	var n int64
-	for v := range ctx.IterVariables() {
-		n += int64(v.Shape().Memory())
-	}
-	return n
-}
-
-// dtypeNote names the dtype for the load message: "bfloat16 (weights
-// bfloat16, compute float32)" where they differ.
-func dtypeNote(requested, compute, weights dtypes.DType) string {
-	if compute == weights {
-		return compute.String()
-	}
-	return fmt.Sprintf("%s (weights %s, compute %s)", requested, weights, compute)
 }
 
 // loadTokenizer returns the tokenizer of dir (tokenizer.json) unless
@@ -269,6 +250,7 @@ func (e *Engine) Stats() Stats {
 	defer e.mu.Unlock()
 	s := e.stats
 	s.PrefixPeakBytes = e.prefixes.peakBytes()
+	s.Batch = e.batch
 	return s
 }
 

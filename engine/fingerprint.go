@@ -30,16 +30,20 @@ var fingerprintFiles = []string{"config.json", "generation_config.json", "tokeni
 // the tokenizer files, every weight file's name, size and modification
 // time (the weights themselves are not read), each adapter's
 // adapter_config.json bytes and weight files' name, size and time, the
-// adapter mode and the adapter this engine applies, the compute dtype, the
+// adapter mode and the adapter this engine applies, the resolved dtype
+// (Options.DType "auto" counts as what it resolved to) and, when the
+// backend computes in float32 on weights of another dtype, that, the
 // backend spec, max length and the prefix token. The folder's path is not
 // part of it (a moved checkpoint keeps its fingerprint); the batch size is
 // not either (results do not depend on it). An Options.Tokenizer given
 // instead of the folder's tokenizer.json is not covered.
 func (e *Engine) Fingerprint() (string, error) {
 	h := sha256.New()
-	dtype, _ := e.opts.computeDType()
 	mode, _ := models.ParseAdapterMode(e.opts.AdapterMode)
-	fmt.Fprintf(h, "%s\ndtype %s\nbackend %q\nmax_length %d\nprefix %d\n", fingerprintVersion, dtype, e.spec, e.maxLen, e.prefix)
+	fmt.Fprintf(h, "%s\ndtype %s\nbackend %q\nmax_length %d\nprefix %d\n", fingerprintVersion, e.prec.weights, e.spec, e.maxLen, e.prefix)
+	if e.prec.compute != e.prec.weights {
+		fmt.Fprintf(h, "compute %s\n", e.prec.compute)
+	}
 	if err := hashModelDir(h, e.dir, fingerprintFiles); err != nil {
 		return "", fmt.Errorf("fingerprint of %s: %w", e.dir, err)
 	}

@@ -26,8 +26,9 @@ func fingerprint(t *testing.T, dir string, o Options) string {
 	return fp
 }
 
-// The same checkpoint and settings give the same fingerprint; the dtype, a
-// touched weight file, the max length or an edited config.json change it.
+// The same checkpoint and settings give the same fingerprint; the resolved
+// dtype, a touched weight file, the max length or an edited config.json
+// change it.
 func TestFingerprint(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "m")
 	if err := synth.Model(synth.ModelOptions{Arch: "llama", Hidden: 16, Layers: 1, Heads: 2, KVHeads: 1,
@@ -38,8 +39,19 @@ func TestFingerprint(t *testing.T) {
 	if b := fingerprint(t, dir, Options{BatchSize: 3}); a != b {
 		t.Errorf("two opens of %s (batch 8 and 3) give fingerprints %s and %s", dir, a, b)
 	}
-	if b := fingerprint(t, dir, Options{DType: "bfloat16"}); a == b {
+	bf16 := fingerprint(t, dir, Options{DType: "bfloat16"})
+	if bf16 == a {
 		t.Error("bfloat16 and float32 share a fingerprint")
+	}
+	// float16 runs here in float32 on rounded weights: its own answers all
+	// the same; auto on this CPU device is float32, and spellings agree.
+	if f16 := fingerprint(t, dir, Options{DType: "float16"}); f16 == a || f16 == bf16 {
+		t.Error("float16 shares a fingerprint with float32 or bfloat16")
+	} else if half := fingerprint(t, dir, Options{DType: "half"}); half != f16 {
+		t.Error("half and float16 have different fingerprints")
+	}
+	if b := fingerprint(t, dir, Options{DType: "auto", Device: "cpu"}); b != a {
+		t.Error("auto on the CPU and float32 have different fingerprints")
 	}
 	if b := fingerprint(t, dir, Options{MaxLength: 64}); a == b {
 		t.Error("max length 64 and 128 share a fingerprint")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/goeval/goeval/lm/lmenc"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmenc"
 )
 
 // defaultMaxGenToks is lm-eval's max_gen_toks default.

@@ -3,9 +3,8 @@ package engine
 import (
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/backends"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
@@ -41,8 +40,19 @@ type Options struct {
 	// "gocpu", "go" (simplego), "go:dotgeneral_small",
 	// "xla:/abs/path/pjrt_plugin.so".
 	Backend string
-	// DType is the compute dtype: "float32" (default, also "f32") or
-	// "bfloat16" ("bf16"). Log-softmax is always float64 on top of it.
+	// DType is the model's dtype: "float32" (the default, ""), "bfloat16",
+	// "float16" (spellings: ParseDType) or "auto": config.json's
+	// torch_dtype on cuda, float32 on a CPU device (ResolveDType, per
+	// model). In bfloat16 and float16 the weights are rounded to it from
+	// any checkpoint dtype (to nearest, ties to even) and the graphs
+	// compute in it, products accumulating in float32, with norms,
+	// attention's softmax and the rotary tables in float32 and the logits
+	// (in the dtype, as transformers returns them) turned into float64
+	// log-probs. A backend that does not compute in the dtype computes in
+	// float32 on the rounded weights instead (dtype.go): goeval's pure-Go
+	// backend has neither; there bfloat16 is weight-only (the weight
+	// matrices stay bfloat16 in memory, widened inside the float32
+	// products). Engine.DType is the resolved name.
 	DType string
 	// BatchSize is the number of rows per forward pass (default 8).
 	BatchSize int
@@ -85,6 +95,13 @@ type Options struct {
 	PrefixCacheMB int
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)
+	// DeviceNum is the backend's device the engine runs on (0: the first):
+	// its weights are loaded there and its graphs run there. OpenReplicas
+	// opens one engine per device.
+	DeviceNum int
+	// shared is the backend OpenReplicas' engines share (nil: Open creates
+	// one).
+	shared backends.Backend
 }
 
 // defaultBatchSize is the batch when Options.BatchSize is 0.
@@ -92,17 +109,6 @@ const defaultBatchSize = 8
 
 // DefaultBatchSize is the rows per forward pass when Options.BatchSize is 0.
 const DefaultBatchSize = defaultBatchSize
-
-// computeDType parses Options.DType.
-func (o Options) computeDType() (dtypes.DType, error) {
-	switch strings.ToLower(o.DType) {
-	case "", "float32", "f32", "fp32":
-		return dtypes.Float32, nil
-	case "bfloat16", "bf16":
-		return dtypes.BFloat16, nil
-	}
-	return dtypes.InvalidDType, errs.BadInputf("dtype %q is not supported (use float32 or bfloat16)", o.DType)
-}
 
 // logf forwards to Options.Logf when set.
 func (o Options) logf(format string, args ...any) {
@@ -124,7 +130,7 @@ func (o Options) validate() error {
 	if o.MaxLength < 0 {
 		return errs.BadInputf("max length %d must be ≥ 1", o.MaxLength)
 	}
-	if _, err := o.computeDType(); err != nil {
+	if _, err := ParseDType(o.DType); err != nil {
 		return err
 	}
 	if _, err := models.ParseAdapterMode(o.AdapterMode); err != nil {

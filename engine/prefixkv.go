@@ -48,7 +48,7 @@ func prefixKey(ids []int32, pb int) string {
 // layer in the compute dtype.
 func (e *Engine) prefixBytes(pb int) int64 {
 	l, k, d := e.model.CacheDims()
-	return int64(2*l*k*pb*d) * int64(e.dtype.Size())
+	return int64(2*l*k*pb*d) * int64(e.prec.compute.Size())
 }
 
 // prefixSlots is the padded length of a cached prefix of p tokens.
@@ -236,9 +236,10 @@ func (pp *passPrefix) release() {
 // slots), for compiling ahead.
 func (e *Engine) prefixShapes(pb int) []*tensors.Tensor {
 	l, k, d := e.model.CacheDims()
+	dtype := e.prec.compute
 	out := make([]*tensors.Tensor, 2*l)
 	for i := range out {
-		out[i] = tensors.FromShape(shapes.Make(e.dtype, 1, k, pb, d))
+		out[i] = tensors.FromShape(shapes.Make(dtype, 1, k, pb, d))
 	}
 	return out
 }

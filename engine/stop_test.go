@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"github.com/goeval/goeval/lm/lmenc"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/internal/testutil/fixturemodel"
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/lm/lmenc"
 	"github.com/goeval/goeval/models/tokenizer"
 )
 

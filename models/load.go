@@ -35,15 +35,20 @@ func ParseAdapterMode(mode string) (string, error) {
 
 // LoadOptions configure Load.
 type LoadOptions struct {
-	// DType is the compute dtype of the weights: Float32 or BFloat16.
+	// DType is the dtype the weights are stored in, the graphs' compute
+	// dtype: Float32, BFloat16 or Float16 (converted from any checkpoint
+	// dtype, to nearest with ties to even).
 	DType dtypes.DType
-	// WeightDType, when set and not DType, is the dtype the weight matrices
+	// WeightDType, when set and not DType (BFloat16 or Float16 under a
+	// Float32 DType, for a backend that computes in float32 only), is the
+	// precision the weights hold: each weight (after a merged adapter) is
+	// rounded to it. BFloat16 is weight-only bf16: the weight matrices
 	// (every rank-2 ".weight": linear layers, the embedding, the LM head)
-	// are stored in; the graphs convert each to DType where they use it
-	// (Param). Only BFloat16 with DType Float32 (weight-only bf16: half the
-	// memory; goeval's pure-Go backend multiplies and gathers the bf16
-	// weights without an f32 copy) is supported. Other tensors (norms,
-	// biases) and adapters stay in DType.
+	// are stored in bfloat16 (half the memory; goeval's pure-Go backend
+	// multiplies and gathers them without a float32 copy) and converted to
+	// DType where the graphs use them (Param); the other tensors, and
+	// Float16's matrices, are stored in DType. Separate-mode adapters are
+	// not rounded.
 	WeightDType dtypes.DType
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
@@ -120,11 +125,14 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	return l, nil
 }
 
-// weightDTypes are o's compute and matrix storage dtypes.
+// weightDTypes is how o's weights are stored (LoadOptions.WeightDType).
 func (o LoadOptions) weightDTypes() weightDTypes {
-	w := weightDTypes{compute: o.DType, matrix: o.WeightDType}
-	if w.matrix == dtypes.InvalidDType {
-		w.matrix = w.compute
+	w := weightDTypes{compute: o.DType, held: o.WeightDType, matrix: o.DType}
+	if w.held == dtypes.InvalidDType {
+		w.held = w.compute
+	}
+	if w.held == dtypes.BFloat16 && w.compute == dtypes.Float32 {
+		w.matrix = dtypes.BFloat16
 	}
 	return w
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -88,14 +87,7 @@ func deviceTensor(backend backends.Backend, data []float32, dtype dtypes.DType, 
 	if shape.Size() != len(data) {
 		return nil, fmt.Errorf("shape %v holds %d values, adapter has %d", dims, shape.Size(), len(data))
 	}
-	var flat any = data
-	if dtype == dtypes.BFloat16 {
-		bf := make([]bfloat16.BFloat16, len(data))
-		for i, f := range data {
-			bf[i] = bfloat16.FromFloat32(f)
-		}
-		flat = bf
-	}
+	flat := flatIn(data, dtype)
 	var buf backends.Buffer
 	var err error
 	if backend.HasSharedBuffers() {

@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/x448/float16"
 
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/models/safetensors"
@@ -92,8 +93,8 @@ func paramT(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 
 // LoadWeights checks s against cfg strictly (CheckTensors: missing,
 // unexpected or misshapen tensors are errors naming tensor and file) and
-// stores every tensor in ctx as a variable in dtype (Float32 or BFloat16) on
-// the backend's device 0.
+// stores every tensor in ctx as a variable in dtype (Float32, BFloat16 or
+// Float16, rounded to nearest: flatIn) on the backend's device 0.
 //
 // Memory: F32 data is read straight from the read-only mapping into the
 // device buffer (the one copy), and the mapped pages are then dropped from
@@ -111,35 +112,25 @@ type WeightTransform func(name string, data []float32, shape []int) ([]float32, 
 // LoadWeightsWith is LoadWeights with every tensor passed through tf
 // (nil: none) after conversion to float32.
 func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType, tf WeightTransform) error {
-	return loadWeights(ctx, backend, cfg, s, weightDTypes{compute: dtype, matrix: dtype}, tf)
+	return loadWeights(ctx, backend, cfg, s, weightDTypes{compute: dtype, held: dtype, matrix: dtype}, tf)
 }
 
-// weightDTypes are the compute dtype and the storage dtype of the weight
-// matrices (LoadOptions.WeightDType).
-type weightDTypes struct{ compute, matrix dtypes.DType }
-
-// of is the dtype tensor name of the given rank is stored in.
-func (w weightDTypes) of(name string, rank int) dtypes.DType {
-	if rank == 2 && strings.HasSuffix(name, ".weight") {
-		return w.matrix
-	}
-	return w.compute
-}
-
-// loadWeights is LoadWeightsWith with matrices stored in dt.matrix; it
-// records the compute dtype on ctx when they differ (computeValue).
+// loadWeights is LoadWeightsWith with the weights rounded to dt.held and
+// the matrices stored in dt.matrix (weightDTypes); it records the compute
+// dtype on ctx when they differ (computeValue).
 func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dt weightDTypes, tf WeightTransform) error {
-	if dt.compute != dtypes.Float32 && dt.compute != dtypes.BFloat16 {
-		return fmt.Errorf("load weights: compute dtype %s not supported (use float32 or bfloat16)", dt.compute)
-	}
-	if dt.matrix != dt.compute && (dt.compute != dtypes.Float32 || dt.matrix != dtypes.BFloat16) {
-		return fmt.Errorf("load weights: weights stored as %s, computed in %s: not supported (bfloat16 weights with float32 compute are)", dt.matrix, dt.compute)
+	if err := dt.check(); err != nil {
+		return fmt.Errorf("load weights: %w", err)
 	}
 	if err := CheckTensors(cfg, s); err != nil {
 		return err
 	}
 	if dt.matrix != dt.compute {
 		ctx.InAbsPath("/").SetParam(computeDTypeParam, dt.compute.String())
+	}
+	rounded := tf // for the tensors stored in dt.compute
+	if dt.held != dt.compute {
+		rounded = roundedTo(dt.held, tf)
 	}
 	for _, name := range s.Names() {
 		if IgnoredTensor(name) {
@@ -152,7 +143,7 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 		if dtype := dt.of(name, len(info.Shape)); dtype != dt.compute {
 			t, err = loadMatrixBF16(backend, s, name, info, tf, transpose)
 		} else {
-			t, err = loadTensor(backend, s, name, info, dtype, tf, transpose)
+			t, err = loadTensor(backend, s, name, info, dtype, rounded, transpose)
 		}
 		if err != nil {
 			return fmt.Errorf("load %s from %s: %w", name, info.File, err)
@@ -186,14 +177,7 @@ func loadTensor(backend backends.Backend, s *safetensors.Set, name string, info 
 		data = transposed(data, info.Shape[0], info.Shape[1])
 		shape = shapes.Make(dtype, info.Shape[1], info.Shape[0])
 	}
-	var flat any = data
-	if dtype == dtypes.BFloat16 {
-		bf := make([]bfloat16.BFloat16, len(data))
-		for i, f := range data {
-			bf[i] = bfloat16.FromFloat32(f)
-		}
-		flat = bf
-	}
+	flat := flatIn(data, dtype)
 	var buf backends.Buffer
 	if backend.HasSharedBuffers() {
 		var dst any
@@ -230,6 +214,8 @@ func copyFlat(dst, src any, release bool) {
 		}
 	case []bfloat16.BFloat16:
 		copy(d, src.([]bfloat16.BFloat16))
+	case []float16.Float16:
+		copy(d, src.([]float16.Float16))
 	default:
 		panic(fmt.Sprintf("models: unexpected buffer type %T", dst))
 	}

@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/gomlx/gomlx/backends"
@@ -70,4 +71,29 @@ func bits16(f []bfloat16.BFloat16) []uint16 {
 		return nil
 	}
 	return unsafe.Slice((*uint16)(unsafe.Pointer(&f[0])), len(f))
+}
+
+// weightDTypes are how Load stores weights: the graphs' compute dtype,
+// the precision the weights are rounded to (held) and the dtype the
+// weight matrices are stored in (matrix: held for weight-only bf16, else
+// compute).
+type weightDTypes struct{ compute, held, matrix dtypes.DType }
+
+// of is the dtype tensor name of the given rank is stored in.
+func (w weightDTypes) of(name string, rank int) dtypes.DType {
+	if rank == 2 && strings.HasSuffix(name, ".weight") {
+		return w.matrix
+	}
+	return w.compute
+}
+
+// check reports a combination Load does not store.
+func (w weightDTypes) check() error {
+	if !floatDType(w.compute) || !floatDType(w.held) {
+		return fmt.Errorf("dtype %s (held %s) not supported (use float32, bfloat16 or float16)", w.compute, w.held)
+	}
+	if w.matrix != w.compute && (w.compute != dtypes.Float32 || w.matrix != dtypes.BFloat16) {
+		return fmt.Errorf("weights stored as %s, computed in %s: not supported (bfloat16 weights with float32 compute are)", w.matrix, w.compute)
+	}
+	return nil
 }

@@ -106,7 +106,7 @@ func seedValue(seed *int64) any {
 // what lm-eval's model_dtype records.
 func TorchDType(dtype string) string {
 	switch strings.ToLower(dtype) {
-	case "", "float32", "f32", "fp32":
+	case "", "float32", "f32", "fp32", "float":
 		return "torch.float32"
 	case "bfloat16", "bf16":
 		return "torch.bfloat16"

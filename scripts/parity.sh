@@ -27,13 +27,18 @@ check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check
 check "YAML task prompts vs lm-eval" $PY parity/lmeval/dump_yaml_tasks.py --check
 check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
 check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
+# math-verify's verdicts on the corpus regenerated (the package's own tests
+# from its pinned sdist plus generated variants), then goeval's port on it.
+check "math-verify corpus vs math-verify" $PY parity/mathverify/golden.py --check
+check "metrics/mathverify vs the corpus" go test -count=1 -run TestCorpusAgreement ./metrics/mathverify/
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"
 check "tokenizers vs Rust + chat" parity/tokenizer/check.sh
-check "model log-probs vs transformers" parity/models/make_goldens.sh --check
+check "model log-probs vs transformers (float32, bfloat16, float16)" parity/models/make_goldens.sh --check
 # The XLA CPU device on the plugin `goeval setup` installs (the one --device
-# auto uses), against the same transformers goldens.
+# auto uses), against the same transformers goldens (bfloat16 and float16
+# computed natively there: parity/models/dtype_test.go).
 check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARITY_DEVICE=xla-cpu go test -count=1 ./parity/models/"
 # Packed rows, cached and shared prefixes on XLA CPU against its unpacked rows
 # (engine/pack_test.go: ≤ 1e-6 per token, or twice XLA's own batch noise),

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
 )
@@ -40,7 +41,7 @@ func runInspect(args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return enc.Encode(inspectOutput{r, autoDTypes(r.TorchDType)})
 	}
 	printInspect(os.Stdout, r)
 	return nil
@@ -51,7 +52,9 @@ func printInspect(w io.Writer, r *models.Inspection) {
 	fmt.Fprintf(w, "model:        %s\n", r.Model)
 	fmt.Fprintf(w, "architecture: %s (model_type %s)\n", r.Architecture, r.ModelType)
 	fmt.Fprintf(w, "parameters:   %s (%d)\n", humanCount(r.Parameters), r.Parameters)
-	fmt.Fprintf(w, "dtypes:       torch_dtype %s; tensors %s\n", orNone(r.TorchDType), dtypeCounts(r.Tensors.ByDType))
+	auto := autoDTypes(r.TorchDType)
+	fmt.Fprintf(w, "dtypes:       torch_dtype %s; tensors %s; --dtype auto: %s on cuda, %s on a CPU\n",
+		orNone(r.TorchDType), dtypeCounts(r.Tensors.ByDType), auto["cuda"], auto["cpu"])
 	fmt.Fprintf(w, "config:       hidden %v, %v layers, %v heads (%v KV, head_dim %v), intermediate %v, vocab %v\n",
 		c["hidden_size"], c["num_hidden_layers"], c["num_attention_heads"], c["num_key_value_heads"], c["head_dim"], c["intermediate_size"], c["vocab_size"])
 	rs := "none"
@@ -81,6 +84,23 @@ func printInspect(w io.Writer, r *models.Inspection) {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
 	}
+}
+
+// inspectOutput is inspect --json's object: the inspection and what --dtype
+// auto resolves to on each device.
+type inspectOutput struct {
+	*models.Inspection
+	DTypeAuto map[string]string `json:"dtype_auto"`
+}
+
+// autoDTypes is what --dtype auto resolves to for a checkpoint whose
+// config.json names torchDType, by device (engine.ResolveDType).
+func autoDTypes(torchDType string) map[string]string {
+	out := map[string]string{}
+	for _, d := range []string{"cpu", "xla-cpu", "cuda"} {
+		out[d], _ = engine.ResolveDType(engine.DTypeAuto, d, torchDType)
+	}
+	return out
 }
 
 func dtypeCounts(m map[string]int) string {

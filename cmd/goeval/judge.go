@@ -22,11 +22,11 @@ func init() {
 }
 
 type judgeFlags struct {
-	prompts, judgeURL, judgeModel, mode, template, out, device string
-	models                                                     stringList
-	n, maxTokens, judgeMaxTokens, concurrency                  int
-	temp, topP, priceIn, priceOut                              float64
-	seed                                                       uint64
+	prompts, judgeURL, judgeModel, mode, template, out, device, dtype string
+	models                                                            stringList
+	n, maxTokens, judgeMaxTokens, concurrency                         int
+	temp, topP, priceIn, priceOut                                     float64
+	seed                                                              uint64
 }
 
 const judgeUsage = `Usage: goeval judge --prompts FILE --model BASELINE --model CANDIDATE [--model …] --judge-url URL --judge-model NAME --output DIR
@@ -56,6 +56,7 @@ func runJudge(args []string) error {
 	fs.StringVar(&f.template, "judge-prompt", "", "a file replacing the judge's user prompt; pairwise needs {question}, {answer_a}, {answer_b}; single {question}, {answer}. Ask for the verdict as [[A]]/[[B]]/[[C]] or [[N]]")
 	fs.StringVar(&f.out, "output", "", "output folder (required)")
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
+	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp+" (checkpoint --models)")
 	setUsage(fs, strings.TrimRight(judgeUsage, "\n"))
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
@@ -116,6 +117,9 @@ func (f *judgeFlags) check() (judge.Template, error) {
 	case !(f.temp >= 0 && f.temp <= 2) || !(f.topP > 0 && f.topP <= 1):
 		return judge.Template{}, errs.BadInputf("--temperature must be in [0, 2] and --top-p in (0, 1]")
 	}
+	if _, err := engine.ParseDType(f.dtype); err != nil {
+		return judge.Template{}, err
+	}
 	for _, m := range f.models {
 		if !strings.HasPrefix(m, "http") {
 			if err := checkModelDir(m); err != nil {
@@ -138,7 +142,7 @@ func (f *judgeFlags) answer(ctx context.Context, m string, prompts []judge.Promp
 		}
 		model = a
 	} else {
-		sf := scoreFlags{model: m, device: f.device, dtype: "float32", batch: 8}
+		sf := scoreFlags{model: m, device: f.device, dtype: f.dtype, batch: 8}
 		e, err := sf.open()
 		if err != nil {
 			return nil, err

@@ -23,6 +23,9 @@ type openedModel struct {
 	eng    *engine.Engine
 	apiKey string   // an API model's cache identity (kind, URL, name)
 	info   *lm.Info // what its results file records of its tokenizer (nil: nothing)
+	// replicas are the engines of --devices when there are several (eng is
+	// the first; lm deals requests to them); nil otherwise.
+	replicas []*engine.Engine
 }
 
 // chatTemplate is the model's chat template, the text a results file
@@ -51,11 +54,11 @@ func cacheKey(m openedModel) (string, error) {
 }
 
 // withCache wraps m's LM in the --use-cache store in dir; the returned
-// function closes the store and prints the cache line (after a failed
-// evaluation only when requests were answered).
-func withCache(dir string, m openedModel) (lm.LM, func(ok bool), error) {
+// function closes the store, prints the cache line (after a failed
+// evaluation only when requests were answered) and returns the counts.
+func withCache(dir string, m openedModel) (lm.LM, func(ok bool) lmcache.Stats, error) {
 	if dir == "" {
-		return m.lm, func(bool) {}, nil
+		return m.lm, func(bool) lmcache.Stats { return lmcache.Stats{} }, nil
 	}
 	key, err := cacheKey(m)
 	if err != nil {
@@ -66,13 +69,14 @@ func withCache(dir string, m openedModel) (lm.LM, func(ok bool), error) {
 		return nil, nil, err
 	}
 	c := lmcache.Wrap(m.lm, store, lmcache.Options{})
-	return c, func(ok bool) {
+	return c, func(ok bool) lmcache.Stats {
 		defer store.Close()
 		st := c.Stats()
 		if !ok && st.Hits+st.Computed == 0 {
-			return
+			return st
 		}
 		fmt.Fprintf(os.Stderr, "cache %s: %d of %d requests reused, %d computed\n", dir, st.Hits, st.Hits+st.Computed, st.Computed)
+		return st
 	}, nil
 }
 
@@ -95,6 +99,10 @@ func printEngineStats(w engine.Work, ok bool) {
 	if s.PrefixComputed > 0 {
 		fmt.Fprintf(os.Stderr, "engine: %d cached prefixes run, %d found in the store (at most %.1f MiB held)\n",
 			s.PrefixComputed, s.PrefixHits, float64(s.PrefixPeakBytes)/(1<<20))
+	}
+	if s.Backoffs > 0 {
+		fmt.Fprintf(os.Stderr, "engine: the device ran out of memory %d times; batch auto halved its rows each time (scoring batch now %d, decode batch %d)\n",
+			s.Backoffs, s.Batch, g.Rows)
 	}
 }
 

@@ -31,6 +31,7 @@ type runFlags struct {
 	given                                                                       []string    // the flags given on the command line
 	lmeval                                                                      lmevalState // lm-eval's options (run_lmeval*.go)
 	api                                                                         apiState    // --model-type: a model behind an API (run_api.go)
+	scale                                                                       scaleFlags  // --shard, --devices (run_shard.go, run_devices.go)
 }
 
 // runUsage heads goeval run --help.
@@ -75,7 +76,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.IntVar(&f.fewshot, "num-fewshot", -1, "few-shot examples per prompt; -1 = each task's default (tasks fixed at 0 ignore it)")
 	fs.StringVar(&f.batch, "batch-size", "auto", "rows per forward pass: a positive number, or \"auto\": scoring passes of up to 4096 packed tokens, and on XLA a generation batch measured once per run (8–64 rows)")
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
-	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
+	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp)
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
@@ -91,6 +92,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	defineLMEvalFlags(fs, f)
 	defineAPIFlags(fs, &f.api)
+	defineScaleFlags(fs, &f.scale)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
@@ -143,10 +145,8 @@ func (f *runFlags) validate() error {
 	if err := checkDevice(f.device); err != nil {
 		return err
 	}
-	if f.dtype == "auto" { // --model_args dtype=auto: config.json's, resolved per model
-		return nil
-	}
-	return engine.Options{DType: f.dtype}.Validate()
+	_, err := engine.ParseDType(f.dtype) // auto is resolved per model (modelDTypes)
+	return err
 }
 
 // seeds parses --seed as lm-eval: one value for all four, or a list

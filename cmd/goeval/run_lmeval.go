@@ -154,7 +154,7 @@ func (f *runFlags) checkModelType() error {
 // defineLMEvalFlags adds the flags goeval run has for lm-eval's options.
 func defineLMEvalFlags(fs *flag.FlagSet, f *runFlags) {
 	s := &f.lmeval
-	fs.StringVar(&s.modelArgs, "model-args", "", "lm-eval's model arguments, with --model hf: pretrained=DIR[,dtype=float32|bfloat16|auto][,peft=ADAPTER][,max_length=N][,add_bos_token=BOOL][,prefix_token_id=ID][,revision=REV] (or a JSON object); recorded as given in the results file")
+	fs.StringVar(&s.modelArgs, "model-args", "", "lm-eval's model arguments, with --model hf: pretrained=DIR[,dtype=auto|float32|bfloat16|float16|half][,peft=ADAPTER][,max_length=N][,add_bos_token=BOOL][,prefix_token_id=ID][,revision=REV] (or a JSON object); recorded as given in the results file")
 	fs.IntVar(&s.maxBatch, "max-batch-size", 0, "with --batch-size auto: at most this many rows per forward pass")
 	fs.StringVar(&s.samples, "samples", "", "documents by index instead of --limit: a JSON object (or file) {\"task\": [0, 5, …]}; as in lm-eval they are taken in dataset order and keep their index as doc_id")
 	fs.StringVar(&s.metadata, "metadata", "", "key=value pairs or a JSON object added to every task config's metadata in the results file (lm-eval's --metadata)")

@@ -103,12 +103,12 @@ func (f *runFlags) modelArg(k string, v any) error {
 			return errs.BadInputf("both --model %s and --model_args pretrained=%v name the checkpoint: give one (lm-eval's spelling: --model hf --model_args pretrained=DIR)", f.model, v)
 		}
 		f.model = fmt.Sprint(v)
-	case "dtype":
+	case "dtype": // lm-eval's get_dtype: auto or a torch attribute name
 		switch d := fmt.Sprint(v); d {
-		case "float32", "bfloat16", "auto":
+		case "float32", "float", "bfloat16", "float16", "half", "auto":
 			f.dtype = d
 		default:
-			return bad("float32, bfloat16 or auto (goeval computes in float32 or bfloat16)")
+			return bad("float32, bfloat16, float16 (half) or auto")
 		}
 	case "peft":
 		f.adapters, f.skipBase = stringList{fmt.Sprint(v)}, true // lm-eval evaluates the adapted model only

@@ -37,6 +37,7 @@ type runPlan struct {
 	adapterMode string
 	engine      engine.Options      // the device resolved, dtype, batching, lm-eval's model arguments
 	device      engine.DeviceChoice // what --device resolved to
+	dtypes      map[string]string   // each model's dtype as its results record it (modelDTypes)
 	api         *apiPlan            // a model behind an API (nil: checkpoints or the fake LM)
 	// info is what every target's results file shares; infoFor adds the
 	// target's own keys.
@@ -45,6 +46,10 @@ type runPlan struct {
 	groups []string       // the groups the run reports
 	hub    hubState       // Hub ids → cache snapshots
 	out    outputPlan
+	// shardRun, with --shard (eval.Shard), is what the shard's manifest
+	// records of the evaluation's settings (run_shard.go).
+	shardRun report.EvalSettings
+	devices  []int // --devices: the device numbers; nil: all (run_devices.go)
 }
 
 // outputPlan is what a run prints and writes, and how it ends.
@@ -80,10 +85,6 @@ func planRun(ctx context.Context, f *runFlags) (*runPlan, error) {
 	if err := checkBeforeWork(f, p.hub, models); err != nil {
 		return nil, err
 	}
-	dtype, err := autoDType(f, p.hub, models[0])
-	if err != nil {
-		return nil, err
-	}
 	if err := p.planTargets(f, models); err != nil {
 		return nil, err
 	}
@@ -95,14 +96,19 @@ func planRun(ctx context.Context, f *runFlags) (*runPlan, error) {
 	if p.device, err = resolveRunDevice(f, models); err != nil {
 		return nil, err
 	}
+	if p.dtypes, err = modelDTypes(f, p.hub, models, p.device.Device); err != nil {
+		return nil, err
+	}
 	p.engine = f.engineOptions(p.device)
-	p.engine.DType = dtype
 	if f.api.on() {
 		if p.api, err = planAPI(f); err != nil {
 			return nil, err
 		}
 	}
-	p.info = runInfo(f, p, dtype, seeds)
+	p.info = runInfo(f, p, seeds)
+	if err := p.planScale(f); err != nil {
+		return nil, err
+	}
 	return p, p.planShots()
 }
 
@@ -244,25 +250,33 @@ func errSuffix(err error) string {
 	return ": " + err.Error()
 }
 
-// autoDType is the run's compute dtype: --model_args dtype=auto is
-// config.json's torch_dtype (bfloat16 stays bfloat16, anything else
-// computes in float32), as lm-eval's dtype="auto" loads the checkpoint's
-// own dtype.
-func autoDType(f *runFlags, hs hubState, model string) (string, error) {
-	if f.dtype != "auto" {
-		return f.dtype, nil
+// modelDTypes is the dtype each model of the run records (model_args
+// dtype, and model_dtype in torch's spelling): --dtype as given, or for
+// auto (the default, or --model_args dtype=auto) what it resolves to for
+// that model on device (engine.ResolveDType: config.json's torch_dtype on
+// cuda, float32 on a CPU), so each checkpoint of a sweep gets its own.
+// The engine resolves Options.DType the same way when it opens the model;
+// the fake and API models compute nothing here (auto: float32).
+func modelDTypes(f *runFlags, hs hubState, models []string, device string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, m := range models {
+		if d, err := engine.ParseDType(f.dtype); err != nil || d != engine.DTypeAuto {
+			out[m] = f.dtype
+			continue
+		}
+		if m == "fake" || f.api.on() {
+			out[m] = engine.DTypeFloat32
+			continue
+		}
+		cfg, err := modelspkg.LoadConfig(hs.localDir(m))
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", m, err)
+		}
+		if out[m], err = engine.ResolveDType(f.dtype, device, cfg.TorchDType); err != nil {
+			return nil, err
+		}
 	}
-	if model == "fake" || f.api.on() {
-		return "float32", nil
-	}
-	cfg, err := modelspkg.LoadConfig(hs.localDir(model))
-	if err != nil {
-		return "", fmt.Errorf("model %s: %w", model, err)
-	}
-	if cfg.TorchDType == "bfloat16" {
-		return "bfloat16", nil
-	}
-	return "float32", nil
+	return out, nil
 }
 
 // resolveRunDevice resolves --device for the models of the run, the last
@@ -280,7 +294,7 @@ func resolveRunDevice(f *runFlags, models []string) (engine.DeviceChoice, error)
 }
 
 // runInfo is the results-file header every target of the run shares.
-func runInfo(f *runFlags, p *runPlan, dtype string, seeds report.Seeds) report.RunInfo {
+func runInfo(f *runFlags, p *runPlan, seeds report.Seeds) report.RunInfo {
 	var batch any = f.batch // as given, as lm-eval records it; goeval's default as a number
 	if n, err := strconv.Atoi(f.batch); err == nil && !slices.Contains(f.given, "batch-size") {
 		batch = n
@@ -290,7 +304,7 @@ func runInfo(f *runFlags, p *runPlan, dtype string, seeds report.Seeds) report.R
 		device = f.lmeval.deviceGiven // lm-eval's spelling (cuda:0) as given
 	}
 	info := report.RunInfo{Metadata: f.lmeval.meta,
-		Settings: report.RunSettings{DType: dtype, BatchSize: batch, Device: device, Limit: f.limit,
+		Settings: report.RunSettings{BatchSize: batch, Device: device, Limit: f.limit,
 			BootstrapIters: f.bootstrap, GenKwargs: p.eval.Task.GenKwargs, Seeds: seeds, ModelArgs: f.apiModelArgs()},
 		Prompt: report.PromptSettings{SystemInstruction: f.sysInstr, ApplyChatTemplate: f.chat}}
 	if f.chat || f.multiturn.set {
@@ -314,7 +328,7 @@ func (p *runPlan) infoFor(t goevalpkg.Target, tmpl string) report.RunInfo {
 	info.ModelName = t.Name
 	info.Prompt.ChatTemplate = tmpl
 	s := &info.Settings
-	s.Model, s.Peft = t.Base, t.Adapter
+	s.Model, s.Peft, s.DType = t.Base, t.Adapter, p.dtypes[t.Base]
 	s.ModelRevision, s.ModelSHA, s.PeftSHA = p.hub.modelInfo(t.Base, t.Adapter)
 	s.Checkpoint = t.Base != "fake" && p.api == nil
 	return info

@@ -50,7 +50,7 @@ type scoreFlags struct {
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "Hugging Face model directory (config.json + *.safetensors) (required)")
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
-	fs.StringVar(&f.dtype, "dtype", "float32", "compute dtype: float32 or bfloat16")
+	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp)
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
@@ -81,6 +81,9 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	}
 	if f.batch < 1 {
 		return nil, errs.BadInputf("--batch-size %d must be ≥ 1", f.batch)
+	}
+	if _, err := engine.ParseDType(f.dtype); err != nil {
+		return nil, err
 	}
 	prefixMB, err := prefixCacheOption(f.prefixCacheMB)
 	if err != nil {

@@ -25,6 +25,9 @@
 //	cpglob PATTERN DST         copy the single file matching PATTERN to DST, e.g.
 //	                           cpglob out/m/results_*.json results.json
 //	freeport VAR               set $VAR to a TCP port free on 127.0.0.1 (serve.txtar)
+//	samerun DIR1 DIR2          the folders' results files are the same bytes but for the
+//	                           timing keys, their samples files the same (samerun_test.go)
+//	replace FILE OLD NEW       replace every OLD in FILE by NEW (OLD must occur)
 package main
 
 import (
@@ -82,6 +85,8 @@ func TestScripts(t *testing.T) {
 			"badinput": cmdBadinput,
 			"cpglob":   cmdCpglob,
 			"freeport": cmdFreeport,
+			"samerun":  cmdSamerun,
+			"replace":  cmdReplace,
 		},
 	})
 }

@@ -28,7 +28,7 @@ var layers = map[string]int{
 	"internal/gemm":  0, // float32 matmul micro-kernels (Go assembly), no GoMLX
 	"internal/vmath": 0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
 	// 1: contracts and self-contained formats.
-	"lm": 1, "metrics": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
+	"lm": 1, "metrics": 1, "metrics/mathverify": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator
 	"pjrt":              1, // the pinned PJRT plugins: download, verify, install; knows no GoMLX
 	"bench/peak":        1, // the machine's measured f32 peak (an FMA loop)
@@ -38,7 +38,8 @@ var layers = map[string]int{
 	"engine/plan":       1, // the scoring passes' plan: dedup, packed rows over a prefix tree, cached prefixes, shapes; no GoMLX
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2,
-	"lm/lmtok": 2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
+	"lm/lmtok":   2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
+	"lm/lmsplit": 2, // requests dealt to copies of one model (a replica per device)
 	// 3: the engine (implements lm.LM on GoMLX) and the evaluator.
 	"engine": 3, ".": 3,
 	"apimodel": 3, // lm.LM over an OpenAI-compatible HTTP API
@@ -75,7 +76,7 @@ var forbidden = map[string][]string{
 // these (report's charts and HTML report are report/charts); engine/plan
 // plans the engine's passes as plain data (the engine alone turns them
 // into tensors).
-var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmenc", "lm/lmtok", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge",
+var light = []string{".", "lm", "lm/lmtest", "lm/lmcache", "lm/lmsplit", "lm/lmenc", "lm/lmtok", "tasks", "metrics", "pjrt", "serve", "apimodel", "judge",
 	"report", "engine/plan"}
 
 var heavy = []string{"github.com/gomlx/", "gonum.org/v1/plot"}

@@ -28,6 +28,8 @@ const (
 	OpenAI      Group = "OpenAI"        // the key of OpenAI-compatible APIs
 	Go          Group = "Go"            // the Go runtime's
 	Python      Group = "Python venv"   // the active virtual environment
+	Slurm       Group = "Slurm"         // what Slurm sets in a job array's tasks
+	Kubernetes  Group = "Kubernetes"    // what Kubernetes sets in an Indexed Job's pods
 )
 
 // Var is one environment variable goeval reads or sets, with its row of

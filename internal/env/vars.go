@@ -15,7 +15,7 @@ var (
 		Doc:    "how many shapes XLA compiles at once (1: one after the other); not a positive number: the default",
 		ReadBy: "engine"})
 	CUDATF32 = def(Var{Name: "GOEVAL_CUDA_TF32", Group: Goeval, Default: "off",
-		Doc:    "1 keeps XLA's TF32 float32 products on CUDA (faster, ~1e-3 relative error) instead of IEEE float32: goeval then sets neither NVIDIA_TF32_OVERRIDE nor XLA_FLAGS",
+		Doc:    "1 keeps XLA's TF32 float32 products on CUDA (faster, ~1e-3 relative error) instead of IEEE float32: goeval then sets neither NVIDIA_TF32_OVERRIDE nor --xla_gpu_enable_triton_gemm",
 		ReadBy: "engine"})
 	CUDAPreallocate = def(Var{Name: "GOEVAL_CUDA_PREALLOCATE", Group: Goeval, Default: "off",
 		Doc:    "1 lets the CUDA plugin take 75% of the GPU's memory at start; else the pool grows on demand",
@@ -41,6 +41,12 @@ var (
 	VMath = def(Var{Name: "GOEVAL_VMATH", Group: Goeval, Default: "the CPU's widest kernel",
 		Doc:    "go forces the Go kernels of exp, logistic and SiLU; avx2 forces AVX2 on an AVX-512 CPU (read at start)",
 		ReadBy: "internal/vmath"})
+	Shard = def(Var{Name: "GOEVAL_SHARD", Group: Goeval, Default: "none",
+		Doc:    "goeval run's --shard when the flag is not given: INDEX/COUNT, or auto (the scheduler's task index: SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX)",
+		ReadBy: "cmd/goeval"})
+	ShardCount = def(Var{Name: "GOEVAL_SHARD_COUNT", Group: Goeval, Default: "SLURM_ARRAY_TASK_COUNT",
+		Doc:    "with --shard auto: the number of shards (a Kubernetes Indexed Job's pods get no variable with its completions; a re-submitted Slurm array task has a count of 1)",
+		ReadBy: "cmd/goeval"})
 	GemmKernel = def(Var{Name: "GOEVAL_GEMM_KERNEL", Group: Goeval, Default: "the CPU's widest kernel that passes its self-check",
 		Doc:    "the pure-Go backend's matmul kernel: avx512, avx2 or go (read at first use)",
 		ReadBy: "internal/gemm"})
@@ -94,10 +100,22 @@ var (
 		Doc:    "0 switches TF32 off in cuBLAS, so float32 products stay IEEE float32 (log-probs within goeval's 1e-4 of transformers')",
 		ReadBy: "CUDA libraries",
 		Sets:   "when a CUDA backend is created, unless GOEVAL_CUDA_TF32=1 or it is set (even empty): 0"})
-	XLAFlags = def(Var{Name: "XLA_FLAGS", Group: XLA, Default: "--xla_gpu_enable_triton_gemm=false on CUDA (goeval adds it)",
-		Doc:    "XLA's own flags; goeval keeps XLA's Triton GEMMs (TF32 at default precision) out of float32 products",
-		ReadBy: "XLA",
-		Sets:   "when a CUDA backend is created, unless GOEVAL_CUDA_TF32=1 or XLA_FLAGS already names the option: appends --xla_gpu_enable_triton_gemm=false"})
+	XLAFlags = def(Var{Name: "XLA_FLAGS", Group: XLA, Default: "--xla_gpu_enable_triton_gemm=false --xla_disable_hlo_passes=triton-softmax-rewriter on CUDA (goeval adds them)",
+		Doc:    "XLA's own flags; goeval keeps XLA's Triton GEMMs (TF32 at default precision) out of float32 products, and disables the HLO pass triton-softmax-rewriter, most of a scoring graph's compile on a GPU (2.3 s instead of 13–15 s at Qwen2.5-0.5B's shape on an H100, as fast to run), and gives XLA's CPU plugin the N devices of --xla_force_host_platform_device_count=N (else 1)",
+		ReadBy: "XLA, engine",
+		Sets:   "when a CUDA backend is created: appends --xla_gpu_enable_triton_gemm=false unless GOEVAL_CUDA_TF32=1 or XLA_FLAGS already names the option; adds triton-softmax-rewriter to the last --xla_disable_hlo_passes list (a new one when there is none) unless that list is empty (the user's choice of none)"})
+)
+
+// The schedulers' variables that --shard auto reads.
+var (
+	SlurmArrayTaskID = def(Var{Name: "SLURM_ARRAY_TASK_ID", Group: Slurm, Default: "none",
+		Doc: "a job array task's index: with --shard auto, the shard (the array must be --array=0-(N-1))", ReadBy: "cmd/goeval"})
+	SlurmArrayTaskCount = def(Var{Name: "SLURM_ARRAY_TASK_COUNT", Group: Slurm, Default: "none",
+		Doc: "the number of tasks in the job array: with --shard auto, the shard count unless GOEVAL_SHARD_COUNT is set", ReadBy: "cmd/goeval"})
+	SlurmArrayTaskMin = def(Var{Name: "SLURM_ARRAY_TASK_MIN", Group: Slurm, Default: "none",
+		Doc: "the job array's lowest index: --shard auto checks it is 0 when the count is SLURM_ARRAY_TASK_COUNT", ReadBy: "cmd/goeval"})
+	JobCompletionIndex = def(Var{Name: "JOB_COMPLETION_INDEX", Group: Kubernetes, Default: "none",
+		Doc: "an Indexed Job's pod index (0 to completions-1): with --shard auto and no SLURM_ARRAY_TASK_ID, the shard; the count comes from GOEVAL_SHARD_COUNT", ReadBy: "cmd/goeval"})
 )
 
 // The other programs' variables goeval reads.

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """Goldens for the Phi, Phi-3, Gemma 2 and Gemma 3 graphs: tiny random
-checkpoints and their transformers log-probs (CPU, float32, eager attention).
+checkpoints and their transformers log-probs (CPU, eager attention; in
+float32, and in bfloat16 and float16 for parity/models/dtype_test.go).
 
 Usage:
     arch_golden.py [--out models/testdata/archs] [--check] [NAME ...]
     arch_golden.py --synth bin/goeval
 
-Writes OUT/<name>/{config.json, model.safetensors, golden.jsonl} and a
-shared OUT/requests.jsonl.
+Writes OUT/<name>/{config.json, model.safetensors, golden.jsonl,
+requests_greedy.jsonl, golden_bfloat16.jsonl, golden_float16.jsonl} and a
+shared OUT/requests.jsonl. requests_greedy.jsonl holds each distinct
+context with the float32 model's 4 greedy tokens (hf_logprobs.greedy_requests);
+the half-precision goldens answer requests.jsonl then requests_greedy.jsonl
+and also hold each token's largest |logit| and two best log-probs
+(hf_logprobs.score_detail).
 Weights are random but seeded and scaled so that
 log-probs are far from uniform. With --check, the committed checkpoints are
 reloaded (strictly: no missing or unexpected keys), the log-probs
-recomputed, and any difference from golden.jsonl is an error (exit 1).
+recomputed, and any difference from golden.jsonl beyond REF_TOL, or from a
+half-precision golden beyond reftol.dtype_differences, is an error (exit 1).
 With --synth, `goeval synth model` writes each architecture (Gemma with a
 4-token sliding window), transformers must load it strictly, and
 `goeval score` must match transformers' log-probs to 1e-4.
@@ -30,8 +37,8 @@ import transformers
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from hf_logprobs import load_model, score  # noqa: E402
-from reftol import REF_TOL, same_within  # noqa: E402  (golden drift across CPUs)
+from hf_logprobs import greedy_requests, load_model, score, score_detail  # noqa: E402
+from reftol import EPS, REF_TOL, dtype_differences, same_within  # noqa: E402  (golden drift across CPUs)
 
 VOCAB = 128
 COMMON = dict(vocab_size=VOCAB, hidden_size=32, intermediate_size=64, max_position_embeddings=128,
@@ -97,6 +104,50 @@ def golden(model_dir, reqs):
     return out
 
 
+def golden_dtype(model_dir, reqs, dtype):
+    """transformers log-probs for reqs with the model loaded in dtype, with
+    score_detail's fields."""
+    model = load_model(model_dir, dtype)
+    out = []
+    for r in reqs:
+        d = score_detail(model, r["context_ids"], r["continuation_ids"], 1 << 20)
+        out.append({"logprob_sum": sum(d["token_logprobs"]), "is_greedy": all(d["token_is_greedy"])} | d)
+    return out
+
+
+def dtype_goldens(d, reqs, check):
+    """Writes, or with check compares, d's requests_greedy.jsonl (byte for
+    byte) and golden_<dtype>.jsonl for each half-precision dtype (on reqs
+    then the greedy requests); returns the number of files that differ."""
+    bad = 0
+    greedy = "".join(json.dumps(r) + "\n" for r in greedy_requests(load_model(d), reqs, 4, 1 << 20))
+    path = os.path.join(d, "requests_greedy.jsonl")
+    if check:
+        with open(path) as f:
+            if f.read() != greedy:
+                print(f"{path}: differs from the regenerated greedy requests")
+                bad += 1
+    else:
+        with open(path, "w") as f:
+            f.write(greedy)
+    reqs = reqs + [json.loads(x) for x in greedy.splitlines()]
+    for dtype in sorted(EPS):
+        lines, path = golden_dtype(d, reqs, dtype), os.path.join(d, f"golden_{dtype}.jsonl")
+        if not check:
+            with open(path, "w") as f:
+                f.writelines(json.dumps(x) + "\n" for x in lines)
+            continue
+        with open(path) as f:
+            old = [json.loads(x) for x in f if x.strip()]
+        problems = [p for i, (a, b) in enumerate(zip(old, lines), 1) for p in dtype_differences(a, b, dtype, f"{path}:{i}")]
+        if len(old) != len(lines):
+            problems.append(f"{path}: {len(old)} lines, regenerated {len(lines)}")
+        for p in problems[:20]:
+            print(p)
+        bad += bool(problems)
+    return bad
+
+
 def check_synth(goeval, reqs):
     """goeval synth model → transformers (strict) vs goeval score; returns failures."""
     bad = 0
@@ -149,6 +200,7 @@ def main():
             for extra in ("generation_config.json",):
                 if os.path.exists(os.path.join(d, extra)):
                     os.remove(os.path.join(d, extra))
+        bad += dtype_goldens(d, reqs, args.check)
         lines = golden(d, reqs)
         path = os.path.join(d, "golden.jsonl")
         if not args.check:

@@ -3,9 +3,12 @@
 
 Usage: compare_goldens.py WANT_DIR GOT_DIR [--tol 2e-5]
 
-synth_args.txt and requests.jsonl must be byte-identical; reference.jsonl
+synth_args.txt, requests.jsonl and requests_greedy.jsonl must be
+byte-identical; reference.jsonl
 must have the same lines with every number within --tol and every boolean
-and id equal. Prints one line per difference and exits 1 if there is any.
+and id equal; reference_bfloat16.jsonl and reference_float16.jsonl within
+the half-precision drift of parity/reftol.py (dtype_differences). Prints
+one line per difference and exits 1 if there is any.
 
 The default tolerance, 2e-5, is the reference's own drift: the same f32
 reference computed on AVX2 and AVX-512 machines differs by up to ~5e-6 on a
@@ -17,6 +20,9 @@ import argparse
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from reftol import EPS, dtype_differences  # noqa: E402
 
 
 def diff_values(want, got, tol, where, out):
@@ -46,7 +52,7 @@ def diff_values(want, got, tol, where, out):
 def compare_dir(want_dir, got_dir, tol):
     """Returns the list of differences between one model's golden folders."""
     out = []
-    for name in ("synth_args.txt", "requests.jsonl"):
+    for name in ("synth_args.txt", "requests.jsonl", "requests_greedy.jsonl"):
         with open(os.path.join(want_dir, name), "rb") as a, open(os.path.join(got_dir, name), "rb") as b:
             if a.read() != b.read():
                 out.append(f"{os.path.join(want_dir, name)}: differs from the regenerated file")
@@ -57,6 +63,21 @@ def compare_dir(want_dir, got_dir, tol):
         return out + [f"{want_f}: {len(want)} lines, regenerated {len(got)}"]
     for i, (a, b) in enumerate(zip(want, got), 1):
         diff_values(json.loads(a), json.loads(b), tol, f"{want_f}:{i}", out)
+    for dtype in sorted(EPS):
+        out += compare_dtype(want_dir, got_dir, dtype)
+    return out
+
+
+def compare_dtype(want_dir, got_dir, dtype):
+    """The differences between one model's reference_<dtype>.jsonl files."""
+    want_f = os.path.join(want_dir, f"reference_{dtype}.jsonl")
+    with open(want_f) as a, open(os.path.join(got_dir, f"reference_{dtype}.jsonl")) as b:
+        want, got = a.read().splitlines(), b.read().splitlines()
+    if len(want) != len(got):
+        return [f"{want_f}: {len(want)} lines, regenerated {len(got)}"]
+    out = []
+    for i, (a, b) in enumerate(zip(want, got), 1):
+        out += dtype_differences(json.loads(a), json.loads(b), dtype, f"{want_f}:{i}")
     return out
 
 

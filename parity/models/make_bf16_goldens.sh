@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the bfloat16 transformers goldens in models/testdata/hf-bf16/:
-# for each tiny bf16 model below, synth_args.txt (the 'goeval synth model'
-# flags, without --out), requests.jsonl (seeded random token ids) and, from
-# parity/models/bf16_goldens.py, reference_bf16.jsonl (transformers in
-# bfloat16), reference_f32.jsonl (float32 on the same bf16 weights) and
-# derivation.json (the expected and measured bf16-vs-f32 difference per
-# token). The weights are not stored: the Go test (bf16parity_test.go)
-# re-synthesizes them.
+# Regenerates the weight-only bfloat16 goldens in models/testdata/hf-bf16/:
+# for each tiny model below, stored in bf16, synth_args.txt (the 'goeval
+# synth model' flags, without --out), requests.jsonl (seeded random token
+# ids) and reference_f32.jsonl: transformers in float32 on the bf16 weights
+# (hf_logprobs.py; widened exactly), which goeval's --dtype bfloat16 on the
+# pure-Go backend (bf16 weights, f32 compute) must match to the float32
+# bound. Against transformers in bfloat16 goeval is held by the dtype
+# goldens (make_goldens.sh, dtype_test.go). The weights are not stored: the
+# Go test (bf16parity_test.go) re-synthesizes them.
 #
 # Usage: parity/models/make_bf16_goldens.sh
 # Needs .venv (parity/requirements.txt) and Go.
@@ -39,7 +40,7 @@ for entry in "${models[@]}"; do
   "$goeval" synth model $flags --out "$work/$name" 2>/dev/null
   vocab="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["vocab_size"])' "$work/$name/config.json")"
   "$py" "$here/make_requests.py" --vocab "$vocab" --seed "$seed" --max-total "$longest" --out "$dir/requests.jsonl"
-  "$py" "$here/bf16_goldens.py" --model "$work/$name" --requests "$dir/requests.jsonl" --out "$dir" 2>"$work/$name.log" \
+  "$py" "$here/hf_logprobs.py" --model "$work/$name" --requests "$dir/requests.jsonl" --out "$dir/reference_f32.jsonl" 2>"$work/$name.log" \
     || { cat "$work/$name.log" >&2; exit 1; }
-  echo "make_bf16_goldens.sh: $name: $(wc -l <"$dir/requests.jsonl") requests; $(tr -d '\n ' <"$dir/derivation.json")"
+  echo "make_bf16_goldens.sh: $name: $(wc -l <"$dir/requests.jsonl") requests"
 done

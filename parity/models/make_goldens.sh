@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates the Hugging Face transformers goldens in models/testdata/hf/:
 # for each tiny model below, synth_args.txt (the 'goeval synth model' flags,
-# without --out), requests.jsonl (seeded random token ids) and reference.jsonl
-# (transformers' log-probabilities, parity/models/hf_logprobs.py). The model
-# weights are not stored: the Go test re-synthesizes them from synth_args.txt.
+# without --out), requests.jsonl (seeded random token ids), reference.jsonl
+# (transformers' log-probabilities in float32, parity/models/hf_logprobs.py),
+# requests_greedy.jsonl (each distinct context with the float32 model's 4
+# greedy tokens) and reference_bfloat16.jsonl, reference_float16.jsonl (the
+# model loaded in that dtype, on requests.jsonl then requests_greedy.jsonl;
+# parity/models/dtype_test.go). The model weights are not stored: the Go
+# tests re-synthesize them from synth_args.txt.
 #
 # Usage: parity/models/make_goldens.sh [--check]
 #   --check  regenerate into a temporary folder and fail on any difference
-#            (files byte-identical, numbers within 1e-6).
+#            (compare_goldens.py: files byte-identical, float32 numbers within
+#            2e-5, half-precision ones within parity/reftol.py's dtype_tol).
 # Needs .venv (parity/requirements.txt) and Go.
 set -euo pipefail
 
@@ -57,8 +62,13 @@ for entry in "${models[@]}"; do
   fi
   vocab="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["vocab_size"])' "$work/$name.a/config.json")"
   "$py" "$here/make_requests.py" --vocab "$vocab" --seed "$seed" --max-total "$longest" --out "$dir/requests.jsonl"
-  "$py" "$here/hf_logprobs.py" --model "$work/$name.a" --requests "$dir/requests.jsonl" --out "$dir/reference.jsonl" 2>"$work/$name.log" \
-    || { cat "$work/$name.log" >&2; exit 1; }
+  hf() { "$py" "$here/hf_logprobs.py" --model "$work/$name.a" "$@" 2>"$work/$name.log" || { cat "$work/$name.log" >&2; exit 1; }; }
+  hf --requests "$dir/requests.jsonl" --out "$dir/reference.jsonl"
+  hf --requests "$dir/requests.jsonl" --greedy-requests 4 --out "$dir/requests_greedy.jsonl"
+  cat "$dir/requests.jsonl" "$dir/requests_greedy.jsonl" >"$work/$name.all.jsonl"
+  for dtype in bfloat16 float16; do
+    hf --requests "$work/$name.all.jsonl" --dtype "$dtype" --out "$dir/reference_$dtype.jsonl"
+  done
   echo "make_goldens.sh: $name: $(wc -l <"$dir/requests.jsonl") requests"
 done
 
