@@ -92,6 +92,9 @@ func (w weightDTypes) check() error {
 	if !floatDType(w.compute) || !floatDType(w.held) {
 		return fmt.Errorf("dtype %s (held %s) not supported (use float32, bfloat16 or float16)", w.compute, w.held)
 	}
+	if w.held != w.compute && w.compute != dtypes.Float32 {
+		return fmt.Errorf("weights held in %s, computed in %s: not supported (half-precision weights with float32 compute are)", w.held, w.compute)
+	}
 	if w.matrix != w.compute && (w.compute != dtypes.Float32 || w.matrix != dtypes.BFloat16) {
 		return fmt.Errorf("weights stored as %s, computed in %s: not supported (bfloat16 weights with float32 compute are)", w.matrix, w.compute)
 	}
