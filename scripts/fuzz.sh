@@ -30,7 +30,8 @@ all="./models/safetensors: FuzzHeader FuzzIndex
 ./tasks: FuzzJSONL FuzzParquet FuzzGenKwargs FuzzTaskYAML FuzzJinja
 ./report: FuzzResults FuzzSamples
 ./cmd/goeval: FuzzJSONLines
-./serve: FuzzRequest"
+./serve: FuzzRequest
+./internal/pyworker: FuzzDecode"
 
 root=$(pwd)
 tmp=$(mktemp -d)
