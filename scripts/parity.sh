@@ -25,6 +25,11 @@ check "python random (few-shot)"  $PY parity/lmeval/pyrandom_golden.py --check t
 check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
 check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check
 check "YAML task prompts vs lm-eval" $PY parity/lmeval/dump_yaml_tasks.py --check
+check "YAML tasks with Python hooks vs lm-eval" $PY parity/lmeval/dump_pyhook_tasks.py --check
+# The same Python functions through goeval's worker (the test skips without a
+# Python that has lm-eval: here the venv's).
+check "Python hooks through goeval's worker vs lm-eval" env GOEVAL_TEST_PYTHON="$(pwd)/$PY" \
+	go test -count=1 -run 'TestLMEvalPythonHooksParity|TestGoHooksMatchPython' ./tasks/
 check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
 check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
