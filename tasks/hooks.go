@@ -121,7 +121,7 @@ func (ix *Index) hook(name string) (registered, bool) {
 	r, ok := ix.hooks[name]
 	ix.mu.Unlock()
 	if !ok {
-		r, ok = builtinHooks[name]
+		r, ok = builtinHook(name)
 	}
 	return r, ok
 }
@@ -164,7 +164,7 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 	}
 	lookup := r.hooks
 	if lookup == nil { // a reader outside any Index: the built-in hooks
-		lookup = func(name string) (registered, bool) { r, ok := builtinHooks[name]; return r, ok }
+		lookup = builtinHook
 	}
 	cands := hookCandidates(ref)
 	for _, c := range cands {

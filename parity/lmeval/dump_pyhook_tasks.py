@@ -47,8 +47,11 @@ TASKS = [
     "french_bench_fquadv2",  # metric_list metrics that are Python functions (exact, f1) with mean
     "afrixnli_eng_prompt_1",  # doc_to_target hook; f1 aggregated by a Python function (sklearn weighted f1)
     "bbh_zeroshot_date_understanding",  # a Python Filter class (MultiChoiceRegexFilter) in filter_list
-    "global_mmlu_full_pl_abstract_algebra",  # process_docs filtering by subject (also goeval's Go hook)
+    "global_mmlu_full_pl_abstract_algebra",  # process_docs filtering by subject (answered by goeval's Go hook)
+    "mmmlu_de_de_abstract_algebra",  # process_docs filtering by a normalised subject (answered by goeval's Go hook)
 ]
+# Files the modules read, copied with them.
+EXTRA_FILES = ["openai-mmmlu/subjects.json"]
 N_DOCS = 12
 
 
@@ -111,6 +114,15 @@ def g_global_mmlu(r, i, s):
             "cultural_sensitivity_label": "CA", "is_annotated": bool(i % 2)}
 
 
+def g_mmmlu(r, i, s):
+    # Subject values as the MMMLU configs have them, some with a CSV file name left in.
+    subj = ["abstract_algebra", "abstract_algebra_test.csv_de-DE.csv", "anatomy", "abstract_algebra_test-de",
+            "astronomy_test.csv"][i % 5]
+    c = dy.choices(r, i, 4)
+    return {"Unnamed: 0": i, "Question": dy.text(r, i, 8) + "?", "A": c[0], "B": c[1], "C": c[2], "D": c[3],
+            "Answer": "ABCD"[r.randrange(4)], "Subject": subj}
+
+
 DATASETS = {
     ("alexandrainst/m_truthfulqa", "de"): g_mtqa,
     ("li-lab/MMLU-ProX", "de"): g_mmlu_prox,
@@ -118,6 +130,7 @@ DATASETS = {
     ("masakhane/afrixnli", "eng"): g_afrixnli,
     ("SaylorTwift/bbh", "date_understanding"): g_bbh_date,
     ("CohereForAI/Global-MMLU", "pl"): g_global_mmlu,
+    ("openai/MMMLU", "DE_DE"): g_mmmlu,
 }
 
 
@@ -272,6 +285,8 @@ def generate(out):
     for t in TASKS:
         rels[t] = os.path.relpath(str(tm.task_index[t].yaml_path), src_root)
         copy_task_files(src_root, rels[t], out, seen)
+    for rel in EXTRA_FILES:
+        shutil.copyfile(os.path.join(src_root, rel), os.path.join(out, "tasks", rel))
     write_data(tm, out)
     with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as f:
         f.write(README)
