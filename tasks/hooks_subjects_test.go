@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -10,17 +9,14 @@ import (
 	"github.com/goeval/goeval/internal/pyworker"
 )
 
-// datasetsPython is a Python with the datasets package (lm-eval's
-// process_docs functions call Dataset.filter): $GOEVAL_TEST_PYTHON (make
-// parity), else the repository's .venv; skipped without one.
+// datasetsPython is the repository's .venv Python (make venv), with the
+// datasets package lm-eval's process_docs functions call; skipped without
+// it.
 func datasetsPython(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("GOEVAL_TEST_PYTHON"); p != "" {
-		return p
-	}
 	p, _ := filepath.Abs("../.venv/bin/python")
 	if exec.Command(p, "-c", "import datasets, lm_eval").Run() != nil {
-		t.Skip("no Python with datasets and lm_eval (set GOEVAL_TEST_PYTHON or run make venv)")
+		t.Skip("no .venv Python with datasets and lm_eval (make venv)")
 	}
 	return p
 }

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/goeval/goeval/internal/errs"
@@ -24,7 +25,7 @@ func pyProcessDocs(f *pyFunc, t *table) error {
 	}
 	req := py.NewMap[any]()
 	req.Set("docs", docs)
-	req.Set("columns", append([]string{}, t.Keys[""]...))
+	req.Set("columns", columns(t))
 	v, err := f.call("process_docs", req)
 	if err != nil {
 		return err
@@ -80,6 +81,27 @@ func pySamples(f *pyFunc) func() ([]Doc, error) {
 		}
 		return out, nil
 	}
+}
+
+// columns are the split's columns: its key order, then any key only some
+// later rows have (sorted), as the datasets loaders take the union.
+func columns(t *table) []string {
+	out := append([]string{}, t.Keys[""]...)
+	seen := map[string]bool{}
+	for _, k := range out {
+		seen[k] = true
+	}
+	var extra []string
+	for _, d := range t.Rows {
+		for k := range d {
+			if !seen[k] {
+				seen[k] = true
+				extra = append(extra, k)
+			}
+		}
+	}
+	sort.Strings(extra)
+	return append(out, extra...)
 }
 
 // docFromPy turns a decoded Python value into document values (dicts to

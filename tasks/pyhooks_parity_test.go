@@ -3,7 +3,6 @@ package tasks_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -25,31 +24,16 @@ import (
 
 const pyhooksTestdata = "testdata/lmeval_pyhooks"
 
-// lmevalPython is a Python with lm-eval (and datasets) for the tests that
-// run lm-eval's own task modules: $GOEVAL_TEST_PYTHON, else the
-// repository's .venv (make venv); the test is skipped without one.
+// lmevalPython is the repository's .venv Python (make venv), which has
+// lm-eval, for the tests that run lm-eval's own task modules; they are
+// skipped without it (make parity runs them and fails on a skip).
 func lmevalPython(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("GOEVAL_TEST_PYTHON"); p != "" { // make parity: it must have them
-		if out, err := exec.Command(p, "-c", "import lm_eval, datasets, sklearn").CombinedOutput(); err != nil {
-			t.Fatalf("GOEVAL_TEST_PYTHON=%s: %v\n%s", p, err, out)
-		}
-		return p
+	p, err := filepath.Abs("../.venv/bin/python")
+	if err != nil || exec.Command(p, "-c", "import lm_eval, datasets, sklearn").Run() != nil {
+		t.Skip("no .venv Python with lm_eval, datasets and scikit-learn (make venv)")
 	}
-	for _, p := range []string{"../.venv/bin/python"} {
-		if _, err := exec.LookPath(p); err != nil {
-			continue
-		}
-		if exec.Command(p, "-c", "import lm_eval, datasets, sklearn").Run() == nil {
-			abs, _ := filepath.Abs(p)
-			if strings.Contains(p, "/") {
-				return abs
-			}
-			return p
-		}
-	}
-	t.Skip("no Python with lm_eval, datasets and scikit-learn (set GOEVAL_TEST_PYTHON or run make venv)")
-	return ""
+	return p
 }
 
 func TestLMEvalPythonHooksParity(t *testing.T) {

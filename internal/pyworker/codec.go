@@ -95,6 +95,16 @@ func Encode(b *bytes.Buffer, v any) error {
 		return encodeTag(b, "$int", string(x))
 	case Raw:
 		b.Write(x)
+	default:
+		return encodeContainer(b, v)
+	}
+	return nil
+}
+
+// encodeContainer is Encode for lists, tuples, dicts, sets and numpy
+// values.
+func encodeContainer(b *bytes.Buffer, v any) error {
+	switch x := v.(type) {
 	case []any:
 		return encodeList(b, x)
 	case []string:
@@ -136,10 +146,8 @@ func Encode(b *bytes.Buffer, v any) error {
 		}
 		sort.Strings(keys)
 		return encodeObject(b, keys, func(k string) any { return x[k] })
-	default:
-		return fmt.Errorf("pyworker: cannot pass a Go %T to Python", v)
 	}
-	return nil
+	return fmt.Errorf("pyworker: cannot pass a Go %T to Python", v)
 }
 
 // Marshal is Encode into a new slice.

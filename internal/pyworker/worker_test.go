@@ -3,7 +3,6 @@ package pyworker
 import (
 	"errors"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -140,14 +139,14 @@ func TestValuesFromPython(t *testing.T) {
 
 func TestNumPyValues(t *testing.T) {
 	var python string
-	for _, p := range []string{os.Getenv("GOEVAL_TEST_PYTHON"), "../../.venv/bin/python", "python3"} {
+	for _, p := range []string{"../../.venv/bin/python", "python3"} {
 		if p != "" && exec.Command(p, "-c", "import numpy").Run() == nil {
 			python = p
 			break
 		}
 	}
 	if python == "" {
-		t.Skip("no Python with numpy (set GOEVAL_TEST_PYTHON)")
+		t.Skip("no Python with numpy (make venv)")
 	}
 	r := New(python, time.Minute)
 	defer r.Close()
