@@ -7,7 +7,7 @@ VENV      := .venv
 PY        := $(VENV)/bin/python
 DEMO_DIR  := demo
 
-.PHONY: all build test fuzz test-browser demo bench parity hub-test scale-test venv vet fmt clean
+.PHONY: all build test fuzz test-browser demo bench parity hub-test scale-test venv vet fmt clean wheel-venv wheels wheels-check python-test
 
 all: build
 
@@ -30,6 +30,7 @@ fmt:
 test:
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/goeval  # no cgo: builds, with no XLA device
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/goeval  # the Windows wheel's binary
 	$(GO) test -count=1 -timeout 20m ./...
 	# Weights change layout in place (internal/gocpu/weights.go): concurrent executions under -race.
 	$(GO) test -count=1 -race -run 'TestWeights|TestConcurrent' ./internal/gocpu ./internal/gemm
@@ -84,5 +85,35 @@ parity: venv build
 hub-test: venv build
 	./scripts/hub_test.sh $(BIN)
 
+# Python: wheels carrying the binary (python/build_wheels.py; zig from PyPI
+# cross-compiles the linux ones with cgo), their checks, and the package's
+# tests in a clean venv with the host's wheel installed.
+WHEEL_VENV      := .venv-wheels
+WHEEL_PLATFORMS ?= linux-x86_64,linux-aarch64,macos-arm64,macos-x86_64,windows-x86_64
+wheel-venv: $(WHEEL_VENV)/.installed
+$(WHEEL_VENV)/.installed: python/requirements-wheels.lock
+	rm -rf $(WHEEL_VENV)
+	python3 -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/pip install -q -r python/requirements-wheels.lock
+	touch $@
+
+wheels: wheel-venv
+	rm -rf dist
+	$(WHEEL_VENV)/bin/python python/build_wheels.py --out dist --platforms $(WHEEL_PLATFORMS) --git-hash $(GIT_HASH)
+
+# Platform tags (auditwheel, wheel, delocate), sizes, `file`, and the
+# binaries run under qemu-user and wine where installed.
+wheels-check: wheel-venv
+	WHEEL_VENV=$(WHEEL_VENV) ./scripts/check_wheels.sh dist
+
+# The Trainer tests borrow torch, transformers and peft from the venv of
+# parity/requirements.lock (make venv; PY_DEPS_VENV=DIR names another one);
+# PYTHON_TEST_TRAINER=0 leaves them out.
+PYTHON_TEST_TRAINER ?= 1
+PY_DEPS_VENV        ?= $(VENV)
+python-test: wheel-venv $(if $(filter 1,$(PYTHON_TEST_TRAINER)),$(if $(filter $(VENV),$(PY_DEPS_VENV)),venv))
+	WHEEL_VENV=$(WHEEL_VENV) GIT_HASH=$(GIT_HASH) PYTHON_TEST_TRAINER=$(PYTHON_TEST_TRAINER) \
+		PY_DEPS_VENV=$(PY_DEPS_VENV) ./scripts/python_test.sh
+
 clean:
-	rm -rf bin $(DEMO_DIR)
+	rm -rf bin $(DEMO_DIR) dist build

@@ -31,6 +31,7 @@ all="./models/safetensors: FuzzHeader FuzzIndex
 ./report: FuzzResults FuzzSamples
 ./cmd/goeval: FuzzJSONLines
 ./serve: FuzzRequest
+./metrics/mathverify: FuzzParse
 ./internal/pyworker: FuzzDecode"
 
 root=$(pwd)

@@ -33,6 +33,10 @@ check "Python hooks through goeval's worker vs lm-eval" no_skip \
 	go test -count=1 -v -run 'TestLMEvalPythonHooksParity|TestGoHooksMatchPython' ./tasks/
 check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
 check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
+# math-verify's verdicts on the corpus regenerated (the package's own tests
+# from its pinned sdist plus generated variants), then goeval's port on it.
+check "math-verify corpus vs math-verify" $PY parity/mathverify/golden.py --check
+check "metrics/mathverify vs the corpus" go test -count=1 -run TestCorpusAgreement ./metrics/mathverify/
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/metrics/mathverify"
 )
 
 // hendrycks_math and minerva_math: seven subjects each, over
@@ -112,9 +113,9 @@ func minervaUnnormalized(text string) string {
 }
 
 // scoreMinervaMath: exact_match compares the normalized "Final Answer"
-// with goeval's mathEquiv instead of sympy; math_verify compares the last
-// \boxed{} (else the Final Answer) of the generation with the solution's
-// boxed answer, also with mathEquiv (see math_verify.go).
+// with goeval's mathEquiv instead of sympy; math_verify is lm-eval's
+// verify(gold=parse(doc["solution"]), target=parse(generation)) through
+// metrics/mathverify (math-verify's parse and verify in Go).
 func scoreMinervaMath(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
 	gen := resps[0].Text
 	gold, err := str(inst.Doc, "answer")
@@ -124,13 +125,7 @@ func scoreMinervaMath(s *spec, inst *Instance, resps []Response) (map[string]Sam
 	em := metrics.Bool(mathEquiv(normalizeFinalAnswer(minervaUnnormalized(gen)), gold)) // ints, as lm-eval's retval
 	mv := metrics.Int(0)
 	if sol, err := str(inst.Doc, "solution"); err == nil {
-		if g, err := boxedAnswer(sol); err == nil {
-			pred, perr := boxedAnswer(gen)
-			if perr != nil {
-				pred = minervaUnnormalized(gen)
-			}
-			mv = metrics.Bool(mathEquiv(normalizeFinalAnswer(pred), normalizeFinalAnswer(g)))
-		}
+		mv = metrics.Bool(mathverify.Verify(mathverify.Parse(sol, mathverify.DefaultConfigs()), mathverify.Parse(gen, mathverify.DefaultConfigs())))
 	}
 	return map[string]SampleResult{"none": {Metrics: map[string]metrics.Value{"exact_match": em, "math_verify": mv}, FilteredResps: gen}}, nil
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// mathEquiv is goeval's answer equivalence for minerva_math, replacing
-// lm-eval's sympy is_equiv and the math_verify package (neither can run in
-// Go). Two answers are equivalent when
+// mathEquiv is goeval's answer equivalence for minerva_math's exact_match,
+// replacing lm-eval's sympy is_equiv (its math_verify metric goes through
+// metrics/mathverify). Two answers are equivalent when
 //  1. they are equal strings (lm-eval's own fast path), or
 //  2. hendrycks_math's strip_string makes them equal, or
 //  3. both parse as plain numbers, a/b fractions or \frac{a}{b} with integer

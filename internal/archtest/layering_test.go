@@ -28,7 +28,7 @@ var layers = map[string]int{
 	"internal/gemm":  0, // float32 matmul micro-kernels (Go assembly), no GoMLX
 	"internal/vmath": 0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
 	// 1: contracts and self-contained formats.
-	"lm": 1, "metrics": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
+	"lm": 1, "metrics": 1, "metrics/mathverify": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator
 	"pjrt":              1, // the pinned PJRT plugins: download, verify, install; knows no GoMLX
 	"bench/peak":        1, // the machine's measured f32 peak (an FMA loop)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"sort"
-	"syscall"
 	"unsafe"
 
 	"github.com/goeval/goeval/internal/errs"
@@ -63,7 +62,7 @@ func (s *Set) mapFile(path string) (map[string]TensorInfo, map[string]string, er
 	if size > math.MaxInt {
 		return nil, nil, errs.BadInputf("%s: file too large to map (%d bytes)", path, size)
 	}
-	buf, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	buf, err := mmapReadOnly(f, int(size))
 	if err != nil {
 		return nil, nil, fmt.Errorf("mmap %s: %w", path, err)
 	}
@@ -80,7 +79,7 @@ func (s *Set) mapFile(path string) (map[string]TensorInfo, map[string]string, er
 func (s *Set) Close() error {
 	var first error
 	for _, p := range s.files {
-		if err := syscall.Munmap(s.maps[p]); err != nil && first == nil {
+		if err := munmap(s.maps[p]); err != nil && first == nil {
 			first = fmt.Errorf("munmap %s: %w", p, err)
 		}
 	}
