@@ -68,22 +68,51 @@ func untilList(v any) (any, error) {
 // (one, as goeval generates once per request) to new ones.
 type filterStep func(resp string, doc Doc) (string, error)
 
-// filterPipe is one filter_list entry; the response is taken first at the
-// end (goeval scores one response, so take_first is where lm-eval's
-// pipelines end).
+// filterPipe is one filter_list entry. goeval scores one response, so
+// take_first, take_first_k and majority_vote leave it as it is; a Python
+// filter (pyscore.go) sees the response as lm-eval hands it over: the
+// document's list of responses until a take_first, the response after.
 type filterPipe struct {
 	name  string
-	steps []filterStep
+	steps []pipeStep
 }
 
-func (f filterPipe) apply(resp string, doc Doc) (string, error) {
+// pipeStep is a Go filter, a Python filter, or take_first.
+type pipeStep struct {
+	fn   filterStep
+	py   *pyFilter
+	take bool
+}
+
+// apply runs the pipeline over one response: a string, unless a Python
+// filter made it something else (then, with no take_first after it, the
+// one-element list lm-eval's filtered_resps holds).
+func (f filterPipe) apply(resp string, doc Doc) (any, error) {
+	var v any = resp
+	list, hasPy := true, false
 	for _, st := range f.steps {
 		var err error
-		if resp, err = st(resp, doc); err != nil {
-			return "", err
+		switch {
+		case st.take:
+			list = false
+		case st.py != nil:
+			hasPy = true
+			v, err = st.py.step(v, list, doc)
+		default:
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("a Python filter gave %s, and goeval's filters take strings", yamlKind(v))
+			}
+			v, err = st.fn(s, doc)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	return resp, nil
+	if list && hasPy {
+		return []any{v}, nil
+	}
+	return v, nil
 }
 
 // filterList reads filter_list.
@@ -124,7 +153,7 @@ func (r *cfgReader) filterList(s *spec) {
 				r.failf(fmt.Sprintf("%s.filter[%d]", key, j), "want a mapping with a function key")
 				return
 			}
-			if st := r.filterStep(fmt.Sprintf("%s.filter[%d]", key, j), fm); st != nil {
+			if st, ok := r.filterStep(fmt.Sprintf("%s.filter[%d]", key, j), fm); ok {
 				p.steps = append(p.steps, st)
 			}
 		}
@@ -133,8 +162,24 @@ func (r *cfgReader) filterList(s *spec) {
 	}
 }
 
-// filterStep builds one filter function with its arguments.
-func (r *cfgReader) filterStep(key string, m *py.Map[any]) filterStep {
+// filterStep builds one filter function with its arguments (ok=false:
+// nothing to do, or an error).
+func (r *cfgReader) filterStep(key string, m *py.Map[any]) (pipeStep, bool) {
+	if st, isPy := r.pyFilterStep(key, m); isPy {
+		return st, st.py != nil
+	}
+	if st, isPy := r.lmevalFilterStep(key, m); isPy {
+		return st, st.py != nil
+	}
+	st := r.goFilterStep(key, m)
+	if m.Value("function") == "take_first" {
+		return pipeStep{take: true}, true
+	}
+	return pipeStep{fn: st}, st != nil
+}
+
+// goFilterStep builds one of goeval's filters.
+func (r *cfgReader) goFilterStep(key string, m *py.Map[any]) filterStep {
 	fn, _ := m.Value("function").(string)
 	args := map[string]bool{}
 	for _, k := range m.Keys() {
@@ -176,7 +221,7 @@ func (r *cfgReader) filterStep(key string, m *py.Map[any]) filterStep {
 		return r.multiChoiceStep(key, m, allow)
 	}
 	if ref, ok := m.Value("function").(hookRef); ok {
-		r.failf(key+".function", "!function %s: goeval cannot run Python filters", ref.Name)
+		r.failf(key+".function", "!function %s: goeval cannot run Python filters (give --python)", ref.Name)
 		return nil
 	}
 	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, regex, multi_choice_regex, lowercase, uppercase, remove_whitespace, map)", fn)

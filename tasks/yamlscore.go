@@ -14,6 +14,9 @@ func (sc *yamlScorer) score(s *spec, inst *Instance, resps []Response) (map[stri
 		b := builtin(sc.builtin)
 		return b.score(b, inst, resps)
 	}
+	if sc.pyResults != nil {
+		return sc.scorePyResults(s, inst, resps)
+	}
 	if sc.results != nil {
 		m, err := sc.results(inst.Doc, resps)
 		if err != nil {
@@ -141,6 +144,7 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 		}
 		gold = choices[(i+len(choices))%len(choices)]
 	}
+	pyGold := gold // Python metrics take the gold as it is: the worker applies lm-eval's rules
 	var golds []string
 	multi := s.multiTarget && s.choices == nil
 	if str, ok := gold.(string); ok && multi {
@@ -162,29 +166,51 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 	}
 	out := map[string]SampleResult{}
 	for _, f := range sc.pipes() {
-		pred, err := f.apply(resps[0].Text, inst.Doc)
+		v, err := f.apply(resps[0].Text, inst.Doc)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
-		m := map[string]metrics.Value{}
-		for _, ms := range s.metrics {
-			switch ms.Name {
-			case "exact_match":
-				em := 0.0
-				for _, g := range golds {
-					em = max(em, sc.em.Score(pred, g))
-				}
-				m[ms.Name] = metrics.Float(em)
-			case "bleu", "chrf", "ter": // corpus-level: the (reference, prediction) pair
-				if len(golds) != 1 {
-					return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
-				}
-				m[ms.Name] = metrics.Text(golds[0], pred)
-			}
+		m, err := sc.generateMetrics(s, pyGold, golds, v)
+		if err != nil {
+			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
-		out[f.name] = SampleResult{Metrics: m, FilteredResps: pred}
+		out[f.name] = SampleResult{Metrics: m, FilteredResps: v}
 	}
 	return out, nil
+}
+
+// generateMetrics scores one filtered response v: Python's metrics on
+// gold as lm-eval has it, goeval's on the gold strings.
+func (sc *yamlScorer) generateMetrics(s *spec, gold any, golds []string, v any) (map[string]metrics.Value, error) {
+	m := map[string]metrics.Value{}
+	for _, ms := range s.metrics {
+		if f, ok := sc.pyMetrics[ms.Name]; ok {
+			val, err := sc.pyMetric(s, f, gold, v)
+			if err != nil {
+				return nil, err
+			}
+			m[ms.Name] = val
+			continue
+		}
+		pred, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s compares strings, and a Python filter gave %s", ms.Name, pyKind(v))
+		}
+		switch ms.Name {
+		case "exact_match":
+			em := 0.0
+			for _, g := range golds {
+				em = max(em, sc.em.Score(pred, g))
+			}
+			m[ms.Name] = metrics.Float(em)
+		case "bleu", "chrf", "ter": // corpus-level: the (reference, prediction) pair
+			if len(golds) != 1 {
+				return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
+			}
+			m[ms.Name] = metrics.Text(golds[0], pred)
+		}
+	}
+	return m, nil
 }
 
 // pipes are the filter pipelines, or lm-eval's default "none" (take_first).
