@@ -39,8 +39,10 @@ type genGroup struct {
 
 // genGroups groups items by shared prefix (one last group, prefix 0, holds
 // the prompts that share none, so that they still prefill several at a
-// time); the groups' members, in group order, are every item once.
-func genGroups(items []genItem) []genGroup {
+// time); the groups' members, in group order, are every item once. With
+// share false every prompt is in that last group (a LongRoPE model: a
+// prefix's rotary factors depend on the whole prompt's length).
+func genGroups(items []genItem, share bool) []genGroup {
 	byIDs := make([]int, len(items))
 	for i := range byIDs {
 		byIDs[i] = i
@@ -61,7 +63,7 @@ func genGroups(items []genItem) []genGroup {
 		for _, m := range g.members {
 			shared = min(shared, len(items[m].ctx)-1) // each prompt keeps a token to extend
 		}
-		if len(g.members) > 1 && shared >= minSharedPrefix {
+		if share && len(g.members) > 1 && shared >= minSharedPrefix {
 			g.prefix = shared
 			groups = append(groups, g)
 		} else {
