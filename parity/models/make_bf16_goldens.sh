@@ -9,7 +9,9 @@
 # goldens (make_goldens.sh, dtype_test.go). The weights are not stored: the
 # Go test (bf16parity_test.go) re-synthesizes them.
 #
-# Usage: parity/models/make_bf16_goldens.sh
+# Usage: parity/models/make_bf16_goldens.sh [--check]
+# --check writes them into a temporary folder and fails unless each equals the
+# committed file byte for byte (make parity).
 # Needs .venv (parity/requirements.txt) and Go.
 set -euo pipefail
 
@@ -22,6 +24,12 @@ out="$root/models/testdata/hf-bf16"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+check=0
+if [[ "${1:-}" == --check ]]; then
+  check=1
+  committed="$out"
+  out="$work/check"
+fi
 goeval="$work/goeval"
 go build -o "$goeval" ./cmd/goeval
 
@@ -44,3 +52,12 @@ for entry in "${models[@]}"; do
     || { cat "$work/$name.log" >&2; exit 1; }
   echo "make_bf16_goldens.sh: $name: $(wc -l <"$dir/requests.jsonl") requests"
 done
+
+if ((check)); then
+  if diff -r "$committed" "$out" >&2; then
+    echo "make_bf16_goldens.sh: goldens identical to the live references"
+  else
+    echo "make_bf16_goldens.sh: goldens differ from the live references (above)" >&2
+    exit 1
+  fi
+fi
