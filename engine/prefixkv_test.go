@@ -78,7 +78,7 @@ func TestPrefixCacheExact(t *testing.T) {
 			}
 			bound := 0.0
 			if device != "" {
-				bound = max(1e-6, 2*checkTokenLogProbs(t, open("off", 0, 1), off, reqs, math.Inf(1))) // XLA's own noise: batch 1 against 3
+				bound = max(1e-6, m.xlaFloor, 2*checkTokenLogProbs(t, open("off", 0, 1), off, reqs, math.Inf(1))) // XLA's own noise: batch 1 against 3
 			}
 			plain, cached := open("on", -1), open("on", DefaultPrefixCacheMB) // explicit: XLA devices have no cache by default
 			if _, err := plain.Loglikelihood(ctx, reqs); err != nil {
