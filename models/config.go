@@ -57,6 +57,8 @@ type Config struct {
 	BOSTokenID int `json:"-"`
 	// EOSTokenIDs: eos_token_id may be one id or a list.
 	EOSTokenIDs []int `json:"-"`
+	// Quantization is quantization_config (quant.go), nil for none.
+	Quantization *Quantization `json:"-"`
 	// Raw is the whole config.json.
 	Raw map[string]any `json:"-"`
 	// Path is the file the config was read from (for messages).
@@ -181,6 +183,9 @@ func (c *Config) fillFromRaw() error {
 		if s, ok := c.Raw[k].(string); ok && c.TorchDType == "" {
 			c.TorchDType = s
 		}
+	}
+	if err := c.parseQuantization(); err != nil {
+		return err
 	}
 	return c.fillRope()
 }

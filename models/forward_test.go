@@ -12,7 +12,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/testutil"
-	"github.com/goeval/goeval/models/safetensors"
 )
 
 // This file is a minimal scorer for model tests that need no engine: one
@@ -43,7 +42,7 @@ func loadTestModel(t *testing.T, dir string, tf WeightTransform) *testModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := safetensors.Open(dir)
+	set, err := OpenTensors(dir, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package models
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/goeval/goeval/models/safetensors"
 )
 
 // Inspection summarises a checkpoint without loading its weights: what
@@ -16,6 +14,7 @@ type Inspection struct {
 	Parameters   int64          `json:"parameters"`
 	TorchDType   string         `json:"torch_dtype"`
 	Config       map[string]any `json:"config"`
+	Quantization *QuantSummary  `json:"quantization,omitempty"`
 	Tensors      TensorSummary  `json:"tensors"`
 	Tokenizer    *TokenizerInfo `json:"tokenizer"`
 	Check        Check          `json:"check"`
@@ -52,13 +51,17 @@ func Inspect(dir string, allTensors bool) (*Inspection, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := safetensors.Open(dir)
+	set, unsupported, err := openForInspect(dir, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer set.Close()
 	r := &Inspection{Model: dir, Architecture: cfg.Arch(), ModelType: cfg.ModelType, TorchDType: cfg.TorchDType,
-		Config: configSummary(cfg), Check: Check{Problems: TensorProblems(cfg, set)}}
+		Config: configSummary(cfg), Quantization: quantSummary(cfg.Quantization, set)}
+	if unsupported != nil {
+		r.Check.Problems = append(r.Check.Problems, unsupported.Error())
+	}
+	r.Check.Problems = append(r.Check.Problems, TensorProblems(cfg, set)...)
 	r.Check.OK = len(r.Check.Problems) == 0
 	r.Tensors = tensorSummary(dir, set, allTensors)
 	for _, n := range set.Names() {
@@ -88,7 +91,7 @@ func configSummary(c *Config) map[string]any {
 }
 
 // tensorSummary lists the tensors of set (files relative to dir).
-func tensorSummary(dir string, set *safetensors.Set, all bool) TensorSummary {
+func tensorSummary(dir string, set Tensors, all bool) TensorSummary {
 	t := TensorSummary{ByDType: map[string]int{}}
 	for _, f := range set.Files() {
 		rel, err := filepath.Rel(dir, f)

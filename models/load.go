@@ -8,7 +8,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/models/safetensors"
 )
 
 // Adapter modes (LoadOptions.AdapterMode).
@@ -91,11 +90,14 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	if err != nil {
 		return nil, err
 	}
-	set, err := safetensors.Open(dir)
+	set, err := OpenTensors(dir, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer set.Close()
+	if b, ok := set.(*bnbSet); ok && o.Logf != nil {
+		o.Logf("%s: %d weights dequantized at load to %s", cfg.Quantization, len(b.weights), o.weightDTypes().held)
+	}
 	adapters, err := loadAdapters(set, o, mode)
 	if err != nil {
 		return nil, err
@@ -138,7 +140,7 @@ func (o LoadOptions) weightDTypes() weightDTypes {
 }
 
 // loadAdapters reads and validates o.Adapters against the base checkpoint.
-func loadAdapters(set *safetensors.Set, o LoadOptions, mode string) ([]*Adapter, error) {
+func loadAdapters(set Tensors, o LoadOptions, mode string) ([]*Adapter, error) {
 	var list []*Adapter
 	for _, dir := range o.Adapters {
 		a, err := LoadAdapter(dir, set)

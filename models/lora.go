@@ -76,7 +76,7 @@ type Adapter struct {
 // the base checkpoint: every adapter tensor must name a base weight, and
 // every shape must agree. Errors are errs.BadInput and name the file and
 // tensor at fault.
-func LoadAdapter(dir string, base *safetensors.Set) (*Adapter, error) {
+func LoadAdapter(dir string, base Tensors) (*Adapter, error) {
 	cfg, err := readAdapterConfig(dir)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func parseLoRAName(name string) (loraPart, string) {
 
 // readTensors reads every tensor of the adapter file, pairs lora_A with
 // lora_B per module and checks each against the base checkpoint.
-func (a *Adapter) readTensors(set *safetensors.Set, base *safetensors.Set) error {
+func (a *Adapter) readTensors(set *safetensors.Set, base Tensors) error {
 	src := set.Source()
 	match, _ := a.Config.targetMatcher() // validated in readAdapterConfig
 	parts := map[string]map[string][]float32{}
@@ -93,7 +93,7 @@ func (a *Adapter) readTensors(set *safetensors.Set, base *safetensors.Set) error
 
 // addReplacement records a full tensor (modules_to_save, or a bias saved
 // with bias "all"/"lora_only") that replaces the base tensor of that name.
-func (a *Adapter) addReplacement(src, name, clean string, data []float32, shape []int, base *safetensors.Set) error {
+func (a *Adapter) addReplacement(src, name, clean string, data []float32, shape []int, base Tensors) error {
 	isBias := strings.HasSuffix(clean, ".bias")
 	saved := false
 	for _, m := range a.Config.ModulesToSave {
@@ -119,7 +119,7 @@ func (a *Adapter) addReplacement(src, name, clean string, data []float32, shape 
 //
 //	linear:    A [r, in], B [out, r], W [out, in]
 //	embedding: A [r, vocab], B [dim, r], W [vocab, dim]
-func (a *Adapter) buildLayer(src, m string, p map[string][]float32, sh map[string][]int, base *safetensors.Set) (*LoRALayer, error) {
+func (a *Adapter) buildLayer(src, m string, p map[string][]float32, sh map[string][]int, base Tensors) (*LoRALayer, error) {
 	emb := p["embA"] != nil || p["embB"] != nil
 	ka, kb := "A", "B"
 	if emb {

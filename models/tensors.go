@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/models/safetensors"
 )
 
 // IgnoredTensor reports tensors that checkpoints may carry but no model
@@ -18,7 +17,7 @@ func IgnoredTensor(name string) bool {
 // CheckTensors verifies that s holds exactly the tensors c implies, with
 // the implied shapes. The error names the file, the first problem and how
 // many more there are.
-func CheckTensors(c *Config, s *safetensors.Set) error {
+func CheckTensors(c *Config, s Tensors) error {
 	problems := TensorProblems(c, s)
 	if len(problems) == 0 {
 		return nil
@@ -32,7 +31,7 @@ func CheckTensors(c *Config, s *safetensors.Set) error {
 
 // TensorProblems lists every mismatch between s and ExpectedTensors(c), one
 // message per tensor, missing tensors first, in name order.
-func TensorProblems(c *Config, s *safetensors.Set) []string {
+func TensorProblems(c *Config, s Tensors) []string {
 	want := ExpectedTensors(c)
 	var missing, other []string
 	names := make([]string, 0, len(want))

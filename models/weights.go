@@ -100,7 +100,7 @@ func paramT(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 // device buffer (the one copy), and the mapped pages are then dropped from
 // the page cache mapping (madvise DONTNEED), so peak RSS stays near the size
 // of the weights held by the backend.
-func LoadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType) error {
+func LoadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s Tensors, dtype dtypes.DType) error {
 	return LoadWeightsWith(ctx, backend, cfg, s, dtype, nil)
 }
 
@@ -111,14 +111,14 @@ type WeightTransform func(name string, data []float32, shape []int) ([]float32, 
 
 // LoadWeightsWith is LoadWeights with every tensor passed through tf
 // (nil: none) after conversion to float32.
-func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType, tf WeightTransform) error {
+func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config, s Tensors, dtype dtypes.DType, tf WeightTransform) error {
 	return loadWeights(ctx, backend, cfg, s, weightDTypes{compute: dtype, held: dtype, matrix: dtype}, tf)
 }
 
 // loadWeights is LoadWeightsWith with the weights rounded to dt.held and
 // the matrices stored in dt.matrix (weightDTypes); it records the compute
 // dtype on ctx when they differ (computeValue).
-func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dt weightDTypes, tf WeightTransform) error {
+func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s Tensors, dt weightDTypes, tf WeightTransform) error {
 	if err := dt.check(); err != nil {
 		return fmt.Errorf("load weights: %w", err)
 	}
@@ -158,7 +158,7 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 }
 
 // loadTensor converts one checkpoint tensor into a device tensor of dtype.
-func loadTensor(backend backends.Backend, s *safetensors.Set, name string, info safetensors.TensorInfo, dtype dtypes.DType, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
+func loadTensor(backend backends.Backend, s Tensors, name string, info safetensors.TensorInfo, dtype dtypes.DType, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
 	data, err := s.Float32(name)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ import (
 // buffer, the mapped pages dropped behind (safetensors.BF16Into): no f32
 // copy, so loading peaks near the bf16 weights. A transform (a merged
 // adapter) or a transposed layout goes through float32 first.
-func loadMatrixBF16(backend backends.Backend, s *safetensors.Set, name string, info safetensors.TensorInfo, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
+func loadMatrixBF16(backend backends.Backend, s Tensors, name string, info safetensors.TensorInfo, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
 	if tf != nil || transpose || !backend.HasSharedBuffers() {
 		return loadMatrixBF16Via32(backend, s, name, info, tf, transpose)
 	}
@@ -36,7 +36,7 @@ func loadMatrixBF16(backend backends.Backend, s *safetensors.Set, name string, i
 }
 
 // loadMatrixBF16Via32 is loadMatrixBF16 through a float32 copy.
-func loadMatrixBF16Via32(backend backends.Backend, s *safetensors.Set, name string, info safetensors.TensorInfo, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
+func loadMatrixBF16Via32(backend backends.Backend, s Tensors, name string, info safetensors.TensorInfo, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
 	data, err := s.Float32(name)
 	if err != nil {
 		return nil, err

@@ -51,6 +51,7 @@ check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARI
 # generation's shared prompt prefixes and its measured batch size there.
 check "packing, shared prefixes, batch auto on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -run 'TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead' ./engine/"
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
+check "bitsandbytes 4-bit (dequantize_4bit, transformers, peft)" $PY parity/bnb/bnb_golden.py --check
 check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
 # Held-out: the original llama.cpp fixtures beside the repository, when present.
 shared="$(cd .. && pwd)/shared/fixtures"

@@ -55,6 +55,9 @@ func printInspect(w io.Writer, r *models.Inspection) {
 	auto := autoDTypes(r.TorchDType)
 	fmt.Fprintf(w, "dtypes:       torch_dtype %s; tensors %s; --dtype auto: %s on cuda, %s on a CPU\n",
 		orNone(r.TorchDType), dtypeCounts(r.Tensors.ByDType), auto["cuda"], auto["cpu"])
+	if q := r.Quantization; q != nil {
+		fmt.Fprintf(w, "quantized:    %s; %d weights%s, dequantized at load to the compute dtype\n", q.Description, q.Tensors, blocksizes(q.Blocksizes))
+	}
 	fmt.Fprintf(w, "config:       hidden %v, %v layers, %v heads (%v KV, head_dim %v), intermediate %v, vocab %v\n",
 		c["hidden_size"], c["num_hidden_layers"], c["num_attention_heads"], c["num_key_value_heads"], c["head_dim"], c["intermediate_size"], c["vocab_size"])
 	rs := "none"
@@ -147,4 +150,22 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// blocksizes is " (blocksize 64: 14, …)" for a bitsandbytes checkpoint's
+// weights by block size, "" when there are none.
+func blocksizes(m map[int]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	sizes := make([]int, 0, len(m))
+	for b := range m {
+		sizes = append(sizes, b)
+	}
+	sort.Ints(sizes)
+	parts := make([]string, len(sizes))
+	for i, b := range sizes {
+		parts[i] = fmt.Sprintf("blocksize %d: %d", b, m[b])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
