@@ -106,6 +106,13 @@ func (ix *Index) LoadTaskFile(path string) (string, error) {
 func (ix *Index) indexConfig(c yamlConfig) (name, note string) {
 	g, _ := c.get("group")
 	t, _ := c.get("task")
+	if _, isClass := c.get("class"); isClass && t != nil {
+		// lm-eval's TaskIndex: a class: file is a (Python) task even with
+		// a group: key, which building the task drops (scrolls).
+		c = yamlConfig{m: mergeMaps(c.m, nil), path: c.path}
+		c.m.Delete("group")
+		g = nil
+	}
 	switch {
 	case g != nil:
 		name, _ = g.(string)
