@@ -87,35 +87,57 @@ func aggregateGroup(g tasks.Group, leafNames []string, results map[string]*TaskR
 	if agree && shots >= 0 {
 		gr.NumFewshot = &shots
 	}
-	if !g.Aggregate {
-		return gr
-	}
-	for _, name := range g.Metrics {
-		for _, f := range discoverFilters(name, leafNames, results) {
-			var stats []metrics.SubtaskStat
-			hib := true
-			for _, n := range leafNames {
-				t, ok := results[n]
-				if !ok {
-					continue
-				}
-				if m, ok := t.Metric(name, f); ok {
-					stats = append(stats, metrics.SubtaskStat{Value: m.Value, Stderr: m.Stderr, StderrOK: m.StderrOK, Size: t.SampleLen})
-					hib = m.HigherIsBetter
-				}
+	for _, a := range g.AggregateList() {
+		filters := a.Filters
+		if filters == nil {
+			filters = discoverFilters(a.Metric, leafNames, results)
+		}
+		for _, f := range filters {
+			if m, ok := groupMetric(a, f, leafNames, results); ok {
+				gr.setMetric(m)
 			}
-			if len(stats) == 0 {
-				continue
-			}
-			v, se, ok := metrics.GroupAggregate(stats, g.WeightBySize)
-			n := 0
-			for _, s := range stats {
-				n += s.Size
-			}
-			gr.Metrics = append(gr.Metrics, Metric{Name: name, Filter: f, Value: v, Stderr: se, StderrOK: ok, HigherIsBetter: hib, N: n})
 		}
 	}
 	return gr
+}
+
+// groupMetric is one metric under one filter over the leaves that
+// report it (lm-eval's Group.aggregate), ok=false when none does.
+func groupMetric(a tasks.AggMetric, filter string, leafNames []string, results map[string]*TaskResult) (Metric, bool) {
+	var stats []metrics.SubtaskStat
+	hib := true
+	for _, n := range leafNames {
+		t, ok := results[n]
+		if !ok {
+			continue
+		}
+		if m, ok := t.Metric(a.Metric, filter); ok {
+			stats = append(stats, metrics.SubtaskStat{Value: m.Value, Stderr: m.Stderr, StderrOK: m.StderrOK, Size: t.SampleLen})
+			hib = m.HigherIsBetter
+		}
+	}
+	if len(stats) == 0 {
+		return Metric{}, false
+	}
+	v, se, ok := metrics.GroupAggregate(stats, a.WeightBySize)
+	n := 0
+	for _, s := range stats {
+		n += s.Size
+	}
+	return Metric{Name: a.Metric, Filter: filter, Value: v, Stderr: se, StderrOK: ok, HigherIsBetter: hib, N: n}, true
+}
+
+// setMetric adds m, or replaces the metric of its name and filter where
+// aggregate_metric_list names it twice (lm-eval's dict keeps the first
+// place and the last value).
+func (gr *GroupResult) setMetric(m Metric) {
+	for i, old := range gr.Metrics {
+		if old.Name == m.Name && old.Filter == m.Filter {
+			gr.Metrics[i] = m
+			return
+		}
+	}
+	gr.Metrics = append(gr.Metrics, m)
 }
 
 // discoverFilters lists, sorted, the filters under which any leaf reports

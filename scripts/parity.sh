@@ -25,6 +25,7 @@ check "python random (few-shot)"  $PY parity/lmeval/pyrandom_golden.py --check t
 check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
 check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check
 check "YAML task prompts vs lm-eval" $PY parity/lmeval/dump_yaml_tasks.py --check
+check "group aggregation, inline members vs lm-eval" bash -c "$PY parity/lmeval/group_golden.py --check && go test -count=1 -run TestGroups ."
 check "YAML tasks with Python hooks vs lm-eval" $PY parity/lmeval/dump_pyhook_tasks.py --check
 # The same Python functions through goeval's worker, with the venv's Python
 # (the tests skip without it: here a skip fails).

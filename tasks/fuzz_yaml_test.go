@@ -32,7 +32,7 @@ func FuzzTaskYAML(f *testing.F) {
 			return
 		}
 		if g, _ := c.get("group"); g != nil {
-			_, _ = groupFromConfig(c)
+			_, _ = NewIndex().groupFromConfig(c)
 			return
 		}
 		if s, err := newYAMLSpec(c, nil, nil); err == nil {

@@ -129,24 +129,48 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 	var ts []Task
 	var gs []Group
 	seenT, seenG := map[string]bool{}, map[string]bool{}
-	var walk func(n string) error
-	walk = func(n string) error {
-		if isTaskFile(n) {
-			name, err := ix.LoadTaskFile(n)
+	add := func(n string, t Task) {
+		if !seenT[n] {
+			seenT[n] = true
+			ts = append(ts, t)
+		}
+	}
+	// walk expands n; in is n's definition when its group's file
+	// configures it (groupinline.go), else n is looked up by name.
+	var walk func(n string, in *inlineMember) error
+	walk = func(n string, in *inlineMember) error {
+		if in != nil && in.task != nil {
+			s, err := newYAMLSpec(in.task.config(), ix.hook, ix.python())
 			if err != nil {
 				return err
 			}
-			n = name
+			add(n, s)
+			return nil
 		}
-		if g, ok, err := ix.group(n); err != nil {
-			return err
-		} else if ok {
+		g, ok, err := Group{}, false, error(nil)
+		if in != nil {
+			g, ok = *in.group, true
+		} else {
+			if isTaskFile(n) {
+				if n, err = ix.LoadTaskFile(n); err != nil {
+					return err
+				}
+			}
+			if g, ok, err = ix.group(n); err != nil {
+				return err
+			}
+		}
+		if ok {
 			if !seenG[n] && !g.tag {
 				seenG[n] = true
 				gs = append(gs, g)
 			}
 			for _, sub := range g.Subtasks {
-				if err := walk(sub); err != nil {
+				var in *inlineMember
+				if m, has := g.inline[sub]; has {
+					in = &m
+				}
+				if err := walk(sub, in); err != nil {
 					return err
 				}
 			}
@@ -156,17 +180,14 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 		if err != nil {
 			return err
 		}
-		if !seenT[n] {
-			seenT[n] = true
-			ts = append(ts, t)
-		}
+		add(n, t)
 		return nil
 	}
 	for _, n := range names {
 		if strings.TrimSpace(n) == "" {
 			return nil, nil, errs.BadInputf("--tasks has an empty name in %q (a stray comma?)", strings.Join(names, ","))
 		}
-		if err := walk(strings.TrimSpace(n)); err != nil {
+		if err := walk(strings.TrimSpace(n), nil); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -148,6 +148,12 @@ type Group struct {
 	Metrics      []string // aggregated metric names (e.g. "acc")
 	Version      string   // group metadata version (a string in results "versions")
 	tag          bool     // a YAML tag: its tasks run, with no group result
+
+	// AggMetrics is a YAML group's aggregate_metric_list, entry by entry
+	// (nil: Metrics, every filter, WeightBySize); see AggregateList.
+	AggMetrics []AggMetric
+	// inline are members the group's file builds itself (groupinline.go).
+	inline map[string]inlineMember
 }
 
 // Task is one evaluable task.

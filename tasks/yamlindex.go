@@ -106,6 +106,13 @@ func (ix *Index) LoadTaskFile(path string) (string, error) {
 func (ix *Index) indexConfig(c yamlConfig) (name, note string) {
 	g, _ := c.get("group")
 	t, _ := c.get("task")
+	if _, isClass := c.get("class"); isClass && t != nil {
+		// lm-eval's TaskIndex: a class: file is a (Python) task even with
+		// a group: key, which building the task drops (scrolls).
+		c = yamlConfig{m: mergeMaps(c.m, nil), path: c.path}
+		c.m.Delete("group")
+		g = nil
+	}
 	switch {
 	case g != nil:
 		name, _ = g.(string)
@@ -171,47 +178,24 @@ func (ix *Index) yamlGroup(name string) (Group, bool, error) {
 	if e.kind == entryTag {
 		return Group{Name: name, Subtasks: append([]string{}, e.tags...), tag: true}, true, nil
 	}
-	g, err := groupFromConfig(e.cfg)
+	g, err := ix.groupFromConfig(e.cfg)
 	return g, true, err
 }
 
 // groupKeys are GroupConfig's fields.
 var groupKeys = map[string]bool{"group": true, "group_alias": true, "task": true, "aggregate_metric_list": true, "metadata": true, "tag": true}
 
-// groupFromConfig reads a group configuration: its member tasks (names of
-// tasks, groups or tags) and aggregate_metric_list.
-func groupFromConfig(c yamlConfig) (Group, error) {
-	r := &cfgReader{c: c}
-	for _, k := range c.m.Keys() {
-		if !groupKeys[k] {
-			r.failf(k, "unknown group key%s", didYouMean(closest(k, sortedKeys(groupKeys))))
-		}
-	}
-	g := Group{Name: r.str("group"), Alias: r.str("group_alias")}
-	if l, ok := c.m.Value("task").([]any); ok {
-		for i, t := range l {
-			name, ok := t.(string)
-			if !ok {
-				r.failf(fmt.Sprintf("task[%d]", i), "goeval takes task names here; inline task configurations (%s) are not supported: put the task in its own file", yamlKind(t))
-				continue
-			}
-			g.Subtasks = append(g.Subtasks, name)
-		}
-	} else {
-		r.failf("task", "a group needs a list of task names")
-	}
-	if v, ok := c.get("aggregate_metric_list"); ok && v != nil {
-		r.aggregateList(&g, v)
-	}
-	if md, ok := c.m.Value("metadata").(*py.Map[any]); ok {
-		if v, ok := md.Get("version"); ok {
-			g.Version = py.Str(v)
-		}
-	}
-	return g, r.err
+// groupFromConfig builds the group a file defines (groupinline.go).
+func (ix *Index) groupFromConfig(c yamlConfig) (Group, error) {
+	name, _ := c.m.Value("group").(string)
+	b := &groupBuilder{ix: ix, path: c.path}
+	return b.build(name, c.m, nil, "")
 }
 
-// aggregateList reads aggregate_metric_list (mean, weighted by size or not).
+// aggregateList reads aggregate_metric_list as lm-eval's AggMetricConfig:
+// one entry or a list; per entry the metric, filter_list (a name or a
+// list; absent or null: every filter the leaves report), aggregation
+// (mean only) and weight_by_size (default true).
 func (r *cfgReader) aggregateList(g *Group, v any) {
 	l, ok := v.([]any)
 	if !ok {
@@ -222,7 +206,7 @@ func (r *cfgReader) aggregateList(g *Group, v any) {
 			return
 		}
 	}
-	g.Aggregate, g.WeightBySize = true, true
+	g.AggMetrics = []AggMetric{}
 	for i, e := range l {
 		key := fmt.Sprintf("aggregate_metric_list[%d]", i)
 		m, ok := e.(*py.Map[any])
@@ -230,27 +214,76 @@ func (r *cfgReader) aggregateList(g *Group, v any) {
 			r.failf(key, "want a mapping with a metric key, got %s", yamlKind(e))
 			return
 		}
-		for _, k := range m.Keys() {
-			switch k {
-			case "metric":
-				name, _ := m.Value(k).(string)
-				g.Metrics = append(g.Metrics, name)
-			case "aggregation":
-				if m.Value(k) != "mean" {
-					r.failf(key+".aggregation", "only mean is supported (as in lm-eval)")
-				}
-			case "weight_by_size":
-				b, _ := m.Value(k).(bool)
-				g.WeightBySize = b
-			case "filter_list":
-				if fl := (&cfgReader{c: yamlConfig{m: m}}).strList(k); len(fl) != 1 || fl[0] != "none" {
-					r.failf(key+".filter_list", "goeval aggregates the none filter only")
-				}
-			default:
-				r.failf(key+"."+k, "unknown aggregate_metric_list key")
-			}
+		a, ok := r.aggMetric(key, m)
+		if !ok {
+			return
+		}
+		g.AggMetrics = append(g.AggMetrics, a)
+	}
+	g.Aggregate = len(g.AggMetrics) > 0
+	if g.Aggregate {
+		g.WeightBySize = g.AggMetrics[0].WeightBySize
+		for _, a := range g.AggMetrics {
+			g.Metrics = append(g.Metrics, a.Metric)
 		}
 	}
+}
+
+// aggMetric reads one aggregate_metric_list entry under key.
+func (r *cfgReader) aggMetric(key string, m *py.Map[any]) (AggMetric, bool) {
+	a := AggMetric{WeightBySize: true}
+	for _, k := range m.Keys() {
+		v := m.Value(k)
+		switch k {
+		case "metric":
+			a.Metric, _ = v.(string)
+			if h, ok := v.(hookRef); ok {
+				// lm-eval looks for "<function …>,FILTER" keys, which no
+				// task reports: the group aggregates nothing for it.
+				a.Metric = "!function " + h.Name
+			}
+		case "aggregation":
+			// lm-eval takes the mean whatever function is named here.
+			if _, hook := v.(hookRef); !hook && v != "mean" {
+				r.failf(key+".aggregation", "only mean is supported (as in lm-eval), got %s", yamlKind(v))
+				return a, false
+			}
+		case "weight_by_size":
+			b, ok := pyTruth(v)
+			if !ok {
+				r.failf(key+".weight_by_size", "want true or false, got %s", yamlKind(v))
+				return a, false
+			}
+			a.WeightBySize = b
+		case "filter_list":
+			switch x := v.(type) {
+			case nil:
+			case string:
+				a.Filters = []string{x}
+			case []any:
+				a.Filters = []string{}
+				for _, f := range x {
+					name, ok := f.(string)
+					if !ok {
+						r.failf(key+".filter_list", "want filter names, got %s", yamlKind(f))
+						return a, false
+					}
+					a.Filters = append(a.Filters, name)
+				}
+			default:
+				r.failf(key+".filter_list", "want a filter name or a list of them, got %s", yamlKind(v))
+				return a, false
+			}
+		default:
+			r.failf(key+"."+k, "unknown aggregate_metric_list key (metric, filter_list, aggregation, weight_by_size)")
+			return a, false
+		}
+	}
+	if a.Metric == "" {
+		r.failf(key+".metric", "each entry needs a metric name")
+		return a, false
+	}
+	return a, true
 }
 
 // yamlNames lists the YAML tasks (kind entryTask) or groups (entryGroup).

@@ -102,7 +102,10 @@ func readYAMLMap(path string) (*py.Map[any], error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, errs.BadInputf("%s: not valid YAML: %v", path, err)
+		fixed, ok := slashEscapes(data) // `\/`, which PyYAML reads (yamlescape.go)
+		if !ok || yaml.Unmarshal(fixed, &doc) != nil {
+			return nil, errs.BadInputf("%s: not valid YAML: %v", path, err)
+		}
 	}
 	if len(doc.Content) == 0 {
 		return nil, errs.BadInputf("%s: empty YAML file (a task file is a mapping with a task: key)", path)

@@ -70,6 +70,13 @@ func runTasks(args []string) error {
 	}
 	defer ix.Close()
 	def := tasks.DefaultOptions()
+	groups := ix.Groups() // once: each call parses every group file
+	parents := map[string][]string{}
+	for _, g := range groups {
+		for _, s := range g.Subtasks {
+			parents[s] = append(parents[s], g.Name)
+		}
+	}
 	fmt.Printf("%-48s %-22s %-8s %s\n", "TASK", "OUTPUT", "FEWSHOT", "GROUPS")
 	for _, name := range ix.List() {
 		t, err := ix.Get(name)
@@ -77,22 +84,25 @@ func runTasks(args []string) error {
 			fmt.Printf("%-48s cannot run: %v\n", name, err)
 			continue
 		}
-		groups := ancestors(ix, name)
-		fmt.Printf("%-48s %-22s %-8d %s\n", name, t.OutputType(), t.NumFewshot(def), strings.Join(groups, ","))
+		fmt.Printf("%-48s %-22s %-8d %s\n", name, t.OutputType(), t.NumFewshot(def), strings.Join(ancestors(parents, name, 0), ","))
 	}
 	fmt.Printf("\n%-24s %s\n", "GROUP", "SUBTASKS")
-	for _, g := range ix.Groups() {
+	for _, g := range groups {
 		fmt.Printf("%-24s %s\n", g.Name, strings.Join(g.Subtasks, ","))
 	}
 	return nil
 }
 
-// ancestors lists the groups that contain name, directly or not.
-func ancestors(ix *tasks.Index, name string) []string {
+// ancestors lists the groups that contain name, directly or not (parents:
+// the groups that list each name), as GroupsOf would, depth first.
+func ancestors(parents map[string][]string, name string, depth int) []string {
 	var out []string
-	for _, g := range ix.GroupsOf(name) {
+	if depth > 64 { // a group that contains itself
+		return out
+	}
+	for _, g := range parents[name] {
 		out = append(out, g)
-		out = append(out, ancestors(ix, g)...)
+		out = append(out, ancestors(parents, g, depth+1)...)
 	}
 	return out
 }
