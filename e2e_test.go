@@ -57,6 +57,8 @@ type e2eRun struct {
 	DataFilesDir string `json:"data_files_dir"`
 	// BootstrapIters is --bootstrap-iters (0: lm-eval's default 100000).
 	BootstrapIters int `json:"bootstrap_iters"`
+	// goldens is the folder of the run's golden folder ("": e2eDir).
+	goldens string
 }
 
 // e2eModels are parity/e2e/e2e.py's MODELS: M, a Qwen base-style
@@ -147,7 +149,7 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareE2E(t, filepath.Join(e2eDir, run.Name), path, map[string]string{
+	compareE2E(t, filepath.Join(stdcmp.Or(run.goldens, e2eDir), run.Name), path, map[string]string{
 		modelDir: "MODEL", report.SanitizeModelName(modelDir): "MODEL"})
 }
 

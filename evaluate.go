@@ -45,6 +45,11 @@ type Options struct {
 	// Shard, when set, evaluates one shard of the run's documents (see
 	// Shard); Merge puts the shards' samples back together.
 	Shard Shard
+
+	// SamplingSeed is lm-eval's torch_random_seed (--seed's third value;
+	// nil: DefaultSamplingSeed). Each sampled answer (do_sample) gets a seed
+	// derived from it, the task, the document and the repeat (seeds.go).
+	SamplingSeed *int64
 }
 
 // Progress is one progress report.

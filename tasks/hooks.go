@@ -37,10 +37,11 @@ const (
 	hookDocs hookKind = iota
 	hookDoc
 	hookResults
+	hookFilter
 )
 
 func (k hookKind) String() string {
-	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook"}[k]
+	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook", "a custom filter's filter_fn"}[k]
 }
 
 // builtinResults is a process_results hook answered by a built-in task's
@@ -65,10 +66,10 @@ func registerBuiltinHook(name string, fn any, added ...string) {
 
 // RegisterHook makes fn answer `!function` references to name
 // ("<folder>.module.function") in the YAML tasks of ix, over a built-in
-// hook of that name. fn is a DocsHook, DocHook or ResultsHook (or a func
-// with the same signature); for a DocsHook, added names the fields it
-// appends to each document, in the order Python adds them. It panics on
-// any other type.
+// hook of that name. fn is a DocsHook, DocHook, ResultsHook or FilterHook
+// (or a func with the same signature); for a DocsHook, added names the
+// fields it appends to each document, in the order Python adds them. It
+// panics on any other type.
 func (ix *Index) RegisterHook(name string, fn any, added ...string) {
 	r := registered{hookFunc(name, fn), added}
 	ix.mu.Lock()
@@ -85,7 +86,9 @@ func hookFunc(name string, fn any) any {
 		return DocHook(f)
 	case func(Doc, []Response) (map[string]metrics.Value, error):
 		return ResultsHook(f)
-	case DocsHook, DocHook, ResultsHook, builtinResults:
+	case func([]string, Doc) ([]string, error):
+		return FilterHook(f)
+	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook:
 		return fn
 	}
 	panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
@@ -167,6 +170,8 @@ func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 			right = kind == hookDoc
 		case ResultsHook, builtinResults:
 			right = kind == hookResults
+		case FilterHook:
+			right = kind == hookFilter
 		}
 		if !right {
 			r.failf(key, "!function %s: goeval's %s is not %s", ref.Name, c, kind)

@@ -45,6 +45,7 @@ type spec struct {
 
 	// Set by task YAML files (yamlspec.go); zero for the built-ins.
 	versionAny any    // metadata.version as written (int, float or string)
+	repeats    int    // answers per generate request (lm-eval's repeats; 0 = 1)
 	genPrefix  string // gen_prefix: a field name or template ("" = none)
 	// multiTarget: the first evaluation document's target is a list, so
 	// every target is read as a list (lm-eval's multiple_target).

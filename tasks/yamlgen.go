@@ -64,26 +64,27 @@ func untilList(v any) (any, error) {
 	return yamlStrings(v, "a stop string or a list of them", false)
 }
 
-// filterStep is one filter function: it maps the document's responses
-// (one, as goeval generates once per request) to new ones.
+// filterStep is an element-wise filter function: it maps one response
+// to a new one (yamlfilters.go applies it to each of a document's).
 type filterStep func(resp string, doc Doc) (string, error)
 
-// filterPipe is one filter_list entry; the response is taken first at the
-// end (goeval scores one response, so take_first is where lm-eval's
-// pipelines end).
+// filterPipe is one filter_list entry: its steps over the document's
+// responses (yamlfilters.go).
 type filterPipe struct {
 	name  string
-	steps []filterStep
+	steps []pipeStep
 }
 
-func (f filterPipe) apply(resp string, doc Doc) (string, error) {
+// apply runs the pipeline over a request's answers.
+func (f filterPipe) apply(resps []string, doc Doc) (respList, error) {
+	l := respList{resps: resps}
 	for _, st := range f.steps {
 		var err error
-		if resp, err = st(resp, doc); err != nil {
-			return "", err
+		if l, err = st(l, doc); err != nil {
+			return respList{}, err
 		}
 	}
-	return resp, nil
+	return l, nil
 }
 
 // filterList reads filter_list.
@@ -124,7 +125,7 @@ func (r *cfgReader) filterList(s *spec) {
 				r.failf(fmt.Sprintf("%s.filter[%d]", key, j), "want a mapping with a function key")
 				return
 			}
-			if st := r.filterStep(fmt.Sprintf("%s.filter[%d]", key, j), fm); st != nil {
+			if st := r.pipeStep(fmt.Sprintf("%s.filter[%d]", key, j), fm); st != nil {
 				p.steps = append(p.steps, st)
 			}
 		}
@@ -153,12 +154,6 @@ func (r *cfgReader) filterStep(key string, m *py.Map[any]) filterStep {
 		return true
 	}
 	switch fn {
-	case "take_first", "majority_vote":
-		allow() // one response: its first and its majority are itself
-		return nil
-	case "take_first_k":
-		allow("k")
-		return nil
 	case "lowercase":
 		allow()
 		return func(s string, _ Doc) (string, error) { return metrics.Lowercase(s), nil }
@@ -179,7 +174,7 @@ func (r *cfgReader) filterStep(key string, m *py.Map[any]) filterStep {
 		r.failf(key+".function", "!function %s: goeval cannot run Python filters", ref.Name)
 		return nil
 	}
-	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, regex, multi_choice_regex, lowercase, uppercase, remove_whitespace, map)", fn)
+	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, custom, regex, multi_choice_regex, lowercase, uppercase, remove_whitespace, map)", fn)
 	return nil
 }
 

@@ -160,31 +160,80 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 	} else if gold != nil {
 		golds = []string{py.Str(gold)}
 	}
+	texts, repeated := answers(resps[0])
 	out := map[string]SampleResult{}
 	for _, f := range sc.pipes() {
-		pred, err := f.apply(resps[0].Text, inst.Doc)
+		l, err := f.apply(texts, inst.Doc)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
-		m := map[string]metrics.Value{}
-		for _, ms := range s.metrics {
-			switch ms.Name {
-			case "exact_match":
-				em := 0.0
-				for _, g := range golds {
-					em = max(em, sc.em.Score(pred, g))
-				}
-				m[ms.Name] = metrics.Float(em)
-			case "bleu", "chrf", "ter": // corpus-level: the (reference, prediction) pair
-				if len(golds) != 1 {
-					return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
-				}
-				m[ms.Name] = metrics.Text(golds[0], pred)
-			}
+		pred := l.filtered(repeated)
+		m, err := sc.genMetrics(s, inst, pred, golds)
+		if err != nil {
+			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
 		out[f.name] = SampleResult{Metrics: m, FilteredResps: pred}
 	}
 	return out, nil
+}
+
+// answers are a generate request's answer texts (one per repeat) and
+// whether it was repeated.
+func answers(r Response) ([]string, bool) {
+	all := r.All()
+	texts := make([]string, len(all))
+	for i, a := range all {
+		texts[i] = a.Text
+	}
+	return texts, len(r.Repeats) > 0
+}
+
+// genMetrics scores a filtered prediction (a string, or a list of them
+// when the pipeline keeps the repeats' list) against the golds.
+func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, pred any, golds []string) (map[string]metrics.Value, error) {
+	m := map[string]metrics.Value{}
+	for _, ms := range s.metrics {
+		one, isOne := pred.(string)
+		switch ms.Name {
+		case "exact_match":
+			if !isOne {
+				em, err := sc.listExactMatch(pred, golds)
+				if err != nil {
+					return nil, err
+				}
+				m[ms.Name] = metrics.Float(em)
+				continue
+			}
+			em := 0.0
+			for _, g := range golds {
+				em = max(em, sc.em.Score(one, g))
+			}
+			m[ms.Name] = metrics.Float(em)
+		case "bleu", "chrf", "ter": // corpus-level: the (reference, prediction) pair
+			if len(golds) != 1 {
+				return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
+			}
+			if !isOne {
+				return nil, fmt.Errorf("%s needs one response per document: end the filter with take_first", ms.Name)
+			}
+			m[ms.Name] = metrics.Text(golds[0], one)
+		}
+	}
+	return m, nil
+}
+
+// listExactMatch is exact_match of a list of responses against one gold:
+// the share that match, as lm-eval's numpy comparison broadcasts it.
+func (sc *yamlScorer) listExactMatch(pred any, golds []string) (float64, error) {
+	l, _ := pred.([]any)
+	if len(golds) != 1 || len(l) == 0 {
+		return 0, fmt.Errorf("exact_match of %d responses needs one gold answer (got %d): end the filter with take_first", len(l), len(golds))
+	}
+	sum := 0.0
+	for _, p := range l {
+		sum += sc.em.Score(p.(string), golds[0])
+	}
+	return sum / float64(len(l)), nil
 }
 
 // pipes are the filter pipelines, or lm-eval's default "none" (take_first).

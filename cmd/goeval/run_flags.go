@@ -80,7 +80,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
-	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. Only the few-shot seed changes goeval's prompts")
+	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. The few-shot seed picks the prompts' shots; the torch seed, each sampled answer's seed (with the task, document and repeat)")
 	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn unless it is given as false, as lm-eval >= 0.4.10)")
 	fs.Var(&f.multiturn, "fewshot-as-multiturn", "few-shot examples as separate chat turns; default true with --apply-chat-template, =false puts them inline in one user turn (true needs --apply-chat-template)")
 	fs.StringVar(&f.sysInstr, "system-instruction", "", "system prompt prepended to every context")

@@ -138,6 +138,7 @@ func evalOptions(f *runFlags, seeds report.Seeds) (goevalpkg.Options, error) {
 	if seeds.Fewshot != nil {
 		t.Seed = *seeds.Fewshot
 	}
+	o.SamplingSeed = seeds.Torch
 	return o, nil
 }
 
