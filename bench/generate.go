@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/goeval/goeval/internal/errs"
@@ -13,7 +14,9 @@ import (
 
 // GenerateOptions configure [Generate].
 type GenerateOptions struct {
-	// Batches are the batch sizes to measure, in order (each ≥ 1). The
+	// Batches are the batch sizes to measure (each ≥ 1), measured and
+	// reported in increasing order: on a GPU the engine keeps a
+	// generation call's cache shape for the smaller calls after it. The
 	// Opener should give an engine whose batch size is at least the
 	// largest, so that each size runs as one batch.
 	Batches []int
@@ -61,7 +64,9 @@ func Generate(ctx context.Context, open Opener, o GenerateOptions) (*GenerateRep
 	rng := rand.New(rand.NewPCG(o.Seed, 0))
 	vocab := e.Config().VocabSize
 	rep := &GenerateReport{}
-	for _, b := range o.Batches {
+	batches := slices.Clone(o.Batches)
+	slices.Sort(batches)
+	for _, b := range batches {
 		reqs := make([]lm.GenerateRequest, b)
 		for i := range reqs {
 			reqs[i] = lm.GenerateRequest{ContextIDs: randomIDs(rng, o.PromptLen, vocab), MaxTokens: o.Steps}

@@ -64,7 +64,7 @@ func newBackend(spec string) (backends.Backend, error) {
 		// home. (The write cannot fail for this name and value.)
 		_, _ = env.SetDefault(env.GoPJRTCUDAChecks, "0")
 		if deviceOf(spec) == "cuda" {
-			cudaFullPrecision()
+			cudaSetup()
 		}
 		return newXLABackend(config)
 	}

@@ -41,6 +41,36 @@ func TestCUDAFullPrecision(t *testing.T) {
 	}
 }
 
+// TestCUDASetupXLAFlags: the XLA_FLAGS a CUDA backend starts with, for
+// several of the user's: the Triton GEMMs off unless the user chose, and
+// triton-softmax-rewriter disabled, joined to the user's own list of
+// disabled passes, or not at all when that list is empty; with
+// GOEVAL_CUDA_TF32=1 only the pass.
+func TestCUDASetupXLAFlags(t *testing.T) {
+	const gemm, pass = "--xla_gpu_enable_triton_gemm=false", "--xla_disable_hlo_passes=triton-softmax-rewriter"
+	for _, c := range []struct{ tf32, user, want string }{
+		{"", "", gemm + " " + pass},
+		{"", "--xla_dump_to=/tmp/d", "--xla_dump_to=/tmp/d " + gemm + " " + pass},
+		{"", "--xla_disable_hlo_passes=foo,bar", "--xla_disable_hlo_passes=foo,bar,triton-softmax-rewriter " + gemm},
+		{"", "--xla_disable_hlo_passes=triton-softmax-rewriter", "--xla_disable_hlo_passes=triton-softmax-rewriter " + gemm},
+		{"", "--xla_disable_hlo_passes=", "--xla_disable_hlo_passes= " + gemm},
+		{"", "--xla_gpu_enable_triton_gemm=true --xla_disable_hlo_passes=foo", "--xla_gpu_enable_triton_gemm=true --xla_disable_hlo_passes=foo,triton-softmax-rewriter"},
+		{"1", "", pass},
+		{"1", "--xla_disable_hlo_passes=foo", "--xla_disable_hlo_passes=foo,triton-softmax-rewriter"},
+	} {
+		t.Run(c.user+"/tf32="+c.tf32, func(t *testing.T) {
+			t.Setenv(env.CUDATF32.Name, c.tf32)
+			t.Setenv("NVIDIA_TF32_OVERRIDE", "")
+			t.Setenv("XLA_FLAGS", c.user)
+			cudaSetup()
+			cudaSetup() // idempotent
+			if got := os.Getenv("XLA_FLAGS"); got != c.want {
+				t.Errorf("XLA_FLAGS = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
 // TestJAXPluginBesidePython: the CUDA plugin of a JAX installed in the
 // virtual environment whose python3 is first on $PATH is found (a GPU
 // image's /opt/…/.venv), through the venv's own bin/python3 even when that

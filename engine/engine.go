@@ -29,14 +29,14 @@ type Engine struct {
 	backend backends.Backend
 	spec    string // backend spec, e.g. "go" or "xla:/…/plugin.so"
 	device  DeviceChoice
-	// fixPrefill fixes prefill shapes per group as on a GPU (genshapes.go;
+	// fixShapes fixes shapes as on a GPU (fixedShapes, genshapes.go;
 	// tests set it elsewhere).
-	fixPrefill bool
-	ctx        *mlctx.Context
-	prec       precision // the resolved dtype (dtype.go)
-	maxLen     int
-	batch      int
-	prefix     int32
+	fixShapes bool
+	ctx       *mlctx.Context
+	prec      precision // the resolved dtype (dtype.go)
+	maxLen    int
+	batch     int
+	prefix    int32
 
 	mu    sync.Mutex
 	execs scoreExecs
@@ -94,8 +94,13 @@ type Stats struct {
 	// the store has held (at most Options.PrefixCacheMB).
 	PrefixComputed, PrefixHits int
 	PrefixPeakBytes            int64
-	Backend                    string // backend spec
-	BackendName                string // backend description
+	// Batch is the most rows a scoring pass takes now: Options.BatchSize,
+	// or the auto batch, halved by each out-of-memory back-off of a
+	// scoring pass; Backoffs counts the halvings of scoring and generation
+	// passes (oom.go).
+	Batch, Backoffs int
+	Backend         string // backend spec
+	BackendName     string // backend description
 }
 
 var (
@@ -245,6 +250,7 @@ func (e *Engine) Stats() Stats {
 	defer e.mu.Unlock()
 	s := e.stats
 	s.PrefixPeakBytes = e.prefixes.peakBytes()
+	s.Batch = e.batch
 	return s
 }
 

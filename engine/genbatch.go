@@ -57,8 +57,7 @@ func (e *Engine) genBatch(gs *genState, n, s int) (int, error) {
 	if got, ok := gs.autoBatch[s]; ok {
 		return min(got, plan.BucketPow2(n)), nil
 	}
-	layers, kv, d := e.model.CacheDims()
-	rowBytes := 2 * layers * s * kv * d * 4
+	rowBytes := s * e.slotBytes()
 	if e.device.Device == "cuda" {
 		return largestFitting(n, rowBytes, b), nil
 	}
@@ -94,6 +93,13 @@ func (e *Engine) genBatch(gs *genState, n, s int) (int, error) {
 	gs.autoBatch[s] = best
 	e.opts.logf("generation batch auto: %d rows (decode tokens/s by rows: %v)", best, rates)
 	return best, nil
+}
+
+// slotBytes is the KV cache bytes of one row per slot (counted in float32
+// whatever the dtype: the budget then holds in every one).
+func (e *Engine) slotBytes() int {
+	layers, kv, d := e.model.CacheDims()
+	return 2 * layers * kv * d * 4
 }
 
 // largestFitting is the largest candidate batch for n requests whose KV

@@ -73,7 +73,7 @@ func checkPrefixShared(t *testing.T, m packModel) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { e.Close() })
-		e.fixPrefill = run.fixed
+		e.fixShapes = run.fixed
 		reqs := prefixPrompts(5, n, e.Config().VocabSize)
 		got, err := e.GenerateUntil(context.Background(), reqs)
 		if err != nil {

@@ -12,16 +12,21 @@ import (
 // sized per admission (rows: a power of two; length: the longest admitted
 // prompt's bucket), so on XLA one gsm8k run compiled 9 shapes: 43 s of
 // its 66 on an H100, where a padded prefill row costs next to nothing. On
-// a GPU (fixedPrefill) each group's prefills therefore take one length,
+// a GPU (fixedShapes) each group's prefills therefore take one length,
 // its longest prompt's bucket, and one of two row counts: its full
 // admission or a single row (a row freed mid-run). The shapes a call will
 // need — decode, each shared prefix's prefill, each group's two prefill
 // shapes — then compile together before it starts (compileGeneration);
 // elsewhere decode and the prefixes do, and other prefill shapes compile
-// when first met.
+// when first met. There, too, the decode cache keeps its shape from one
+// call of a run to the next (stickyShape), and a scoring call's passes
+// take one shape per kind (planopts.go's uniformSlack).
 
-// fixedPrefill reports whether prefills take their group's fixed shapes.
-func (e *Engine) fixedPrefill() bool { return e.fixPrefill || e.device.Device == "cuda" }
+// fixedShapes reports whether graph shapes are fixed as on a GPU: prefills
+// take their group's fixed shapes, the decode cache is kept from call to
+// call, a scoring call's passes take one shape per kind where that pads
+// little.
+func (e *Engine) fixedShapes() bool { return e.fixShapes || e.device.Device == "cuda" }
 
 // fixPrefillShapes sets each group's fixed prefill rows and length for a
 // cache c.

@@ -133,6 +133,16 @@ func (e *Engine) compileAhead(jobs []compileJob) error {
 			return err
 		}
 		execs[i] = x
+		// PreCompile moves its tensor inputs to the device, and jobs share
+		// some (a generation call's cache): each moves here, once, so that
+		// the workers only read them.
+		for _, a := range j.args {
+			if t, ok := a.(*tensors.Tensor); ok {
+				if _, err := t.Buffer(e.backend, 0); err != nil {
+					return fmt.Errorf("compile %s graph: input to the device: %w", j.key, err)
+				}
+			}
+		}
 	}
 	start := time.Now()
 	took := make([]time.Duration, len(todo))

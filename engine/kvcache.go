@@ -48,6 +48,14 @@ type genState struct {
 	base            GenStats                // stats at the start of the current call
 	autoBatch       map[int]int             // measured decode batch by cache length (genbatch.go)
 	onToken         func(req int, id int32) // the current call's lm.TokenFunc
+	// reported is, per request of the current call, the tokens reported to
+	// onToken; ids maps the requests being run to the call's (generate).
+	reported, ids []int
+	// maxRows caps the cache rows after an out-of-memory back-off (0: none).
+	maxRows int
+	// lastB and lastS are the cache shape of the last call where it is
+	// kept from call to call (stickyShape).
+	lastB, lastS int
 }
 
 // GenStats are generation counters (for benchmarks and logs).
@@ -59,6 +67,7 @@ type GenStats struct {
 	DecodeSteps   int           // decode graph runs
 	DecodeTokens  int           // tokens decoded by active rows
 	DecodeTime    time.Duration // time in decode graphs (excluding compiles)
+	Rows          int           // cache rows (the decode batch) of the last call
 }
 
 // GenStats returns the cumulative generation counters.
@@ -248,6 +257,9 @@ func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]f
 	}
 	if err := e.compileOnce(x, key, args); err != nil {
 		return nil, 0, err
+	}
+	if err := injectOOM(kind, shape.Dim(0), shape.Size()); err != nil {
+		return nil, 0, fmt.Errorf("run %s: %w", key, err)
 	}
 	if e.backend.String() == gocpu.Name {
 		for i, t := range c.t {

@@ -138,34 +138,10 @@ func (e *Engine) scoreItems(ctx context.Context, items []plan.Item, tokens bool)
 		e.stats.TokensRequested += len(it.Input)
 	}
 	pl := plan.New(items, e.planOptions())
-	results := make([]Score, len(pl.Items))
-	for i := range results {
-		results[i].IsGreedy = true
-	}
-	if err := e.compileScoring(pl); err != nil {
+	step := &lm.Step{Total: pl.Tokens()}
+	results, err := e.scorePlan(ctx, pl, tokens, step, len(items))
+	if err != nil {
 		return nil, err
-	}
-	step := lm.Step{Total: pl.Tokens()}
-	for i := range pl.Passes {
-		p := &pl.Passes[i]
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		pre, err := e.passPrefixes(p, pl.PrefixSlots, &step)
-		if err == nil {
-			err = tryCatch("score batch", func() error {
-				ps := pre.attach(p.Layout())
-				step.Done += ps.Real
-				return e.runPass(ps, tokens, results)
-			})
-			step.Tokens = step.Done
-			step.Requests = len(items) * step.Done / max(step.Total, 1)
-			lm.ReportStep(ctx, step)
-		}
-		pre.release()
-		if err != nil {
-			return nil, err
-		}
 	}
 	out := make([]Score, len(items))
 	for i, j := range pl.Index {
@@ -175,6 +151,84 @@ func (e *Engine) scoreItems(ctx context.Context, items []plan.Item, tokens bool)
 		out[i] = results[j]
 	}
 	return out, nil
+}
+
+// scorePlan runs pl's passes and returns the scores of pl.Items. A pass
+// that runs out of device memory with the batch auto halves the engine's
+// batch, and the items of that pass and the ones after it are planned
+// again and scored (oom.go). step is the call's progress (of requests
+// requests).
+func (e *Engine) scorePlan(ctx context.Context, pl *plan.Plan, tokens bool, step *lm.Step, requests int) ([]Score, error) {
+	results := make([]Score, len(pl.Items))
+	for i := range results {
+		results[i].IsGreedy = true
+	}
+	if err := e.compileScoring(pl); err != nil {
+		return nil, err
+	}
+	for i := range pl.Passes {
+		p := &pl.Passes[i]
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		err := e.scorePass(ctx, p, pl.PrefixSlots, tokens, results, step, requests)
+		if err == nil {
+			continue
+		}
+		if !e.canBackOff(err, p.B) {
+			return nil, err
+		}
+		e.noteBackOff("scoring", p.B, err)
+		e.batch = p.B / 2 // p.B ≤ e.batch: the rows that did not fit
+		return e.rescore(ctx, pl, pl.Passes[i:], tokens, results, step, requests)
+	}
+	return results, nil
+}
+
+// scorePass runs one pass (after its cached prefixes) into results and
+// reports the call's progress.
+func (e *Engine) scorePass(ctx context.Context, p *plan.Pass, pb int, tokens bool, results []Score, step *lm.Step, requests int) error {
+	pre, err := e.passPrefixes(p, pb, step)
+	if err == nil {
+		err = tryCatch("score batch", func() error {
+			ps := pre.attach(p.Layout())
+			if err := e.runPass(ps, tokens, results); err != nil {
+				return err
+			}
+			step.Done += ps.Real
+			return nil
+		})
+	}
+	pre.release()
+	if err != nil {
+		return err
+	}
+	step.Tokens = step.Done
+	step.Requests = requests * step.Done / max(step.Total, 1)
+	lm.ReportStep(ctx, *step)
+	return nil
+}
+
+// rescore scores the items of passes (the failed pass of pl and those
+// after it) in a new plan with the engine's batch, into results.
+func (e *Engine) rescore(ctx context.Context, pl *plan.Plan, passes []plan.Pass, tokens bool, results []Score, step *lm.Step, requests int) ([]Score, error) {
+	var idx []int
+	var items []plan.Item
+	for i := range passes {
+		for _, j := range passes[i].ItemIndices() { // each item is in one pass
+			idx, items = append(idx, j), append(items, pl.Items[j])
+		}
+	}
+	sub := plan.New(items, e.planOptions())
+	step.Total = step.Done + sub.Tokens()
+	got, err := e.scorePlan(ctx, sub, tokens, step, requests)
+	if err != nil {
+		return nil, err
+	}
+	for k, j := range idx {
+		results[j] = got[sub.Index[k]]
+	}
+	return results, nil
 }
 
 // runPass runs the hidden-state graph on one pass (compiling its shape on
@@ -189,6 +243,9 @@ func (e *Engine) runPass(p *pass, tokens bool, results []Score) error {
 	}
 	if err := e.compileOnce(exec, key, args); err != nil {
 		return err
+	}
+	if err := injectOOM("scoring", p.B, p.B*p.T); err != nil {
+		return fmt.Errorf("run %s: %w", key, err)
 	}
 	start := time.Now()
 	outs, err := exec.Exec(args...)

@@ -24,6 +24,7 @@ import (
 type sampler struct {
 	temp, topP float64
 	topK       int
+	seed       uint64
 	rng        *rand.Rand
 }
 
@@ -36,8 +37,17 @@ func newSampler(r lm.GenerateRequest) *sampler {
 	if r.Temperature <= 0 {
 		return nil
 	}
-	return &sampler{temp: float64(r.Temperature), topP: float64(r.TopP), topK: r.TopK,
-		rng: rand.New(rand.NewPCG(r.Seed, pcgStream))}
+	s := &sampler{temp: float64(r.Temperature), topP: float64(r.TopP), topK: r.TopK, seed: r.Seed}
+	s.reset()
+	return s
+}
+
+// reset starts the request's draws again from its seed (nil: greedy, no
+// draws).
+func (s *sampler) reset() {
+	if s != nil {
+		s.rng = rand.New(rand.NewPCG(s.seed, pcgStream))
+	}
 }
 
 // argmax returns the index of the largest logit (the first one on ties).

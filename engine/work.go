@@ -26,6 +26,7 @@ func (w Work) Since(b Work) Work {
 	s.HeadCalls -= b.HeadCalls
 	s.PrefixComputed -= b.PrefixComputed
 	s.PrefixHits -= b.PrefixHits
+	s.Backoffs -= b.Backoffs
 	g.Prefills -= b.Gen.Prefills
 	g.PromptTokens -= b.Gen.PromptTokens
 	g.PrefillTokens -= b.Gen.PrefillTokens

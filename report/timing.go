@@ -27,11 +27,21 @@ type Timing struct {
 	PromptTokensRequested, PrefillTokens, DecodedTokens int
 	ShapesCompiled                                      int
 	Compile, Forward                                    time.Duration // waiting for compiles; running graphs
+	// ScoringBatch is the most rows a scoring pass took by the end (the
+	// auto batch after any out-of-memory back-offs), GenerationBatch the
+	// decode batch (cache rows) of the last generation, Backoffs the
+	// out-of-memory halvings of either; PeakRSS the process's peak
+	// resident memory so far, in bytes: host memory, which holds the
+	// weights and activations on the CPU devices but not a GPU's. Each is
+	// written only when not 0.
+	ScoringBatch, GenerationBatch, Backoffs int
+	PeakRSS                                 int64
 }
 
 // fields is t as the results file writes it, in goeval's key order:
 // seconds to the millisecond, the computed ratio to four places (only with
-// scoring tokens), the prefix store's peak in MiB to one place.
+// scoring tokens), the prefix store's peak in MiB to one place, then the
+// batches, back-offs and peak resident MiB that are not 0.
 func (t Timing) fields() *py.Map[any] {
 	secs := func(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
 	m := py.NewMap[any]()
@@ -51,6 +61,17 @@ func (t Timing) fields() *py.Map[any] {
 	m.Set("shapes_compiled", t.ShapesCompiled)
 	m.Set("compile_seconds", secs(t.Compile))
 	m.Set("forward_seconds", secs(t.Forward))
+	for _, kv := range []struct {
+		key string
+		v   int
+	}{{"scoring_batch_size", t.ScoringBatch}, {"generation_batch_size", t.GenerationBatch}, {"oom_backoffs", t.Backoffs}} {
+		if kv.v != 0 {
+			m.Set(kv.key, kv.v)
+		}
+	}
+	if t.PeakRSS > 0 {
+		m.Set("peak_rss_mb", int64(math.Round(float64(t.PeakRSS)/(1<<20))))
+	}
 	return m
 }
 

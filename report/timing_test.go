@@ -26,3 +26,18 @@ func TestTimingFields(t *testing.T) {
 		t.Errorf("no scoring tokens: %s, want no scoring_computed_ratio", b)
 	}
 }
+
+// TestTimingBatches: the batches, back-offs and peak resident memory come
+// last, each only when not 0, the memory in whole MiB.
+func TestTimingBatches(t *testing.T) {
+	tm := Timing{ScoringBatch: 4, Backoffs: 1, PeakRSS: 1536 << 20}
+	b, _ := py.JSON(tm.fields(), false)
+	want := `"forward_seconds": 0.0, "scoring_batch_size": 4, "oom_backoffs": 1, "peak_rss_mb": 1536}`
+	if !strings.HasSuffix(string(b), want) {
+		t.Errorf("fields = %s\nwant it to end %s", b, want)
+	}
+	tm = Timing{GenerationBatch: 32}
+	if b, _ := py.JSON(tm.fields(), false); !strings.HasSuffix(string(b), `"forward_seconds": 0.0, "generation_batch_size": 32}`) {
+		t.Errorf("fields = %s, want only generation_batch_size after forward_seconds", b)
+	}
+}

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Builds what scripts/gpu_check.sh runs on a GPU machine that has no Go:
-# the goeval binary and the engine, transformers-parity and gemm test binaries,
-# stripped, in DIR/bin.tgz, and lm-eval with the dependencies a PyTorch +
-# JAX image lacks as CPython 3.12 wheels in DIR/whl (pip; sdists are built
-# into wheels here). The versions are the parity venv's (make venv).
+# the goeval binary (every step) and the engine, transformers-parity and
+# gemm test binaries (steps 2, 7 and 8), stripped, in DIR/bin.tgz, and
+# lm-eval with the dependencies a PyTorch + JAX image lacks as CPython 3.12
+# wheels in DIR/whl (steps 4 and 5; pip; sdists are built into wheels
+# here). The versions are the parity venv's (make venv). Everything else
+# the check runs is in the repository: its Python peers (bench/peers,
+# parity/e2e, scripts/gpu_summary.py) and the tokenizers it gives the
+# synthetic models (models/tokenizer/testdata). About 45 MB in all: carry
+# DIR to the GPU machine with the working tree.
 #
 # Usage: scripts/gpu_bundle.sh [DIR]   (default .gpu, which .git/info/exclude
 #        should ignore)
@@ -18,7 +23,7 @@ go test -c "${flags[@]}" -o "$dir/bin/engine.test" ./engine
 go test -c "${flags[@]}" -o "$dir/bin/hfparity.test" ./parity/models
 go test -c "${flags[@]}" -o "$dir/bin/gemm.test" ./internal/gemm
 tar czf "$dir/bin.tgz" -C "$dir" bin
-rm -rf "$dir/bin"
+rm -rf "${dir:?}/bin"
 
 py=.venv/bin/python
 [[ -x $py ]] || { echo "gpu_bundle.sh: $py missing: run make venv first (it pins lm-eval's version)" >&2; exit 2; }

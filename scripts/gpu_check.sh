@@ -2,14 +2,32 @@
 # goeval on an NVIDIA GPU: XLA through JAX's pip-installed CUDA PJRT plugin,
 # on a machine with PyTorch, transformers and JAX but no Go (the binaries
 # and lm-eval's wheels come from scripts/gpu_bundle.sh). Not part of CI.
-# In order of what matters most, each step bounded by a timeout:
+#
+# The default run (steps 1 4 9 10) fits in 9 minutes of an H100
+# (GPU_CHECK_BUDGET, 540 s: step 1 takes at most 60 s, 4 220 s, 9 200 s,
+# 10 50 s, each command within its step a cap of its own; a step is
+# skipped when under 15 s are left) and ends with a summary table:
 #   1. device resolution (--device auto must pick cuda) and a first forward;
+#   4. whole runs, bench/peers/run_vs_lmeval.sh at the Qwen2.5-0.5B shape,
+#      goeval run against lm_eval --model hf on the same GPU, both sides in
+#      bfloat16 and both in float32: wall times, goeval/lm-eval, goeval's
+#      compile share and shapes; per sample, float32 within 1e-4
+#      (parity/e2e/compare.py), bfloat16 the same metrics on ≥ 99 % of the
+#      documents, every difference listed with both log-likelihood margins
+#      (parity/e2e/agree.py);
+#   9. bfloat16 at the Llama-3.2-1B and Llama-3.1-8B shapes: scoring model
+#      FLOP utilisation against the GPU's dense bf16 peak measured with
+#      torch (a matmul loop), scoring tokens/s against transformers (sdpa,
+#      batch 64), decode tokens/s at 1, 32 and 128 rows against
+#      transformers' generate(); peak device memory (nvidia-smi);
+#  10. goeval run --batch-size auto at the 8B shape: the batches it used,
+#      its out-of-memory back-offs, peak device memory.
+# The earlier checks, by number (GPU_CHECK_STEPS="all" runs every step,
+# with a larger GPU_CHECK_BUDGET: each of these may take up to 300 s):
 #   2. log-probs against the transformers goldens (parity/models: 5 models;
 #      engine TestArchsThroughEngine: Phi, Phi-3, Gemma 2, Gemma 3), ≤ 1e-4;
 #   3. a Qwen2.5-0.5B-shaped model: 'goeval score' against transformers on
 #      the same GPU (same requests), and scoring throughput of both;
-#   4. bench/peers/run_vs_lmeval.sh: goeval run vs lm_eval --model hf, both
-#      on the GPU, same model and documents: wall times and per-sample parity;
 #   5. a tiny model's run on cuda (batch auto and 1) against the pure-Go
 #      backend, per sample;
 #   6. decode throughput; TF32 (GOEVAL_CUDA_TF32=1) against full precision;
@@ -21,46 +39,83 @@
 #
 # Usage: scripts/gpu_check.sh [BUNDLE_DIR] [OUT_DIR]   (defaults .gpu, $OUT)
 # GPU_CHECK_STEPS="1 4 7" runs only those steps (step 1, which finds the
-# plugin, always runs); step 4 then also reruns goeval with its compiles
-# one at a time (GOEVAL_COMPILE_WORKERS=1) unless GPU_CHECK_SERIAL=0.
+# plugin, always runs). With GPU_CHECK_SERIAL=1 step 4 also reruns goeval's
+# float32 scoring runs compiling one shape at a time. GPU_CHECK_DEVICE=cpu and
+# GPU_CHECK_QUICK=1 dry-run the logic of steps 1, 4, 9 and 10 on a CPU:
+# the pure-Go backend and torch's CPU, tiny shapes and a few documents.
 set -uo pipefail
 source "$(dirname "$0")/gpu_lib.sh"
 gpu_setup gpu_check "$@"
 export HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
-steps=" ${GPU_CHECK_STEPS:-1 2 3 4 5 6 7 8} "
+steps=" ${GPU_CHECK_STEPS:-1 4 9 10} "
+[[ $steps == " all " ]] && steps=" 1 2 3 4 5 6 7 8 9 10 "
+budget=${GPU_CHECK_BUDGET:-540} D=${GPU_CHECK_DEVICE:-cuda} quick=${GPU_CHECK_QUICK:-0}
 step() { echo; echo "== $1 [$(date +%T), ${SECONDS} s]"; }
 want() { [[ $steps == *" $1 "* ]]; }
+trap summary EXIT
+
+# Quick (a dry run of the logic on a CPU): tiny shapes, few documents.
+if [[ $quick == 1 ]]; then
+  small05=(--layers 2 --hidden 64 --heads 4 --kv-heads 2 --intermediate 128)
+  smallllama=(--layers 2 --hidden 128 --heads 4 --kv-heads 2 --intermediate 256)
+  rvl_sizes=(--docs 12 --limit 8 --mmlu-limit 1 --gsm8k-limit 2 --lmeval-batch-size 8)
+  nreq=16 gen_batches=1,4,8 prompt_len=16 gen_steps=8 auto_limit=4
+  cap4=1200 rvl_cap=600 # lm-eval on 2 shared CPU cores: minutes
+else
+  small05=() smallllama=()
+  rvl_sizes=(--docs 80 --limit 80 --mmlu-limit 3 --gsm8k-limit 16 --lmeval-batch-size 32)
+  nreq=512 gen_batches=1,32,128 prompt_len=128 gen_steps=32 auto_limit=16
+  cap4=220 rvl_cap=110
+fi
 
 step "environment"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python3 -c 'import importlib.metadata as m
-for p in ["jax", "jax-cuda13-plugin", "jax-cuda13-pjrt", "torch", "transformers"]:
+for p in ["jax", "jax-cuda13-plugin", "jax-cuda13-pjrt", "torch", "transformers", "lm_eval"]:
     try: print(p, m.version(p))
     except Exception: print(p, "missing")'
 if [[ -d "$bundle/whl" ]]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$bundle"/whl/*.whl \
     && export PYTHONPATH=/tmp/site && python3 -c 'import lm_eval, datasets; print("lm_eval", lm_eval.__version__, "datasets", datasets.__version__)'
 fi
+note env "device, budget" "$D, ${budget} s$([[ $quick == 1 ]] && echo ', quick')"
 
-step "1. device auto and a first forward (tiny model)"
+begin "1. device auto and a first forward (tiny model)" 60 || exit 1
 tiny="$work/tiny"
 $G synth tokenizer --out "$tiny" --vocab 512 >/dev/null
 $G synth model --arch qwen2 --hidden 64 --layers 2 --heads 4 --kv-heads 2 --intermediate 128 \
   --tokenizer "$tiny" --seed 1 --out "$tiny" >/dev/null
-probe() { timeout 180 $G bench score --model "$tiny" --device auto -v 2>&1 | grep -v '^I[0-9]' | tail -12; }
-if ! probe; then
+probe() { timeout "$(t 50)" $G bench score --model "$tiny" --device auto -v 2>&1 | grep -v '^I[0-9]' | tail -12 | tee "$work/probe.txt"; }
+if ! probe || ! grep -q "device=$D" "$work/probe.txt"; then
+  [[ $D == cuda ]] || { echo "device auto did not pick $D: stopping"; exit 1; }
   sp=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-  export LD_LIBRARY_PATH="$(ls -d "$sp"/nvidia/*/lib "$sp"/nvidia/cu13/lib 2>/dev/null | tr '\n' ':')${LD_LIBRARY_PATH:-}"
+  libs=$(ls -d "$sp"/nvidia/*/lib "$sp"/nvidia/cu13/lib 2>/dev/null | tr '\n' ':')
+  export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:-}"
   echo "-- retry with LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
   probe || { echo "-- retry with GOEVAL_CUDA_PREALLOCATE=1"; export GOEVAL_CUDA_PREALLOCATE=1; probe; } || { echo "cuda does not start: stopping"; exit 1; }
 fi
+note 1 "--device auto" "$(grep -o 'device=[a-z-]*' "$work/probe.txt" | head -1)"
+
+# The Llama-3.2-1B and Llama-3.1-8B shapes in bfloat16 (2.5 and 16 GB),
+# written in the background on 8 cores while steps 1 and 4 run.
+if want 9 || want 10; then
+  (export GOMAXPROCS=8; synth_llama "$work/m1b" llama3.2-1b "${smallllama[@]}" &&
+    synth_llama "$work/m8b" llama3.1-8b "${smallllama[@]}") >"$work/synth_big.log" 2>&1 &
+  big=$!
+fi
+# wait_big waits for those models (once).
+wait_big() {
+  [[ -n ${big:-} ]] || return 0
+  wait "$big" || echo "-- writing the 1B/8B models failed: $(tail -3 "$work/synth_big.log")"
+  big=
+}
 
 # model05: the Qwen2.5-0.5B-shaped model ($m, in run_vs_lmeval's work
 # folder) and 512 scoring requests for it, made once.
 rvl="$work/rvl" m="$work/rvl/model"
 model05() {
   [[ -f "$m/model.safetensors" ]] && return
-  synth05 "$m"
+  synth05 "$m" "${small05[@]}"
   python3 bench/peers/random_requests.py "$m/config.json" 512 120 8 >"$work/req.jsonl"
 }
 # maxdiff A B: the largest |Δ log-prob| between transformers' (A) and goeval's (B) request files.
@@ -75,16 +130,14 @@ print(f"{len(ge)} requests, max |Δ logprob| = {d:.3g}, is_greedy differs on {g}
 EOF
 }
 
-if want 2; then
-step "2. log-probs on cuda vs transformers goldens"
+if want 2 && begin "2. log-probs on cuda vs transformers goldens" 300; then
 (cd parity/models && GOEVAL_BINARY="$G" GOEVAL_HFPARITY_DEVICE=cuda timeout 150 "$B/hfparity.test" -test.v -test.count=1 2>&1 |
   grep -E '^(=== RUN|--- |PASS|FAIL|ok)|Δ|max' | grep -v '=== RUN')
 (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 150 "$B/engine.test" -test.v -test.count=1 -test.run 'TestArchsThroughEngine' 2>&1 |
   grep -E '^(--- |PASS|FAIL|ok)|Δ|greedy' )
 fi
 
-if want 3; then
-step "3. 0.5B shape: goeval score vs transformers on the GPU, scoring throughput"
+if want 3 && begin "3. 0.5B shape: goeval score vs transformers on the GPU, scoring throughput" 300; then
 model05
 timeout 120 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req.jsonl" --batch-size 64 --device cuda --out "$work/hf.jsonl"
 timeout 120 $G score --model "$m" --device cuda --batch-size 64 <"$work/req.jsonl" >"$work/ge.jsonl"
@@ -95,22 +148,27 @@ for b in 16 64; do
 done
 fi
 
-if want 4; then
-step "4. goeval run vs lm_eval --model hf, both on the GPU (0.5B shape)"
+if want 4 && begin "4. whole runs, goeval run vs lm_eval --model hf on the $D (0.5B shape), bfloat16 and float32" "$cap4"; then
 model05
-rvl_args=(--goeval-bin "$G" --python python3 --lmeval-device cuda --device cuda
-  --lmeval-batch-size 32 --docs 200 --limit 200 --mmlu-limit 10 --gsm8k-limit 64 --work "$rvl")
-timeout 330 bench/peers/run_vs_lmeval.sh "${rvl_args[@]}"
+[[ -d $rvl/data ]] || $G synth data --task hellaswag,arc_challenge,gsm8k,mmlu_stem --n "${rvl_sizes[1]}" --out "$rvl/data" >/dev/null
+rvl_args=(--goeval-bin "$G" --python python3 --lmeval-device "$D" --device "$D" "${rvl_sizes[@]}" --summary "$work/rvl.jsonl")
+for dt in bfloat16 float32; do
+  mkdir -p "$rvl/$dt"
+  ln -sfn "$m" "$rvl/$dt/model"
+  ln -sfn "$rvl/data" "$rvl/$dt/data"
+  echo "-- $dt"
+  timeout "$(t "$rvl_cap")" bench/peers/run_vs_lmeval.sh "${rvl_args[@]}" --dtype "$dt" --work "$rvl/$dt" || echo "-- $dt: stopped (exit $?)"
+done
 (cd "$rvl" && find . -name 'results_*.json' | tar czf "$out/run_vs_lmeval_results.tgz" -T - 2>/dev/null)
-grep -h "compiled" "$rvl"/goeval-cuda/*.log >"$out/compiles.log" 2>/dev/null
-if [[ ${GPU_CHECK_SERIAL:-1} != 0 ]]; then
+grep -h "compiled" "$rvl"/*/goeval-*/*.log >"$out/compiles.log" 2>/dev/null
+python3 scripts/gpu_summary.py runs "$work/rvl.jsonl" "$out/summary.tsv"
+if [[ ${GPU_CHECK_SERIAL:-0} == 1 ]]; then
   echo "-- goeval again on the scoring runs, compiling one shape at a time (GOEVAL_COMPILE_WORKERS=1)"
-  GOEVAL_COMPILE_WORKERS=1 timeout 200 bench/peers/run_vs_lmeval.sh "${rvl_args[@]}" --skip-lmeval --runs mc,mmlu5
+  GOEVAL_COMPILE_WORKERS=1 timeout "$(t 200)" bench/peers/run_vs_lmeval.sh "${rvl_args[@]}" --dtype float32 --work "$rvl/float32" --skip-lmeval --runs mc,mmlu5
 fi
 fi
 
-if want 5; then
-step "5. tiny model: cuda (batch auto, batch 1) vs pure Go, per sample"
+if want 5 && begin "5. tiny model: cuda (batch auto, batch 1) vs pure Go, per sample" 300; then
 $G synth data --task arc_easy,hellaswag,gsm8k,wikitext --n 20 --out "$work/data" >/dev/null
 for cfg in "cuda auto" "cuda 1" "cpu 8"; do
   set -- $cfg
@@ -135,8 +193,7 @@ EOF
 done
 fi
 
-if want 6; then
-step "6. decode throughput; TF32 against full float32"
+if want 6 && begin "6. decode throughput; TF32 against full float32" 300; then
 model05
 timeout 120 $G bench generate --model "$m" --device cuda --batches 1,32,128 --prompt-len 128 --steps 32 2>&1 | grep -v '^I[0-9]'
 [[ -f $work/hf.jsonl ]] || timeout 120 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req.jsonl" --batch-size 64 --device cuda --out "$work/hf.jsonl"
@@ -145,14 +202,12 @@ echo "with TF32 (GOEVAL_CUDA_TF32=1) vs transformers: $(maxdiff "$work/hf.jsonl"
 GOEVAL_CUDA_TF32=1 timeout 120 $G bench score --model "$m" --device cuda --requests 512 --batch-size 64 2>&1 | grep -v '^I[0-9]' | tail -1
 fi
 
-if want 7; then
-step "7. packing, shared prefixes, fixed prefill shapes and compiles ahead on cuda (engine tests)"
+if want 7 && begin "7. packing, shared prefixes, fixed prefill shapes and compiles ahead on cuda (engine tests)" 300; then
 (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 240 "$B/engine.test" -test.v -test.count=1 \
   -test.run 'TestCompileAhead|TestGeneratePrefixShared|TestPackedExact|TestPrefixCacheExact|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ|graphs_test' | head -60)
 fi
 
-if want 8; then
-step "8. this machine's CPU on 2 cores: goeval's matrix kernels, scoring with --device cpu"
+if want 8 && begin "8. this machine's CPU on 2 cores: goeval's matrix kernels, scoring with --device cpu" 300; then
 grep -m1 'model name' /proc/cpuinfo
 cpu2=(taskset -c 0,1 env GOMAXPROCS=2)
 (cd internal/gemm && "${cpu2[@]}" timeout 120 "$B/gemm.test" -test.v -test.count=1 2>&1 | grep -E '^(--- |PASS|FAIL|ok)|kernel' | head -30)
@@ -164,4 +219,38 @@ done
 head -16 "$work/req.jsonl" >"$work/req16.jsonl"
 "${cpu2[@]}" timeout 150 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req16.jsonl" --batch-size 8 --threads 2 --device cpu 2>&1 | tail -1
 fi
-step "done"
+if want 9 && begin "9. bfloat16 at the Llama-3.2-1B and Llama-3.1-8B shapes: MFU, scoring and decode against transformers" 200; then
+peak=$(timeout "$(t 40)" python3 scripts/gpu_summary.py peak "$D" "$quick")
+echo "torch bfloat16 dense matmul: ${peak:-?} TFLOP/s ($D)"
+note 9 "torch bf16 dense matmul peak" "${peak:-?} TFLOP/s"
+wait_big
+for size in 1b 8b; do
+  md="$work/m$size"
+  [[ -f $md/config.json ]] || { note 9 "$size" "no model (see $work/synth_big.log)"; continue; }
+  python3 bench/peers/random_requests.py "$md/config.json" "$nreq" 120 8 >"$work/req$size.jsonl"
+  echo "-- $size: goeval bench score, transformers (scoring and generate), goeval bench generate"
+  gpumem timeout "$(t 45)" $G bench score --model "$md" --device "$D" --dtype bfloat16 --batch-size 64 --requests "$nreq" \
+    >"$work/score$size.txt" 2>"$work/score$size.err"
+  timeout "$(t 75)" python3 bench/peers/hf_bench.py --model "$md" --requests "$work/req$size.jsonl" --batch-size 64 \
+    --device "$D" --dtype bfloat16 --attn sdpa --generate-batches "$gen_batches" --prompt-len "$prompt_len" --steps "$gen_steps" \
+    >"$work/hf$size.jsonl" 2>"$work/hf$size.err"
+  gpumem timeout "$(t 55)" $G bench generate --model "$md" --device "$D" --dtype bfloat16 --batches "$gen_batches" \
+    --prompt-len "$prompt_len" --steps "$gen_steps" >"$work/gen$size.txt" 2>"$work/gen$size.err"
+  cat "$work/score$size.txt" "$work/hf$size.jsonl" "$work/gen$size.txt"
+  grep -h -v '^I[0-9]' "$work/score$size.err" "$work/hf$size.err" "$work/gen$size.err" | grep -v 'Loading weights' | tail -6
+  python3 scripts/gpu_summary.py bench "$size" "$peak" "$work" "$out/summary.tsv"
+done
+fi
+
+if want 10 && begin "10. goeval run --batch-size auto at the 8B shape (bfloat16)" 50; then
+wait_big
+d10="$rvl/data"
+[[ -d $d10 ]] || { d10="$work/data10"; $G synth data --task hellaswag,gsm8k --n 32 --out "$d10" >/dev/null; }
+gpumem timeout "$(t 48)" $G run --model "$work/m8b" --data-dir "$d10" --tasks hellaswag,gsm8k --limit "$auto_limit" \
+  --gen-kwargs max_gen_toks=32 --device "$D" --dtype bfloat16 --batch-size auto --output-path "$work/auto8b" >"$work/auto8b.log" 2>&1
+grep -v '^I[0-9]' "$work/auto8b.log" | tail -6
+python3 scripts/gpu_summary.py auto "$work/auto8b" "$work/auto8b.log" "$out/summary.tsv"
+fi
+
+echo
+echo "== done [$(date +%T), ${SECONDS} s]"

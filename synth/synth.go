@@ -95,6 +95,15 @@ func Model(o ModelOptions) error {
 	return o.writeWeights(cfg)
 }
 
+// ConfigJSON is the config.json Model writes for o (defaults filled, the
+// tokenizer's ids applied), without writing anything.
+func ConfigJSON(o ModelOptions) ([]byte, error) {
+	if err := o.resolve(); err != nil {
+		return nil, err
+	}
+	return o.configJSON()
+}
+
 // resolve fills defaults, applies the tokenizer and checks the options.
 func (o *ModelOptions) resolve() error {
 	if _, ok := synthArchs[o.Arch]; !ok {
@@ -279,14 +288,14 @@ func (o *ModelOptions) writeWeights(c *models.Config) error {
 	index := filepath.Join(o.Out, safetensors.IndexFile)
 	if o.Shards <= 1 {
 		os.Remove(index)
-		return safetensors.WriteStream(single, o.streams(plan, dt), meta)
+		return o.writeStream(single, plan, dt, meta)
 	}
 	os.Remove(single)
 	groups, total := splitShards(plan, o.Shards, safetensors.DTypeSize(dt))
 	wm := map[string]string{}
 	for i, g := range groups {
 		name := safetensors.ShardName(i+1, len(groups))
-		if err := safetensors.WriteStream(filepath.Join(o.Out, name), o.streams(g, dt), meta); err != nil {
+		if err := o.writeStream(filepath.Join(o.Out, name), g, dt, meta); err != nil {
 			return err
 		}
 		for _, t := range g {
@@ -346,13 +355,25 @@ func numel(shape []int) int64 {
 	return n
 }
 
-func (o *ModelOptions) streams(plan []synthTensor, dt string) []safetensors.StreamTensor {
+// streams are plan's tensors for safetensors.WriteStream, generated ahead
+// (ahead.go), and the function that stops their generation once the file
+// is written or has failed. WriteStream fills tensors of one dtype in name
+// order, plan's order (synthPlan).
+func (o *ModelOptions) streams(plan []synthTensor, dt string) ([]safetensors.StreamTensor, func()) {
+	a := newAhead(plan, dt, o.Seed, safetensors.DTypeSize(dt))
 	out := make([]safetensors.StreamTensor, len(plan))
 	for i, t := range plan {
 		out[i] = safetensors.StreamTensor{Name: t.name, DType: dt, Shape: t.shape,
-			Fill: func(w io.Writer) error { return fillTensor(w, t, dt, o.Seed) }}
+			Fill: func(w io.Writer) error { return a.fill(i, w) }}
 	}
-	return out
+	return out, a.stop
+}
+
+// writeStream writes plan's tensors to path.
+func (o *ModelOptions) writeStream(path string, plan []synthTensor, dt string, meta map[string]string) error {
+	st, stop := o.streams(plan, dt)
+	defer stop()
+	return safetensors.WriteStream(path, st, meta)
 }
 
 // fillTensor writes t's values in chunks. The normal deviate is the

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	goevalpkg "github.com/goeval/goeval"
+	"github.com/goeval/goeval/bench"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/lm/lmtest"
@@ -166,6 +167,7 @@ func (r *runner) evaluate(ctx context.Context, t goevalpkg.Target, m openedModel
 		work := m.work().Since(before)
 		printEngineStats(work, err == nil)
 		timing := timingOf(work)
+		timing.PeakRSS = bench.PeakRSS()
 		info.Timing, info.Settings.NumParameters = &timing, int64(m.eng.NumParameters())
 	}
 	if err != nil {
@@ -211,9 +213,17 @@ func (r *runner) output(t goevalpkg.Target, res *goevalpkg.Results, info report.
 
 // timingOf is an engine's work as the results file's goeval_timing.
 func timingOf(w engine.Work) report.Timing {
-	return report.Timing{ForwardPasses: w.Batches + w.Gen.Prefills + w.Gen.DecodeSteps,
+	t := report.Timing{ForwardPasses: w.Batches + w.Gen.Prefills + w.Gen.DecodeSteps,
 		ScoringTokensRequested: w.TokensRequested, ScoringTokensComputed: w.TokensComputed, ScoringPaddedTokens: w.PaddedTokens,
 		CachedPrefixesComputed: w.PrefixComputed, CachedPrefixHits: w.PrefixHits, CachedPrefixPeakBytes: w.PrefixPeakBytes,
 		PromptTokensRequested: w.Gen.PromptTokens, PrefillTokens: w.Gen.PrefillTokens, DecodedTokens: w.Gen.DecodeTokens,
-		ShapesCompiled: w.Compiles, Compile: w.CompileTime, Forward: w.ExecTime + w.Gen.PrefillTime + w.Gen.DecodeTime}
+		ShapesCompiled: w.Compiles, Compile: w.CompileTime, Forward: w.ExecTime + w.Gen.PrefillTime + w.Gen.DecodeTime,
+		Backoffs: w.Backoffs}
+	if w.TokensRequested > 0 {
+		t.ScoringBatch = w.Batch
+	}
+	if w.Gen.PromptTokens > 0 {
+		t.GenerationBatch = w.Gen.Rows
+	}
+	return t
 }

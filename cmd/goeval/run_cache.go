@@ -100,6 +100,10 @@ func printEngineStats(w engine.Work, ok bool) {
 		fmt.Fprintf(os.Stderr, "engine: %d cached prefixes run, %d found in the store (at most %.1f MiB held)\n",
 			s.PrefixComputed, s.PrefixHits, float64(s.PrefixPeakBytes)/(1<<20))
 	}
+	if s.Backoffs > 0 {
+		fmt.Fprintf(os.Stderr, "engine: the device ran out of memory %d times; batch auto halved its rows each time (scoring batch now %d, decode batch %d)\n",
+			s.Backoffs, s.Batch, g.Rows)
+	}
 }
 
 // skipExisting reports whether target t of a run of several targets

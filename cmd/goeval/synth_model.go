@@ -20,14 +20,40 @@ var synthPresets = map[string]synth.ModelOptions{
 	"llama3.2-1b": {Arch: "llama", Hidden: 2048, Layers: 16, Heads: 32, KVHeads: 8, Intermediate: 8192, Vocab: 128256,
 		Tie: true, RopeTheta: 500000, RMSNormEps: 1e-5, MaxPositions: 131072, BOS: 128000, EOS: 128001,
 		RopeScaling: &models.RopeScaling{Type: "llama3", Factor: 32, LowFreqFactor: 1, HighFreqFactor: 4, OriginalMaxPositionEmbeddings: 8192}},
+	"llama3.2-3b": {Arch: "llama", Hidden: 3072, Layers: 28, Heads: 24, KVHeads: 8, Intermediate: 8192, Vocab: 128256,
+		Tie: true, RopeTheta: 500000, RMSNormEps: 1e-5, MaxPositions: 131072, BOS: 128000, EOS: 128001,
+		RopeScaling: &models.RopeScaling{Type: "llama3", Factor: 32, LowFreqFactor: 1, HighFreqFactor: 4, OriginalMaxPositionEmbeddings: 8192}},
+	"llama3.1-8b": {Arch: "llama", Hidden: 4096, Layers: 32, Heads: 32, KVHeads: 8, Intermediate: 14336, Vocab: 128256,
+		RopeTheta: 500000, RMSNormEps: 1e-5, MaxPositions: 131072, BOS: 128000, EOS: 128001,
+		RopeScaling: &models.RopeScaling{Type: "llama3", Factor: 8, LowFreqFactor: 1, HighFreqFactor: 4, OriginalMaxPositionEmbeddings: 8192}},
 }
+
+// synthPresetNames lists the presets for help and errors.
+const synthPresetNames = "tiny, qwen2.5-0.5b or llama3.2-1b, or a larger Llama shape: llama3.2-3b, llama3.1-8b"
 
 // runSynthModel implements "goeval synth model": a deterministic
 // random-weight checkpoint in the Hugging Face layout.
 func runSynthModel(args []string) error {
+	o, help, err := parseSynthModel(args)
+	if help || err != nil {
+		return err
+	}
+	if err := checkOutFolder(o.Out); err != nil {
+		return err
+	}
+	if err := synth.Model(o); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "goeval synth model: wrote %s (%s, hidden %d, %d layers, vocab %d, %s)\n", o.Out, o.Arch, o.Hidden, o.Layers, o.Vocab, o.DType)
+	return nil
+}
+
+// parseSynthModel turns synth model's flags into the options of
+// synth.Model (help: -h was given).
+func parseSynthModel(args []string) (o synth.ModelOptions, help bool, err error) {
 	fs := flag.NewFlagSet("synth model", flag.ContinueOnError)
-	o := synthPresets["tiny"]
-	preset := fs.String("preset", "", "start from a model shape: tiny (default shape), qwen2.5-0.5b, llama3.2-1b; other flags override it")
+	o = synthPresets["tiny"]
+	preset := fs.String("preset", "", "start from a model shape: "+synthPresetNames+" (tiny is the default shape; llama3.1-8b is 16 GB in --dtype bf16, written a tensor at a time); other flags override it")
 	fs.StringVar(&o.Arch, "arch", o.Arch, "architecture: llama, mistral, qwen2 or qwen3")
 	fs.IntVar(&o.Hidden, "hidden", o.Hidden, "hidden size")
 	fs.IntVar(&o.Layers, "layers", o.Layers, "number of decoder layers")
@@ -56,25 +82,15 @@ func runSynthModel(args []string) error {
 	fs.BoolVar(&o.NaNWeights, "nan-weights", false, "write every weight as NaN: a broken checkpoint for tests")
 	setUsage(fs, "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
 	if help, err := parseFlags(fs, args); help || err != nil {
-		return err
+		return o, help, err
 	}
 	if fs.NArg() > 0 {
-		return errs.BadInputf("unexpected argument %q", fs.Arg(0))
+		return o, false, errs.BadInputf("unexpected argument %q", fs.Arg(0))
 	}
 	if err := applyPreset(fs, &o, *preset); err != nil {
-		return err
+		return o, false, err
 	}
-	if err := applyRopeScaling(fs, &o, *scaling); err != nil {
-		return err
-	}
-	if err := checkOutFolder(o.Out); err != nil {
-		return err
-	}
-	if err := synth.Model(o); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "goeval synth model: wrote %s (%s, hidden %d, %d layers, vocab %d, %s)\n", o.Out, o.Arch, o.Hidden, o.Layers, o.Vocab, o.DType)
-	return nil
+	return o, false, applyRopeScaling(fs, &o, *scaling)
 }
 
 // applyPreset replaces o with the preset, then re-applies the flags the
@@ -85,7 +101,7 @@ func applyPreset(fs *flag.FlagSet, o *synth.ModelOptions, name string) error {
 	}
 	p, ok := synthPresets[name]
 	if !ok {
-		return errs.BadInputf("--preset %q: use tiny, qwen2.5-0.5b or llama3.2-1b", name)
+		return errs.BadInputf("--preset %q: use %s", name, synthPresetNames)
 	}
 	explicit := map[string]string{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = f.Value.String() })

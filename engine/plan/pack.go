@@ -125,6 +125,9 @@ func planPacked(items []Item, cand []int, o Options, lengths []int) (plan packPl
 		plan.pb = max(plan.pb, rule.Slots(tr.prefixLen(n)))
 	}
 	plan.batches = cutBatches(tr, items, rows, capacity, o.BatchSize, sr)
+	if o.Uniform > 0 && !sr.Exact && len(plan.cached) == 0 {
+		plan.batches = uniformPacked(tr, items, plan.batches, o.BatchSize, o.Uniform)
+	}
 	return plan, rest
 }
 
@@ -156,20 +159,28 @@ func cutBatches(tr *packTrie, items []Item, rows []packRow, capacity, batchSize 
 		}
 		k, real := 0, 0
 		for _, r := range rows[start:end] {
-			for _, n := range r.nodes {
-				from, to := tr.span(n)
-				real += to - from
-				if tr.leaf(n) {
-					for _, i := range tr.nodes[n].items {
-						k += len(items[i].Targets)
-					}
-				}
-			}
+			rk, rr := tr.rowCounts(items, r)
+			k, real = k+rk, real+rr
 		}
 		out = append(out, packBatch{B: sr.B(end-start, rowCap), T: t, K: sr.K(k), rows: rows[start:end], real: real})
 		start = end
 	}
 	return out
+}
+
+// rowCounts are the slots (its items' targets) and the tokens of a
+// packed row.
+func (tr *packTrie) rowCounts(items []Item, r packRow) (k, real int) {
+	for _, n := range r.nodes {
+		from, to := tr.span(n)
+		real += to - from
+		if tr.leaf(n) {
+			for _, i := range tr.nodes[n].items {
+				k += len(items[i].Targets)
+			}
+		}
+	}
+	return k, real
 }
 
 // layout lays out the rows of pass p. Padding is node 0 (end 1) at

@@ -36,6 +36,11 @@ type Options struct {
 	// Prefixes, when not nil, lets packed rows attend to cached prefixes
 	// (prefix.go).
 	Prefixes *PrefixRule
+	// Uniform, when above 0, gives the call's packed passes one shape and
+	// its unpacked passes one where that adds at most this fraction of
+	// the tokens they run otherwise (uniform.go); not with Shapes.Exact
+	// or cached prefixes.
+	Uniform float64
 }
 
 // DefaultRowLengths are the packed row capacities a plan chooses from;
@@ -105,7 +110,11 @@ func New(items []Item, o Options) *Plan {
 			pl.Passes = append(pl.Passes, pl.packedPass(b))
 		}
 	}
-	for _, b := range planBatches(uniq, rest, o.BatchSize, o.MaxLen, o.Shapes) {
+	batches := planBatches(uniq, rest, o.BatchSize, o.MaxLen, o.Shapes)
+	if o.Uniform > 0 && !o.Shapes.Exact {
+		batches = uniformUnpacked(uniq, batches, o.BatchSize, o.Uniform)
+	}
+	for _, b := range batches {
 		p := Pass{B: b.B, T: b.T, K: b.K, Kind: Unpacked, plan: pl, items: b.rows}
 		for _, i := range b.rows {
 			p.Real += len(uniq[i].Input)
@@ -141,4 +150,22 @@ func (p *Pass) Layout() *Layout {
 // unused), for compiling its graph ahead.
 func (p *Pass) Blank() *Layout {
 	return newLayout(p.Kind, p.B, p.T, p.K, p.plan.PrefixSlots)
+}
+
+// ItemIndices are the items (indices into Plan.Items) whose slots the
+// pass holds: every slot of an item is in one row of one pass.
+func (p *Pass) ItemIndices() []int {
+	if p.Kind == Unpacked {
+		return append([]int(nil), p.items...)
+	}
+	tr := p.plan.packed.trie
+	var out []int
+	for _, r := range p.rows {
+		for _, n := range r.nodes {
+			if tr.leaf(n) {
+				out = append(out, tr.nodes[n].items...)
+			}
+		}
+	}
+	return out
 }

@@ -49,6 +49,8 @@ func TestPlanCoversEveryItem(t *testing.T) {
 		{BatchSize: 8, MaxLen: 4096, Pack: true, Align: 8, AttnKeys: 300, RowLengths: []int{128}},
 		{BatchSize: 3, MaxLen: 4096, Pack: true, Align: 1, AttnKeys: 300, RowLengths: []int{128}, Shapes: Shapes{Exact: true},
 			Prefixes: &PrefixRule{Slots: slots, Fits: func(int) bool { return true }}},
+		{BatchSize: 4, MaxLen: 4096, Uniform: 10},
+		{BatchSize: 8, MaxLen: 4096, Pack: true, Align: 1, AttnKeys: 300, RowLengths: []int{128}, Uniform: 10},
 	} {
 		pl := New(items, o)
 		for i, j := range pl.Index {
@@ -76,6 +78,9 @@ func TestPlanCoversEveryItem(t *testing.T) {
 				checkPrefixes(t, pl, &p, l)
 			}
 			checkSlots(t, pl, l, seen)
+			if got, want := distinct(p.ItemIndices()), distinct(l.SlotItem); !slices.Equal(got, want) {
+				t.Errorf("%+v: ItemIndices %v, the slots' items %v", o, got, want)
+			}
 		}
 		for i, n := range seen {
 			if want := min(len(pl.Items[i].Targets), 1); n != want {
@@ -89,6 +94,13 @@ func TestPlanCoversEveryItem(t *testing.T) {
 			t.Errorf("%+v: Tokens %d; passes lay out %d, cached prefixes %d", o, got, tokens, pl.packed.prefixTokens())
 		}
 	}
+}
+
+// distinct is xs sorted, without repeats.
+func distinct(xs []int) []int {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // checkSlots checks each used slot of l: its item's targets in order,

@@ -3,6 +3,7 @@ package env
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -59,4 +60,36 @@ func flagName(f string) string {
 	}
 	name, _, _ := strings.Cut(rest, "=")
 	return name
+}
+
+// AddXLAListItem adds item to the comma-separated list of the XLA option
+// name (e.g. xla_disable_hlo_passes) in XLA_FLAGS: a new --name=item when
+// XLA_FLAGS has no entry for the option, else item merged into the user's
+// list (the last entry, which XLA reads) unless the list has it already.
+// An entry with an empty list (--name=) is the user's choice of none and
+// stands. It reports whether it changed XLA_FLAGS.
+func AddXLAListItem(name, item string) (bool, error) {
+	if name == "" || strings.ContainsAny(name, "= ") || item == "" || strings.ContainsAny(item, ", ") {
+		return false, fmt.Errorf("env: XLA list option %q item %q: want a name and one item", name, item)
+	}
+	fields := strings.Fields(XLAFlags.Get())
+	last := -1
+	for i, f := range fields {
+		if flagName(f) == name {
+			last = i
+		}
+	}
+	if last < 0 {
+		fields = append(fields, "--"+name+"="+item)
+	} else {
+		_, list, _ := strings.Cut(fields[last], "=")
+		if list == "" || slices.Contains(strings.Split(list, ","), item) {
+			return false, nil
+		}
+		fields[last] += "," + item
+	}
+	if err := os.Setenv(XLAFlags.Name, strings.Join(fields, " ")); err != nil {
+		return false, fmt.Errorf("env: setting %s: %w", XLAFlags.Name, err)
+	}
+	return true, nil
 }

@@ -92,3 +92,37 @@ func TestTable(t *testing.T) {
 		t.Errorf("the table has %d variables, want at least the 30 goeval reads", len(seen))
 	}
 }
+
+// TestAddXLAListItem: the item becomes a new entry, or joins the user's
+// list of the option (its last entry) once; the user's empty list stands.
+func TestAddXLAListItem(t *testing.T) {
+	const pass = "triton-softmax-rewriter"
+	for _, c := range []struct{ user, want string }{
+		{"", "--xla_disable_hlo_passes=" + pass},
+		{"--xla_dump_to=/tmp/d", "--xla_dump_to=/tmp/d --xla_disable_hlo_passes=" + pass},
+		{"--xla_disable_hlo_passes=foo", "--xla_disable_hlo_passes=foo," + pass},
+		{"--xla_disable_hlo_passes=foo," + pass + " --a=1", "--xla_disable_hlo_passes=foo," + pass + " --a=1"},
+		{"--xla_disable_hlo_passes=a --xla_disable_hlo_passes=b", "--xla_disable_hlo_passes=a --xla_disable_hlo_passes=b," + pass},
+		{"--xla_disable_hlo_passes=", "--xla_disable_hlo_passes="},
+		{"--xla_disable_hlo_passes_x=foo", "--xla_disable_hlo_passes_x=foo --xla_disable_hlo_passes=" + pass}, // another option
+	} {
+		t.Setenv(XLAFlags.Name, c.user)
+		for i := range 2 { // the second call adds nothing
+			changed, err := AddXLAListItem("xla_disable_hlo_passes", pass)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 1 && changed {
+				t.Errorf("XLA_FLAGS=%q: the second call changed it", c.user)
+			}
+		}
+		if got := os.Getenv(XLAFlags.Name); got != c.want {
+			t.Errorf("XLA_FLAGS=%q: got %q, want %q", c.user, got, c.want)
+		}
+	}
+	for _, bad := range [][2]string{{"", pass}, {"a=b", pass}, {"xla_disable_hlo_passes", "a,b"}, {"xla_disable_hlo_passes", ""}} {
+		if _, err := AddXLAListItem(bad[0], bad[1]); err == nil {
+			t.Errorf("AddXLAListItem(%q, %q) is accepted", bad[0], bad[1])
+		}
+	}
+}
