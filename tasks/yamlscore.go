@@ -236,10 +236,11 @@ func (sc *yamlScorer) listExactMatch(pred any, golds []string) (float64, error) 
 	return sum / float64(len(l)), nil
 }
 
-// pipes are the filter pipelines, or lm-eval's default "none" (take_first).
+// pipes are the filter pipelines, or lm-eval's default "none": take_first,
+// so a repeated request without a filter_list scores its first answer.
 func (sc *yamlScorer) pipes() []filterPipe {
 	if len(sc.filters) == 0 {
-		return []filterPipe{{name: "none"}}
+		return []filterPipe{{name: "none", steps: []pipeStep{takeFirst}}}
 	}
 	return sc.filters
 }

@@ -9,8 +9,7 @@ run` generates (a tiny synthesized model, sampling, repeats), and lm-eval
 goeval's recorded answers) filters, scores and aggregates those same answers.
 The two results and samples files must agree as parity/e2e/compare.py
 requires (answers, filtered answers, per-sample metrics, aggregates and
-stderrs; keys and order). Runs whose answers are committed (REPLAYED: code
-that passes, fails, crashes or loops) replay them on both sides instead.
+stderrs; keys and order).
 
 Without --check, lm-eval's outputs are written as goldens to
 parity/reason/testdata/<run>/ (read by the root package's
@@ -49,6 +48,10 @@ RUNS = [
     # exact_match (every-sample) differ by document and filter.
     {"name": "vote", "include_path": "parity/reason/tasks", "data_dir": "parity/reason/data",
      "tasks": ["reason_vote"]},
+    # parity/reason/tasks/reason_first.yaml: 4 sampled answers and no
+    # filter_list, so lm-eval's default filter (take_first) scores the first.
+    {"name": "first", "include_path": "parity/reason/tasks", "data_dir": "parity/reason/data",
+     "tasks": ["reason_first"]},
 ]
 
 
