@@ -16,6 +16,7 @@ import (
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
@@ -57,8 +58,13 @@ type e2eRun struct {
 	DataFilesDir string `json:"data_files_dir"`
 	// BootstrapIters is --bootstrap-iters (0: lm-eval's default 100000).
 	BootstrapIters int `json:"bootstrap_iters"`
-	// goldens is the folder of the run's golden folder ("": e2eDir).
+	// ConfirmRunUnsafeCode runs code tasks (parity/reason's code runs).
+	ConfirmRunUnsafeCode bool `json:"confirm_run_unsafe_code"`
+	// goldens is the folder of the run's golden folder ("": e2eDir), and
+	// model, when set, answers the requests instead of the engine (whose
+	// description still goes into the results).
 	goldens string
+	model   lm.LM
 }
 
 // e2eModels are parity/e2e/e2e.py's MODELS: M, a Qwen base-style
@@ -131,7 +137,12 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 		opts.Task.FewshotAsMultiturn = multi
 		prompt.FewshotAsMultiturn, prompt.ChatTemplate = &multi, m.ChatTemplate()
 	}
-	res, err := goeval.Evaluate(context.Background(), m, opts)
+	opts.Task.ConfirmRunUnsafeCode = run.ConfirmRunUnsafeCode
+	var answers lm.LM = m
+	if run.model != nil {
+		answers = run.model
+	}
+	res, err := goeval.Evaluate(context.Background(), answers, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

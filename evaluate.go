@@ -105,6 +105,9 @@ func Evaluate(ctx context.Context, model lm.LM, opts Options) (*Results, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := ev.codeTasks(&opts); err != nil {
+		return nil, err
+	}
 	if opts.Task.ChatTemplate, err = chatTemplate(model, opts.Task.ApplyChatTemplate); err != nil {
 		return nil, err
 	}

@@ -27,6 +27,10 @@ type DocsHook func(docs []Doc) ([]Doc, error)
 // DocHook is a doc_to_text / doc_to_target / doc_to_choice hook.
 type DocHook func(doc Doc) (any, error)
 
+// SamplesHook is a fewshot_config.samples function: the few-shot
+// documents.
+type SamplesHook func() ([]Doc, error)
+
 // ResultsHook is a process_results hook: per-sample metrics from the
 // document and its responses (one per request, in order).
 type ResultsHook func(doc Doc, resps []Response) (map[string]metrics.Value, error)
@@ -38,10 +42,13 @@ const (
 	hookDoc
 	hookResults
 	hookFilter
+	hookMetric
+	hookSamples
 )
 
 func (k hookKind) String() string {
-	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook", "a custom filter's filter_fn"}[k]
+	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook", "a custom filter's filter_fn",
+		"a metric function", "a fewshot_config.samples function"}[k]
 }
 
 // builtinResults is a process_results hook answered by a built-in task's
@@ -66,10 +73,10 @@ func registerBuiltinHook(name string, fn any, added ...string) {
 
 // RegisterHook makes fn answer `!function` references to name
 // ("<folder>.module.function") in the YAML tasks of ix, over a built-in
-// hook of that name. fn is a DocsHook, DocHook, ResultsHook or FilterHook
-// (or a func with the same signature); for a DocsHook, added names the
-// fields it appends to each document, in the order Python adds them. It
-// panics on any other type.
+// hook of that name. fn is a DocsHook, DocHook, ResultsHook, FilterHook,
+// MetricHook or SamplesHook (or a func with the same signature); for a
+// DocsHook, added names the fields it appends to each document, in the
+// order Python adds them. It panics on any other type.
 func (ix *Index) RegisterHook(name string, fn any, added ...string) {
 	r := registered{hookFunc(name, fn), added}
 	ix.mu.Lock()
@@ -88,7 +95,9 @@ func hookFunc(name string, fn any) any {
 		return ResultsHook(f)
 	case func([]string, Doc) ([]string, error):
 		return FilterHook(f)
-	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook:
+	case func() ([]Doc, error):
+		return SamplesHook(f)
+	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook:
 		return fn
 	}
 	panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
@@ -172,6 +181,10 @@ func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 			right = kind == hookResults
 		case FilterHook:
 			right = kind == hookFilter
+		case MetricHook:
+			right = kind == hookMetric
+		case SamplesHook:
+			right = kind == hookSamples
 		}
 		if !right {
 			r.failf(key, "!function %s: goeval's %s is not %s", ref.Name, c, kind)

@@ -132,6 +132,12 @@ type Options struct {
 	// As in lm-eval, the chosen documents are taken in dataset order, each
 	// once, and keep their index as doc_id.
 	Samples map[string][]int
+	// ConfirmRunUnsafeCode is lm-eval's confirm_run_unsafe_code: a task that
+	// executes the generated code (unsafe_code: true) builds only with it.
+	ConfirmRunUnsafeCode bool
+	// CodeRunner runs those tasks' programs (nil: goeval's sandbox,
+	// NewSandboxRunner, made when such a task builds).
+	CodeRunner CodeRunner
 }
 
 // DefaultOptions returns lm-eval's defaults: task few-shot, all docs, seed 1234.

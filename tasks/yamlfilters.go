@@ -141,11 +141,11 @@ func customStep(h FilterHook) pipeStep {
 	}
 }
 
-// filtered is a pipeline's result as scored and logged: one response (a
-// string) after take_first, or when the request was answered once; else
-// the list ([]any of strings), as lm-eval keeps it.
-func (l respList) filtered(repeated bool) any {
-	if l.taken || (!repeated && len(l.resps) == 1) {
+// filtered is a pipeline's result as scored and logged: after take_first
+// one response (a string), else the list ([]any of strings) — lm-eval's
+// filtered_resps, a one-element list included.
+func (l respList) filtered() any {
+	if l.taken {
 		if len(l.resps) == 0 {
 			return ""
 		}

@@ -36,8 +36,8 @@ func TestSelectionFilters(t *testing.T) {
 	if _, err := takeFirstK(3)(respList{resps: []string{"a", "b"}}, nil); err == nil || !strings.Contains(err.Error(), "increase the task's repeats") {
 		t.Errorf("take_first_k 3 of 2 answers: error %v, want lm-eval's assertion", err)
 	}
-	if got, _ := takeFirst(respList{resps: []string{"a", "b"}}, nil); got.filtered(true) != "a" {
-		t.Errorf("take_first: %v, want \"a\"", got.filtered(true))
+	if got, _ := takeFirst(respList{resps: []string{"a", "b"}}, nil); got.filtered() != "a" {
+		t.Errorf("take_first: %v, want \"a\"", got.filtered())
 	}
 	if _, err := majorityVote(respList{resps: []string{"a"}, taken: true}, nil); err == nil {
 		t.Error("majority_vote after take_first: no error")
@@ -76,7 +76,7 @@ func TestFilterPipelineRepeats(t *testing.T) {
 			t.Fatal(r.err)
 		}
 		l, err := p.apply([]string{"xa1", "bbb", "ue"}, nil)
-		if got := l.filtered(true); err != nil || !reflect.DeepEqual(got, c.want) {
+		if got := l.filtered(); err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%d steps: %#v (%v), want %#v", len(c.steps), got, err, c.want)
 		}
 	}

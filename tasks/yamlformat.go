@@ -167,7 +167,11 @@ func (r *cfgReader) fewshotCfg(s *spec) {
 		s.fewshotSplit = sub.str("split")
 	}
 	if sub.has("samples") {
-		s.samples = r.samples(m.Value("samples"))
+		if _, isHook := m.Value("samples").(hookRef); isHook {
+			s.samples = sub.samplesHook()
+		} else {
+			s.samples = r.samples(m.Value("samples"))
+		}
 	}
 	r.fewshotFormat(s, sub)
 	if sub.err != nil && r.err == nil {

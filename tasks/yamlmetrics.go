@@ -54,6 +54,7 @@ type yamlScorer struct {
 	results ResultsHook
 	builtin string // process_results is this built-in task's scoring
 	filters []filterPipe
+	hooked  []*hookedMetric // metric_list entries answered by MetricHooks
 }
 
 // metrics reads metric_list (or the output type's defaults) and
@@ -91,6 +92,14 @@ func (r *cfgReader) metrics(s *spec) {
 		if !ok {
 			r.failf(key, "want a mapping with a metric key, got %s", yamlKind(e))
 			return
+		}
+		if ref, isHook := m.Value("metric").(hookRef); isHook && s.output == GenerateUntil {
+			specs, hm := r.metricHookEntry(key, ref, m)
+			s.metrics = append(s.metrics, specs...)
+			if hm != nil {
+				sc.hooked = append(sc.hooked, hm)
+			}
+			continue
 		}
 		ms, em := r.metricEntry(key, s.output, m, hooked)
 		s.metrics = append(s.metrics, ms)

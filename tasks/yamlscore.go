@@ -160,14 +160,14 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 	} else if gold != nil {
 		golds = []string{py.Str(gold)}
 	}
-	texts, repeated := answers(resps[0])
+	texts := answers(resps[0])
 	out := map[string]SampleResult{}
 	for _, f := range sc.pipes() {
 		l, err := f.apply(texts, inst.Doc)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
-		pred := l.filtered(repeated)
+		pred := l.filtered()
 		m, err := sc.genMetrics(s, inst, pred, golds)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
@@ -177,22 +177,33 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 	return out, nil
 }
 
-// answers are a generate request's answer texts (one per repeat) and
-// whether it was repeated.
-func answers(r Response) ([]string, bool) {
+// answers are a generate request's answer texts, one per repeat.
+func answers(r Response) []string {
 	all := r.All()
 	texts := make([]string, len(all))
 	for i, a := range all {
 		texts[i] = a.Text
 	}
-	return texts, len(r.Repeats) > 0
+	return texts
 }
 
 // genMetrics scores a filtered prediction (a string, or a list of them
 // when the pipeline keeps the repeats' list) against the golds.
 func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, pred any, golds []string) (map[string]metrics.Value, error) {
 	m := map[string]metrics.Value{}
+	hookedName := map[string]bool{}
+	for _, h := range sc.hooked {
+		if err := h.score(m, inst.Target, pred, s.code); err != nil {
+			return nil, err
+		}
+		for _, n := range h.names {
+			hookedName[n] = true
+		}
+	}
 	for _, ms := range s.metrics {
+		if hookedName[ms.Name] {
+			continue
+		}
 		one, isOne := pred.(string)
 		switch ms.Name {
 		case "exact_match":

@@ -88,6 +88,7 @@ func newYAMLSpec(c yamlConfig, hooks hookLookup) (*spec, error) {
 	r.dataset(s)
 	r.output(s)
 	r.repeats(s)
+	r.unsafeCode(s)
 	r.formatting(s)
 	r.fewshotCfg(s)
 	r.version(s)
@@ -158,9 +159,6 @@ func (r *cfgReader) unsupported() {
 		if r.has(u.key) {
 			r.failf(u.key, "%s", u.why)
 		}
-	}
-	if v, ok := r.c.get("unsafe_code"); ok && v != false && v != nil {
-		r.failf("unsafe_code", "tasks that execute generated code are not supported")
 	}
 }
 

@@ -24,6 +24,7 @@ type runFlags struct {
 	limit                                                                       float64
 	fewshot, bootstrap                                                          int
 	logSamples, chat, skipBase, overwrite, failNonFinite                        bool
+	confirmUnsafeCode                                                           bool
 	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	includePath                                                                 string
@@ -89,6 +90,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.useCache, "use-cache", "", "request cache folder (lm-eval's --use_cache): every answered request is committed there, one file per model identity, so an interrupted run resumes without recomputing; see README \"Interrupted runs and caching\"")
 	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
 	fs.BoolVar(&f.failNonFinite, "fail-on-nonfinite", false, failOnNonFiniteHelp)
+	fs.BoolVar(&f.confirmUnsafeCode, "confirm-run-unsafe-code", false, "run tasks that execute the generated code (a task YAML's unsafe_code: true, e.g. lm-eval's humaneval, mbpp), each program in goeval's sandbox; they are refused without it (lm-eval's --confirm_run_unsafe_code)")
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	defineLMEvalFlags(fs, f)
 	defineAPIFlags(fs, &f.api)

@@ -32,7 +32,6 @@ var lmevalRefused = map[string]string{
 	"wandb-config-args":       "goeval does not log to Weights & Biases",
 	"trackio-args":            "goeval does not log to Trackio",
 	"hf-hub-log-args":         "goeval does not upload results to the Hugging Face Hub",
-	"confirm-run-unsafe-code": "goeval's built-in tasks run no code",
 	"verbosity":               "goeval has no log levels; progress goes to stderr",
 }
 

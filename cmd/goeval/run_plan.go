@@ -82,6 +82,9 @@ func planRun(ctx context.Context, f *runFlags) (*runPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.planCode(f); err != nil {
+		return nil, err
+	}
 	if err := checkBeforeWork(f, p.hub, models); err != nil {
 		return nil, err
 	}
