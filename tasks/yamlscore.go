@@ -204,7 +204,7 @@ func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, pred any, golds []stri
 		if hookedName[ms.Name] {
 			continue
 		}
-		one, isOne := pred.(string)
+		one, isOne := scoredOne(pred)
 		switch ms.Name {
 		case "exact_match":
 			if !isOne {
@@ -231,6 +231,17 @@ func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, pred any, golds []stri
 		}
 	}
 	return m, nil
+}
+
+// scoredOne is the one response a built-in metric scores: pred itself, or
+// the only element of a one-answer list (a pipeline without take_first
+// logs the list, as lm-eval does, and scores as before).
+func scoredOne(pred any) (string, bool) {
+	if l, ok := pred.([]any); ok && len(l) == 1 {
+		pred = l[0]
+	}
+	one, ok := pred.(string)
+	return one, ok
 }
 
 // listExactMatch is exact_match of a list of responses against one gold:
