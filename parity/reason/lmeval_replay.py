@@ -2,7 +2,8 @@
 generations replaced by recorded ones, so that lm-eval's own filters,
 metrics and aggregation score exactly the answers goeval scored.
 
-Usage: python parity/reason/lmeval_replay.py --replay FILE [--think-end TOKEN] [lmeval_synth.py args...]
+Usage: python parity/reason/lmeval_replay.py --replay FILE [--think-end TOKEN] [--code-eval DIR]
+       [lmeval_synth.py args...]
 
 FILE is JSON: {task: {doc_id: [[answer, ...] per request]}}, the answers of
 each request in repeat order (goeval's samples files' "resps"). HFLM loads
@@ -15,6 +16,10 @@ With --think-end TOKEN the recorded answers are raw generations holding a
 reasoning part, and each goes through lm-eval's own
 postprocess_generated_text(answer, until, TOKEN) — what HFLM.generate_until
 does with model_args think_end_token — before lm-eval sees it.
+
+With --code-eval DIR, `evaluate.load("code_eval")` (humaneval's and mbpp's
+utils.py) loads Hugging Face evaluate's code_eval metric from DIR, a copy of
+the evaluate repository's metrics/code_eval folder, instead of the Hub.
 """
 import collections
 import json
@@ -48,14 +53,27 @@ def install(replay, think_end):
     HFLM.generate_until = generate_until
 
 
+def local_code_eval(d):
+    import evaluate
+
+    load = evaluate.load
+
+    def load_local(path, *a, **kw):
+        return load(d if path == "code_eval" else path, *a, **kw)
+
+    evaluate.load = load_local
+
+
 def main():
     args = sys.argv[1:]
     replay_file, think_end = None, None
-    while len(args) >= 2 and args[0] in ("--replay", "--think-end"):
+    while len(args) >= 2 and args[0] in ("--replay", "--think-end", "--code-eval"):
         if args[0] == "--replay":
             replay_file = args[1]
-        else:
+        elif args[0] == "--think-end":
             think_end = args[1]
+        else:
+            local_code_eval(os.path.abspath(args[1]))
         args = args[2:]
     if replay_file is None:
         sys.exit("usage: lmeval_replay.py --replay FILE [--think-end TOKEN] [lmeval_synth.py args...]")

@@ -17,9 +17,14 @@ e2e_reason_test.go, which runs goeval in-process and compares). With --check
 the fresh outputs must also equal the committed goldens.
 
 Usage (from the repo root):
-  .venv/bin/python parity/reason/reason.py [--check] [--work DIR] [--runs a,b]
+  .venv/bin/python parity/reason/reason.py [--check] [--work DIR] [--runs a,b] --code-eval DIR
+
+DIR is huggingface/evaluate's metrics/code_eval folder (git clone
+https://github.com/huggingface/evaluate): lm-eval's code tasks load that
+metric from the Hub, which these runs do not reach.
 """
 import argparse
+import collections
 import glob
 import json
 import os
@@ -52,6 +57,16 @@ RUNS = [
     # filter_list, so lm-eval's default filter (take_first) scores the first.
     {"name": "first", "include_path": "parity/reason/tasks", "data_dir": "parity/reason/data",
      "tasks": ["reason_first"]},
+    # lm-eval's code tasks (parity/reason/tasks/humaneval and mbpp, its own
+    # files) on code_data.py's problems, both engines replaying its answers
+    # (code_answers.json): correct, wrong, crashing, looping, exiting,
+    # printing, network; pass@1 through lm-eval's code_eval and goeval's
+    # sandbox. humaneval_64: 64 answers per problem, pass@2..pass@64.
+    {"name": "code", "include_path": "parity/reason/tasks", "data_dir": "parity/reason/data",
+     "tasks": ["humaneval", "humaneval_plus", "humaneval_instruct", "mbpp", "mbpp_plus", "mbpp_instruct"],
+     "replay": "parity/reason/code_answers.json", "confirm_run_unsafe_code": True},
+    {"name": "pass_at_k", "limit": 3, "include_path": "parity/reason/tasks", "data_dir": "parity/reason/data",
+     "tasks": ["humaneval_64"], "replay": "parity/reason/code_answers.json", "confirm_run_unsafe_code": True},
 ]
 
 
@@ -67,15 +82,55 @@ def replay_file(go_dir, path):
         json.dump(out, f, ensure_ascii=False)
 
 
-def run_lmeval(work, m, run, replay):
+def known_differences(gdir):
+    """Rewrites, in a golden folder's results.json, what goeval writes
+    differently on purpose: a Python hook's source code (lm-eval's configs
+    hold inspect.getsource of a metric function, str() of a filter
+    function; goeval's hooks are Go, so it writes "!function NAME" as it
+    does for every hook), and the metric function's own name in
+    higher_is_better (lm-eval keeps "pass_at_k" there beside the pass@k it
+    expands to; goeval lists the metrics it reports)."""
+    path = os.path.join(gdir, "results.json")
+    with open(path, encoding="utf-8") as f:
+        res = json.load(f, object_pairs_hook=collections.OrderedDict)
+    for task, cfg in res.get("configs", {}).items():
+        hooks = set()
+        for m in cfg.get("metric_list", []):
+            src = m.get("metric", "")
+            if src.startswith("def "):
+                name = src[4:src.index("(")]
+                m["metric"] = "!function utils." + name
+                hooks.add(name)
+        fs = cfg.get("fewshot_config", {})
+        if str(fs.get("samples", "")).startswith("<function "):
+            fs["samples"] = "!function utils." + fs["samples"][len("<function "):-1]
+        for fl in cfg.get("filter_list", []):
+            for step in fl.get("filter", []):
+                fn = step.get("filter_fn", "")
+                if fn.startswith("<function "):
+                    step["filter_fn"] = "!function utils." + fn[len("<function "):-1]
+        hib = res.get("higher_is_better", {}).get(task, {})
+        for name in hooks:
+            if name in hib and not any(k.startswith(name) for k in res["results"][task] if "," in k):
+                del hib[name]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+
+
+def run_lmeval(work, m, run, replay, code_eval):
     """lm_eval over the replayed answers, with e2e.run_lmeval's arguments."""
     out = os.path.join(work, "lmeval_" + run["name"])
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false",
                HF_ALLOW_CODE_EVAL="1")
     data = ["--yaml-data-dir", run["data_dir"]]
-    extra = run.get("lmeval_args", [])
+    extra = []
+    if run.get("confirm_run_unsafe_code"):
+        if not code_eval:
+            sys.exit(f"run {run['name']} needs --code-eval DIR (huggingface/evaluate's metrics/code_eval)")
+        extra = ["--confirm_run_unsafe_code"]
     e2e.sh([sys.executable, os.path.join(HERE, "lmeval_replay.py"), "--replay", replay,
-            *run.get("replay_args", []), *data, "--model", "hf",
+            *(["--code-eval", code_eval] if code_eval else []), *data, "--model", "hf",
             "--model_args", f"pretrained={m},dtype=float32" + run.get("model_args", ""), "--device", "cpu",
             "--tasks", ",".join(run["tasks"]), "--log_samples", "--output_path", out,
             "--include_path", run["include_path"],
@@ -90,6 +145,7 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare fresh lm-eval outputs with the goldens too")
     ap.add_argument("--work", help="keep intermediate files here (default: a temp dir)")
     ap.add_argument("--runs", default="", help="comma-separated run names (default: all)")
+    ap.add_argument("--code-eval", help="a copy of huggingface/evaluate's metrics/code_eval folder (the code runs)")
     a = ap.parse_args()
     work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="goeval-reason-"))
     os.makedirs(work, exist_ok=True)
@@ -100,10 +156,15 @@ def main():
     for run in runs:
         for side in ("goeval_", "lmeval_"):  # a reused --work folder: one results file per run
             shutil.rmtree(os.path.join(work, side + run["name"]), ignore_errors=True)
+        if run.get("replay"):  # committed answers: e2e_reason_test.go replays them to goeval
+            lm = run_lmeval(work, m, run, os.path.join(ROOT, run["replay"]), a.code_eval)
+            e2e.write_golden(lm, run, m, fresh)
+            known_differences(os.path.join(fresh, run["name"]))
+            continue
         go = e2e.run_goeval(work, exe, m, run["data_dir"], {**run, "model": "M"})
         replay = os.path.join(work, f"replay_{run['name']}.json")
         replay_file(go, replay)
-        lm = run_lmeval(work, m, run, replay)
+        lm = run_lmeval(work, m, run, replay, a.code_eval)
         p, notes = compare.compare_dirs(lm, go, paths={m: "MODEL"})
         problems += [f"[{run['name']}] {x}" for x in p]
         for x in notes:
