@@ -69,7 +69,7 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 				tr.SampleLen = max(tr.SampleLen, len(vals))
 				continue
 			}
-			m, err := aggregateMetric(ms, f, vals, opts.BootstrapIters)
+			m, err := aggregateMetric(ms, f, vals, opts.BootstrapIters, ownAggregation(t, ms.Name))
 			if err != nil {
 				return nil, fmt.Errorf("task %s: %w", t.Name(), err)
 			}
@@ -84,7 +84,23 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 	return tr, nil
 }
 
-func aggregateMetric(ms tasks.MetricSpec, filter string, vals []metrics.Value, iters int) (Metric, error) {
+// ownAggregation is the task's own aggregation of a metric (a task
+// file's Python function), nil for those metrics.Aggregate names.
+func ownAggregation(t tasks.Task, metric string) tasks.AggregateFunc {
+	if a, ok := t.(tasks.Aggregator); ok {
+		return a.Aggregation(metric)
+	}
+	return nil
+}
+
+func aggregateMetric(ms tasks.MetricSpec, filter string, vals []metrics.Value, iters int, own tasks.AggregateFunc) (Metric, error) {
+	if own != nil { // lm-eval has no stderr for a task's own aggregation function
+		v, err := own(vals)
+		if err != nil {
+			return Metric{}, fmt.Errorf("metric %s,%s: %w", ms.Name, filter, err)
+		}
+		return Metric{Name: ms.Name, Filter: filter, Value: v, HigherIsBetter: ms.HigherIsBetter, N: len(vals)}, nil
+	}
 	agg := ms.Aggregation
 	if agg == "" {
 		agg = metrics.AggMean

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
 	"github.com/goeval/goeval/internal/env"
 	"github.com/goeval/goeval/internal/errs"
@@ -179,17 +178,6 @@ func ProbeBackend(spec string) (name string, err error) {
 		return nil
 	})
 	return name, err
-}
-
-// cpuSpecFor keeps the pure-Go device on GoMLX's simplego backend for
-// bfloat16, which goeval's own (gocpu, float32 only) does not compute in.
-// float16 stays on gocpu: simplego has no float16 either, so both compute
-// in float32 on weights rounded to float16 (dtype.go).
-func cpuSpecFor(spec string, dtype dtypes.DType) string {
-	if spec == gocpu.Name && dtype == dtypes.BFloat16 {
-		return "go"
-	}
-	return spec
 }
 
 // inGoHeap reports whether backend keeps tensors in Go memory (the pure-Go

@@ -102,7 +102,11 @@ func precisionOn(backend backends.Backend, name string) precision {
 // computesIn reports whether the backend named name computes in dtype:
 // XLA in all three; GoMLX's simplego ("go") in float32 and bfloat16 (it
 // has no float16); goeval's own (gocpu) in float32 only. Elsewhere the
-// graphs compute in float32 on weights rounded to dtype.
+// graphs compute in float32 on weights rounded to dtype. On gocpu that
+// is bfloat16 as weight-only bf16: the weight matrices stay bfloat16 in
+// memory (models.LoadOptions.WeightDType; half the bytes, and decode is
+// bound by reading them) and are widened to float32 inside the products
+// (internal/gocpu/bf16.go); float16's are rounded and held in float32.
 func computesIn(name string, dtype dtypes.DType) bool {
 	switch name {
 	case gocpu.Name:

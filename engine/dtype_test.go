@@ -79,8 +79,9 @@ func TestComputesIn(t *testing.T) {
 }
 
 // float16 on the pure-Go device runs on gocpu in float32 on weights rounded
-// to nearest float16; bfloat16 on simplego holds bfloat16 weights rounded
-// to nearest (ties to even), as torch converts a checkpoint, not truncated.
+// to nearest float16; bfloat16 there (weight-only: float32 compute) holds
+// bfloat16 weight matrices rounded to nearest (ties to even), as torch
+// converts a checkpoint, not truncated.
 func TestHalfWeights(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "m")
 	if err := synth.Model(synth.ModelOptions{Arch: "llama", Hidden: 16, Layers: 1, Heads: 2, KVHeads: 1,
@@ -103,7 +104,7 @@ func TestHalfWeights(t *testing.T) {
 		round       func(float32) float32
 	}{
 		{dtype: "float16", spec: gocpu.Name, compute: dtypes.Float32, round: func(f float32) float32 { return float16.Fromfloat32(f).Float32() }},
-		{dtype: "bfloat16", spec: "go:ops_sequential", compute: dtypes.BFloat16, round: func(f float32) float32 {
+		{dtype: "bfloat16", spec: gocpu.Name, compute: dtypes.Float32, round: func(f float32) float32 {
 			return safetensors.BF16ToFloat32(safetensors.Float32ToBF16(f))
 		}},
 	} {

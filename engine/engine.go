@@ -156,7 +156,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	}
 	e.setLimits()
 	if inGoHeap(e.backend) { // the weights live in the Go heap
-		limitHeap(int64(e.ctx.NumParameters()) * int64(dtype.Size()))
+		limitHeap(weightBytes(e.ctx))
 	}
 	opts.logf("loaded %s (%s) in %v on %s, %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), e.prec, e.maxLen)
 	e.stats.Backend, e.stats.BackendName = spec, e.backend.Name()

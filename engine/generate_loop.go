@@ -128,7 +128,7 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 	for _, it := range items {
 		need = max(need, len(it.ctx)+it.stop.maxGen)
 	}
-	groups := genGroups(items)
+	groups := genGroups(items, e.cfg.LongRopeLength() == 0)
 	var order []int
 	groupOf := make([]int, len(items))
 	for g, grp := range groups {

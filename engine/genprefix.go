@@ -42,7 +42,10 @@ type genGroup struct {
 // time); the groups' members, in group order, are every item once. Copies
 // of one prompt (a task's repeats) form a group of their own when that
 // costs fewer prefilled tokens: the prompt once, then one token per copy.
-func genGroups(items []genItem) []genGroup {
+// With share false every prompt is in that last group, copies included (a
+// LongRoPE model: a prefix's rotary factors depend on the whole prompt's
+// length, so a copy's prompt less one token may take other factors).
+func genGroups(items []genItem, share bool) []genGroup {
 	byIDs := make([]int, len(items))
 	for i := range byIDs {
 		byIDs[i] = i
@@ -59,6 +62,11 @@ func genGroups(items []genItem) []genGroup {
 				break
 			}
 			shared = l
+		}
+		if !share {
+			alone.members = append(alone.members, byIDs[i:j]...)
+			i = j
+			continue
 		}
 		copies, rest := copyGroups(items, byIDs[i:j], sharedPrefix(items, byIDs[i:j]))
 		groups = append(groups, copies...)

@@ -94,6 +94,12 @@ func checkPrefixShared(t *testing.T, m packModel) {
 		if m.opts.MaxLength != 0 || run.packing == "off" {
 			continue // prompts left-truncated to 18 ids, or whole: nothing shared to count
 		}
+		if e.Config().LongRopeLength() > 0 { // LongRoPE: every prompt prefilled whole
+			if s.PrefillTokens != wantStats.PrefillTokens {
+				t.Errorf("batch %d: LongRoPE prefilled %d tokens, want every prompt whole (%d)", run.batch, s.PrefillTokens, wantStats.PrefillTokens)
+			}
+			continue
+		}
 		if s.PromptTokens != wantStats.PromptTokens || s.PrefillTokens != wantStats.PrefillTokens-saved {
 			t.Errorf("batch %d: prompt tokens %d, prefilled %d; want %d and %d", run.batch, s.PromptTokens, s.PrefillTokens,
 				wantStats.PromptTokens, wantStats.PrefillTokens-saved)
@@ -143,7 +149,7 @@ func TestGenGroups(t *testing.T) {
 		{ctx: seq(600, 50)},
 		{ctx: append(seq(100, 20), 7, 8)}, // shares 20 ids only
 	}
-	groups := genGroups(items)
+	groups := genGroups(items, true)
 	if len(groups) != 2 {
 		t.Fatalf("groups %+v; want the shared-prefix group and one group of the rest", groups)
 	}

@@ -7,6 +7,8 @@ import (
 	"runtime/metrics"
 	"sync"
 
+	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
+
 	"github.com/goeval/goeval/internal/env"
 )
 
@@ -49,6 +51,16 @@ func limitHeap(weightBytes int64) {
 	heapLimit.base = weightBytes*13/10 + 256<<20
 	debug.SetMemoryLimit(heapLimit.limit())
 	watchGC()
+}
+
+// weightBytes is the memory the context's variables take, each in the
+// dtype it is stored in (weight-only bfloat16: the matrices' two bytes).
+func weightBytes(ctx *mlctx.Context) int64 {
+	var n int64
+	for v := range ctx.IterVariables() {
+		n += int64(v.Shape().Memory())
+	}
+	return n
 }
 
 // gcSentinel is garbage whose finalizer runs once per collection (the

@@ -150,7 +150,7 @@ func prefillGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		tokens, last, src, sel, cache := in[0], in[1], in[2], in[3], in[4:]
 		g := tokens.Graph()
 		p := tokens.Shape().Dim(0)
-		out := m.Forward(ctx, models.Inputs{Tokens: tokens, ReturnKV: true})
+		out := m.Forward(ctx, models.Inputs{Tokens: tokens, ReturnKV: true, RowLen: AddScalar(last, 1)})
 		hidden, kv := out.Hidden, out.KV // [P, T, H], L × {[P, K, T, D]}
 		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]

@@ -30,8 +30,8 @@ type Tokenizer interface {
 type Options struct {
 	// Device is "auto" (the default, "" = $GOEVAL_DEVICE else auto: the
 	// fastest device here, see ResolveDevice), "cpu" (goeval's pure-Go
-	// backend, internal/gocpu; GoMLX's simplego for bfloat16), "xla-cpu" or
-	// "cuda" (XLA with a PJRT plugin).
+	// backend, internal/gocpu; bfloat16 there is weight-only: bf16 weights,
+	// f32 compute), "xla-cpu" or "cuda" (XLA with a PJRT plugin).
 	Device string
 	// PluginProgress receives the progress bar of a PJRT plugin download
 	// that auto or xla-cpu starts (nil: none).
@@ -50,8 +50,9 @@ type Options struct {
 	// (in the dtype, as transformers returns them) turned into float64
 	// log-probs. A backend that does not compute in the dtype computes in
 	// float32 on the rounded weights instead (dtype.go): goeval's pure-Go
-	// backend has neither, so the cpu device runs bfloat16 on simplego,
-	// which has no float16. Engine.DType is the resolved name.
+	// backend has neither; there bfloat16 is weight-only (the weight
+	// matrices stay bfloat16 in memory, widened inside the float32
+	// products). Engine.DType is the resolved name.
 	DType string
 	// BatchSize is the number of rows per forward pass (default 8).
 	BatchSize int

@@ -23,7 +23,7 @@ var packRowLengths []int
 func (e *Engine) planOptions() plan.Options {
 	return plan.Options{BatchSize: e.batch, MaxLen: e.maxLen, Shapes: e.shapeRule(), Pack: e.opts.packing(),
 		Align: e.packAlign(), AttnKeys: attnKeys(e.cfg), RowLengths: packRowLengths, Prefixes: e.prefixRule(),
-		Uniform: e.uniformSlack()}
+		Uniform: e.uniformSlack(), MaxPackedInput: e.cfg.LongRopeLength()}
 }
 
 // uniformSlack is plan.Options.Uniform: where shapes are fixed as on a

@@ -137,6 +137,9 @@ func (e *Engine) prefixRule() *plan.PrefixRule {
 	if e.prefixes == nil || e.opts.PrefixCacheMB == 0 && !e.cheapShapes() {
 		return nil
 	}
+	if e.cfg.LongRopeLength() > 0 { // a prefix row's padding would read as a long sequence (models.Inputs.RowLen)
+		return nil
+	}
 	return &plan.PrefixRule{Slots: e.prefixSlots, Fits: func(pb int) bool { return e.prefixes.fits(e.prefixBytes(pb)) }}
 }
 

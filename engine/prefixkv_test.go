@@ -98,6 +98,10 @@ func TestPrefixCacheExact(t *testing.T) {
 				if s.PrefixComputed != 0 {
 					t.Errorf("max_length %d: %d prefixes cached, want none", m.opts.MaxLength, s.PrefixComputed)
 				}
+			} else if off.Config().LongRopeLength() > 0 { // LongRoPE: no cached prefixes (models.Inputs.RowLen)
+				if s.PrefixComputed != 0 {
+					t.Errorf("LongRoPE: %d prefixes cached, want none", s.PrefixComputed)
+				}
 			} else if s.PrefixComputed < 1 || s.PrefixHits < s.PrefixComputed || s.TokensComputed/2 >= p.TokensComputed {
 				t.Errorf("cached prefixes: %d run, %d found, %d tokens per call: want ≥ 1 run, each found again on the second call, fewer tokens than packing alone (%d)",
 					s.PrefixComputed, s.PrefixHits, s.TokensComputed/2, p.TokensComputed)

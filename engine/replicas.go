@@ -58,7 +58,7 @@ func resolveSpec(dir string, opts Options) (choice DeviceChoice, spec, dtype str
 	if dtype, err = ResolveDType(opts.DType, choice.Device, cfg.TorchDType); err != nil {
 		return DeviceChoice{}, "", "", err
 	}
-	return choice, safeGoSpec(cpuSpecFor(choice.Spec, dtypeOf(dtype))), dtype, nil
+	return choice, safeGoSpec(choice.Spec), dtype, nil
 }
 
 // backendFor is the backend an engine of opts runs on: OpenReplicas'

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/engine/plan"
@@ -52,13 +53,26 @@ func hiddenGraph(m models.Model, kind plan.Kind) func(ctx *context.Context, in [
 			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: in[1],
 				Packing: &models.Packing{Node: in[2], End: in[3]}}).Hidden
 			in = in[4:]
-		default: // positions 0…T-1
-			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens}).Hidden
+		default: // positions 0…T-1; a row's length: one past its last scored slot
+			hidden = m.Forward(ctx, models.Inputs{Tokens: tokens, RowLen: rowLengths(tokens.Shape().Dim(0), in[1], in[2])}).Hidden
 			in = in[1:]
 		}
 		slotRow, slotPos := in[0], in[1]
 		return Gather(hidden, Stack([]*Node{slotRow, slotPos}, -1)) // [K, H]
 	}
+}
+
+// rowLengths is each unpacked row's length: an item's scored slots end at
+// its last input token, so one past the row's last slot (unused slots,
+// row 0 column 0, give 1, never more than a used row's).
+//
+//	slotRow, slotPos [K] int32 → [B] int32
+func rowLengths(b int, slotRow, slotPos *Node) *Node {
+	k := slotRow.Shape().Dim(0)
+	rows := Iota(slotRow.Graph(), shapes.Make(dtypes.Int32, b, k), 0)
+	mine := Equal(rows, BroadcastToDims(Reshape(slotRow, 1, k), b, k)) // [B, K]
+	end := BroadcastToDims(Reshape(AddScalar(slotPos, 1), 1, k), b, k)
+	return ReduceMax(Where(mine, end, ZerosLike(end)), -1)
 }
 
 // headGraph builds the LM-head graph for Kc slots: each slot's target

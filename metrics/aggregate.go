@@ -140,7 +140,7 @@ func Scalars(values []Value) ([]float64, error) {
 	for i, v := range values {
 		x, ok := v.Float()
 		if !ok {
-			return nil, fmt.Errorf("value %d is a pair, want a number", i)
+			return nil, fmt.Errorf("value %d is not a number", i)
 		}
 		xs[i] = x
 	}
@@ -153,7 +153,7 @@ func Pairs(values []Value) ([][2]float64, error) {
 	for i, v := range values {
 		p, ok := v.Pair()
 		if !ok {
-			return nil, fmt.Errorf("value %d is a number, want a pair", i)
+			return nil, fmt.Errorf("value %d is not a pair", i)
 		}
 		ps[i] = p
 	}

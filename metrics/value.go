@@ -16,6 +16,7 @@ type Value struct {
 	a, b float64
 	kind valueKind
 	text *[2]string // kindText: (reference, prediction)
+	opq  *opaque    // kindOpaque
 }
 
 type valueKind uint8
@@ -25,6 +26,7 @@ const (
 	kindInt
 	kindPair
 	kindText
+	kindOpaque
 )
 
 // Float is a float metric value (Python float).
@@ -50,11 +52,22 @@ func Pair(a, b float64) Value { return Value{a: a, b: b, kind: kindPair} }
 func Text(ref, pred string) Value { return Value{kind: kindText, text: &[2]string{ref, pred}} }
 
 // IsPair reports whether v is a pair.
-func (v Value) IsPair() bool { return v.kind == kindPair }
+func (v Value) IsPair() bool {
+	if v.kind == kindOpaque {
+		return v.opq.hasView && v.opq.view.IsPair()
+	}
+	return v.kind == kindPair
+}
 
 // Texts returns a text pair's reference and prediction; ok is false for
 // numbers and number pairs.
 func (v Value) Texts() (t [2]string, ok bool) {
+	if v.kind == kindOpaque {
+		if !v.opq.hasView {
+			return t, false
+		}
+		return v.opq.view.Texts()
+	}
 	if v.kind != kindText {
 		return t, false
 	}
@@ -62,16 +75,34 @@ func (v Value) Texts() (t [2]string, ok bool) {
 }
 
 // Float returns a number value as a float64; ok is false for a pair.
-func (v Value) Float() (x float64, ok bool) { return v.a, v.kind != kindPair && v.kind != kindText }
+func (v Value) Float() (x float64, ok bool) {
+	if v.kind == kindOpaque {
+		if !v.opq.hasView {
+			return 0, false
+		}
+		return v.opq.view.Float()
+	}
+	return v.a, v.kind != kindPair && v.kind != kindText
+}
 
 // Pair returns a pair value's two elements; ok is false for a number.
-func (v Value) Pair() (p [2]float64, ok bool) { return [2]float64{v.a, v.b}, v.kind == kindPair }
+func (v Value) Pair() (p [2]float64, ok bool) {
+	if v.kind == kindOpaque {
+		if !v.opq.hasView {
+			return p, false
+		}
+		return v.opq.view.Pair()
+	}
+	return [2]float64{v.a, v.b}, v.kind == kindPair
+}
 
 // Py is the value as lm-eval's samples file holds it: a float64, an int,
 // or for a pair a two-element list whose second element is an int when it
 // is integral (Python's (ll, len(words)) tuple).
 func (v Value) Py() any {
 	switch v.kind {
+	case kindOpaque:
+		return v.opq.logged
 	case kindText:
 		return []any{v.text[0], v.text[1]}
 	case kindInt:

@@ -77,10 +77,15 @@ func (d *decoder) Logits(ctx *context.Context, hidden *Node) *Node {
 // layer's keys and values come back too, in the cache layout.
 //
 //	tokens [B, T] → embed [B, T, H] → L × layer → norm → [B, T, H] (, kv L × {[B, K, T, D]})
-func (d *decoder) rows(ctx *context.Context, tokens, positions, keyValid *Node, returnKV bool) Outputs {
+func (d *decoder) rows(ctx *context.Context, tokens, positions, keyValid, rowLen *Node, returnKV bool) Outputs {
+	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 	if positions == nil {
-		b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 		positions = Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1)
+	}
+	rotated := positions // the rotary embedding's: a row's padding at its last real position (LongRoPE reads the row's length from it)
+	if rowLen != nil && d.cfg.LongRopeLength() > 0 {
+		last := AddScalar(MaxScalar(rowLen, 1), -1) // [B]
+		rotated = Min(positions, BroadcastToDims(Reshape(last, b, 1), b, t))
 	}
 	var kv []KV
 	hooks := func(int) kvHook { return nil }
@@ -94,7 +99,7 @@ func (d *decoder) rows(ctx *context.Context, tokens, positions, keyValid *Node, 
 		}
 	}
 	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, keyValid, w) }
-	return Outputs{Hidden: d.forward(ctx, tokens, positions, maskFor, hooks, false, 0), KV: kv}
+	return Outputs{Hidden: d.forward(ctx, tokens, rotated, maskFor, hooks, false, 0), KV: kv}
 }
 
 // packed is Forward over packed rows: the rows' prefix-tree mask ANDed
@@ -215,7 +220,8 @@ func (d *decoder) extend(ctx *context.Context, tokens, positions *Node, cache []
 }
 
 // forward is the decoder with a per-layer KV hook and masks built by
-// maskFor(window) ([B, T, S], S the attended length), one per window. With
+// maskFor(window) ([B, T, S], S the attended length), one per window;
+// positions are the rotary embedding's (the masks have their own). With
 // cached, the hooks return the cache's keys and values [B, K, S, D]
 // (nn.AttentionCached), else [B, S, K, D] (nn.Attention) whose first past
 // keys are a cached prefix (nn.AttentionOptions.Past).

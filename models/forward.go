@@ -61,6 +61,11 @@ type Inputs struct {
 	// ReturnKV asks for every layer's keys and values in Outputs.KV, in
 	// the cache layout (a prefill). Unpacked rows only.
 	ReturnKV bool
+	// RowLen is each row's number of real tokens, [B] int32 (unpacked
+	// rows only; the rest of a row is padding). A model whose rotary
+	// embedding depends on a sequence's length (LongRoPE, rope_long.go)
+	// reads it; nil means each row's last position + 1.
+	RowLen *graph.Node
 }
 
 // Packing is packed rows' prefix-tree layout (see Inputs.Packing).
@@ -107,7 +112,7 @@ func (d *decoder) Forward(ctx *context.Context, in Inputs) Outputs {
 	case in.Packing != nil:
 		return Outputs{Hidden: d.packed(ctx, in.Tokens, in.Positions, in.Packing)}
 	}
-	return d.rows(ctx, in.Tokens, in.Positions, in.KeyValid, in.ReturnKV)
+	return d.rows(ctx, in.Tokens, in.Positions, in.KeyValid, in.RowLen, in.ReturnKV)
 }
 
 // check panics on inputs that make no sense together or have the wrong
@@ -132,6 +137,10 @@ func (d *decoder) check(in Inputs) {
 		forwardPanic("Cache goes with neither Packing, Past nor ReturnKV (the written cache is Outputs.KV)")
 	case in.ReturnKV && in.Packing != nil:
 		forwardPanic("ReturnKV is for unpacked rows")
+	case in.RowLen != nil && (cached || in.Packing != nil):
+		forwardPanic("RowLen is for unpacked rows, not with Packing or Cache")
+	case in.RowLen != nil && (in.RowLen.Rank() != 1 || in.RowLen.Shape().Dim(0) != dims[0]):
+		forwardPanic("RowLen %s must be [B] with B = %d", in.RowLen.Shape(), dims[0])
 	}
 	sameDims(in.Positions, "Positions", dims...)
 	sameDims(in.KeyValid, "KeyValid", dims...)

@@ -102,27 +102,34 @@ type llamaNames struct {
 
 // llamaTensors declares a llama-family checkpoint's tensors.
 func llamaTensors(t tensorTable, c *Config) llamaNames {
-	h, hd := c.HiddenSize, c.HeadDim
-	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
 	n := llamaNames{ends: t.ends(c)}
 	for i := range c.NumHiddenLayers {
-		p := layerPrefix(i)
-		a := p + "self_attn."
-		l := llamaLayer{
-			inputNorm: t.add(p+"input_layernorm.weight", h),
-			postNorm:  t.add(p+"post_attention_layernorm.weight", h),
-			q:         t.linear(a+"q_proj", q, h, c.AttentionBias),
-			k:         t.linear(a+"k_proj", kv, h, c.AttentionBias),
-			v:         t.linear(a+"v_proj", kv, h, c.AttentionBias),
-			o:         t.linear(a+"o_proj", h, q, c.AttentionOutputBias),
-			mlp:       t.gatedMLP(p+"mlp.", h, c.IntermediateSize),
-		}
-		if c.QKNorm {
-			l.qNorm, l.kNorm = t.add(a+"q_norm.weight", hd), t.add(a+"k_norm.weight", hd)
-		}
+		l := llamaAttention(t, c, i)
+		l.mlp = t.gatedMLP(layerPrefix(i)+"mlp.", c.HiddenSize, c.IntermediateSize)
 		n.layers = append(n.layers, l)
 	}
 	return n
+}
+
+// llamaAttention declares layer i's norms and attention (the llama
+// family's, and the MoE decoders' of moe.go); the MLP is left out.
+func llamaAttention(t tensorTable, c *Config, i int) llamaLayer {
+	h, hd := c.HiddenSize, c.HeadDim
+	q, kv := c.NumAttentionHeads*hd, c.NumKeyValueHeads*hd
+	p := layerPrefix(i)
+	a := p + "self_attn."
+	l := llamaLayer{
+		inputNorm: t.add(p+"input_layernorm.weight", h),
+		postNorm:  t.add(p+"post_attention_layernorm.weight", h),
+		q:         t.linear(a+"q_proj", q, h, c.AttentionBias),
+		k:         t.linear(a+"k_proj", kv, h, c.AttentionBias),
+		v:         t.linear(a+"v_proj", kv, h, c.AttentionBias),
+		o:         t.linear(a+"o_proj", h, q, c.AttentionOutputBias),
+	}
+	if c.QKNorm {
+		l.qNorm, l.kNorm = t.add(a+"q_norm.weight", hd), t.add(a+"k_norm.weight", hd)
+	}
+	return l
 }
 
 // llama is the llama family's blocks.

@@ -40,9 +40,14 @@ type LoadOptions struct {
 	// dtype, to nearest with ties to even).
 	DType dtypes.DType
 	// WeightDType, when set and not DType (BFloat16 or Float16 under a
-	// Float32 DType), is the precision the weights hold: each weight
-	// (after a merged adapter) is rounded to it and stored in DType, for a
-	// backend that computes in float32 only. Separate-mode adapters are
+	// Float32 DType, for a backend that computes in float32 only), is the
+	// precision the weights hold: each weight (after a merged adapter) is
+	// rounded to it. BFloat16 is weight-only bf16: the weight matrices
+	// (every rank-2 ".weight": linear layers, the embedding, the LM head)
+	// are stored in bfloat16 (half the memory; goeval's pure-Go backend
+	// multiplies and gathers them without a float32 copy) and converted to
+	// DType where the graphs use them (Param); the other tensors, and
+	// Float16's matrices, are stored in DType. Separate-mode adapters are
 	// not rounded.
 	WeightDType dtypes.DType
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
@@ -104,10 +109,7 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	if mode == AdapterMerged && len(adapters) == 1 {
 		tf = adapters[0].MergeInto
 	}
-	if w := o.WeightDType; w != dtypes.InvalidDType && w != o.DType {
-		tf = roundedTo(w, tf)
-	}
-	if err := LoadWeightsWith(l.Context, backend, cfg, set, o.DType, tf); err != nil {
+	if err := loadWeights(l.Context, backend, cfg, set, o.weightDTypes(), tf); err != nil {
 		l.Context.Finalize()
 		return nil, err
 	}
@@ -121,6 +123,18 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 		l.NumAdapters, l.Model = len(adapters), WithAdapter(model, 0)
 	}
 	return l, nil
+}
+
+// weightDTypes is how o's weights are stored (LoadOptions.WeightDType).
+func (o LoadOptions) weightDTypes() weightDTypes {
+	w := weightDTypes{compute: o.DType, held: o.WeightDType, matrix: o.DType}
+	if w.held == dtypes.InvalidDType {
+		w.held = w.compute
+	}
+	if w.held == dtypes.BFloat16 && w.compute == dtypes.Float32 {
+		w.matrix = dtypes.BFloat16
+	}
+	return w
 }
 
 // loadAdapters reads and validates o.Adapters against the base checkpoint.

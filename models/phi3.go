@@ -12,7 +12,8 @@ import (
 // decoder whose q/k/v projections are one fused qkv_proj ([N·D + 2·K·D, H],
 // rows q then k then v) and whose gate and up projections are one
 // gate_up_proj ([2F, H], gate rows first), with an optional partial rotary
-// factor and sliding window on every layer.
+// factor, LongRoPE (Phi-3-128k, Phi-3.5: rope_long.go) and sliding window
+// on every layer.
 func init() {
 	Register("Phi3ForCausalLM", Arch{
 		Validate: func(c *Config) error { _, _, err := newPhi3Blocks(c); return err },
@@ -51,7 +52,7 @@ func newPhi3Blocks(c *Config) (*phi3, int, error) {
 	}
 	rope, err := c.ropeLayer("")
 	if err != nil {
-		return nil, 0, errs.BadInputf("%v (longrope/su scaling of the 128k Phi-3 models is not supported)", err)
+		return nil, 0, err
 	}
 	n := phi3Tensors(tensorTable{}, c)
 	return &phi3{rmsEnds: rmsEnds{c, n.ends}, layers: n.layers, rope: rope}, int(or(k.SlidingWindow, 0)), nil

@@ -20,7 +20,8 @@ import (
 
 // RopeScaling is config.json's rope scaling of the model's layers (of
 // layer type "" for Gemma 3: its global layers' only without
-// rope_parameters): Type "linear" or "llama3"; none ("default") is nil.
+// rope_parameters): Type "linear", "llama3" or "longrope" (rope_long.go;
+// Factor 0 when not given); none ("default") is nil.
 // Config.RopeScaling shows it; synth writes it.
 type RopeScaling struct {
 	Type                          string  `json:"rope_type"`
@@ -51,6 +52,7 @@ type ropeParams struct {
 	LowFreqFactor                 float64  `json:"low_freq_factor"`
 	HighFreqFactor                float64  `json:"high_freq_factor"`
 	OriginalMaxPositionEmbeddings float64  `json:"original_max_position_embeddings"`
+	longRopeKeys                           // rope_long.go
 }
 
 // ropeSpec is the rotary embedding of one kind of layer as config.json
@@ -66,12 +68,16 @@ type ropeSpec struct {
 type rotary struct {
 	invFreq []float64
 	rot     int
+	long    *longRope // LongRoPE's long factors (rope_long.go), or nil
 }
 
 // apply rotates x by its positions.
 //
 //	x [B, T, N, D], positions [B, T] int32 → [B, T, N, D]
 func (r rotary) apply(x, positions *Node) *Node {
+	if r.long != nil {
+		return r.applyLong(x, positions)
+	}
 	return nn.ApplyPartialRoPE(x, positions, r.invFreq, r.rot)
 }
 
@@ -90,6 +96,22 @@ func (c *Config) fillRope() error {
 	if err := c.decode(&c.rope); err != nil {
 		return err
 	}
+	r, err := c.ropeFor("")
+	if err != nil {
+		return err
+	}
+	c.RopeTheta, c.RopeScaling = r.theta, r.params.public()
+	return nil
+}
+
+// defaultRopeTheta makes theta the rope_theta of a config that gives none
+// at the top level (an architecture's default_theta in transformers, as
+// Mixtral's 1e6; 10000 otherwise); rope_parameters' own still wins.
+func (c *Config) defaultRopeTheta(theta float64) error {
+	if c.rope.RopeTheta != nil {
+		return nil
+	}
+	c.rope.RopeTheta = &theta
 	r, err := c.ropeFor("")
 	if err != nil {
 		return err
@@ -173,7 +195,7 @@ func (p *ropeParams) scaling(c *Config) (*nn.RopeScaling, error) {
 		return nil, nil
 	case "linear", "llama3":
 	default:
-		return nil, errs.BadInputf("%s: rope_scaling type %q is not supported for %s (supported: default, linear, llama3)", c.Path, p.kind(), c.Arch())
+		return nil, errs.BadInputf("%s: rope_scaling type %q is not supported for %s (supported: default, linear, llama3, longrope)", c.Path, p.kind(), c.Arch())
 	}
 	if !(p.Factor >= 1) {
 		return nil, errs.BadInputf("%s: rope_scaling.factor must be >= 1 for %s scaling (got %g)", c.Path, p.kind(), p.Factor)
@@ -204,13 +226,16 @@ func (c *Config) ropeLayer(layerType string) (rotary, error) {
 	if !(r.theta > 0) || !(r.partial > 0 && r.partial <= 1) {
 		return rotary{}, errs.BadInputf("%s: rope_theta (%g) must be > 0 and partial_rotary_factor (%g) in (0, 1]", c.Path, r.theta, r.partial)
 	}
-	s, err := r.params.scaling(c)
-	if err != nil {
-		return rotary{}, err
-	}
 	rot := int(float64(c.HeadDim) * r.partial)
 	if rot <= 0 || rot%2 != 0 {
 		return rotary{}, errs.BadInputf("%s: rotary dims %d (head_dim %d × partial_rotary_factor %g) must be a positive even number", c.Path, rot, c.HeadDim, r.partial)
+	}
+	if isLongRope(r.params.kind()) {
+		return c.longRopeLayer(r.params, r.theta, rot)
+	}
+	s, err := r.params.scaling(c)
+	if err != nil {
+		return rotary{}, err
 	}
 	inv, err := nn.InvFreq(rot, r.theta, s)
 	if err != nil {

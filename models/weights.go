@@ -40,7 +40,28 @@ func Param(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 		}
 		panic(fmt.Errorf("models: weight %q was not loaded", name))
 	}
-	return variable.ValueGraph(g)
+	return computeValue(ctx, variable.ValueGraph(g))
+}
+
+// computeDTypeParam is the root context parameter that holds the compute
+// dtype's name when weight matrices are stored in another dtype
+// (LoadOptions.WeightDType).
+const computeDTypeParam = "goeval_compute_dtype"
+
+// computeValue is a weight's node converted to the compute dtype where it
+// is stored in another (weight-only bf16): the backend reads the stored
+// weight in its consumer (gocpu fuses the conversion into products and
+// gathers) instead of keeping a converted copy.
+func computeValue(ctx *context.Context, w *graph.Node) *graph.Node {
+	name := context.GetParamOr(ctx.InAbsPath("/"), computeDTypeParam, "")
+	if name == "" {
+		return w
+	}
+	dt, err := dtypes.DTypeString(name)
+	if err != nil || dt == w.DType() {
+		return w
+	}
+	return graph.ConvertDType(w, dt)
 }
 
 // transposedVar is the variable name of a linear weight stored as [in, out]
@@ -65,7 +86,7 @@ func storesTransposed(backend backends.Backend, name string, rank int) bool {
 func paramT(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 	scope, _ := VariablePath(name)
 	if variable := ctx.GetVariableByScopeAndName(scope, transposedVar); variable != nil {
-		return variable.ValueGraph(g)
+		return computeValue(ctx, variable.ValueGraph(g))
 	}
 	return nil
 }
@@ -91,11 +112,25 @@ type WeightTransform func(name string, data []float32, shape []int) ([]float32, 
 // LoadWeightsWith is LoadWeights with every tensor passed through tf
 // (nil: none) after conversion to float32.
 func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dtype dtypes.DType, tf WeightTransform) error {
-	if !floatDType(dtype) {
-		return fmt.Errorf("load weights: compute dtype %s not supported (use float32, bfloat16 or float16)", dtype)
+	return loadWeights(ctx, backend, cfg, s, weightDTypes{compute: dtype, held: dtype, matrix: dtype}, tf)
+}
+
+// loadWeights is LoadWeightsWith with the weights rounded to dt.held and
+// the matrices stored in dt.matrix (weightDTypes); it records the compute
+// dtype on ctx when they differ (computeValue).
+func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s *safetensors.Set, dt weightDTypes, tf WeightTransform) error {
+	if err := dt.check(); err != nil {
+		return fmt.Errorf("load weights: %w", err)
 	}
 	if err := CheckTensors(cfg, s); err != nil {
 		return err
+	}
+	if dt.matrix != dt.compute {
+		ctx.InAbsPath("/").SetParam(computeDTypeParam, dt.compute.String())
+	}
+	rounded := tf // for the tensors stored in dt.compute
+	if dt.held != dt.compute {
+		rounded = roundedTo(dt.held, tf)
 	}
 	for _, name := range s.Names() {
 		if IgnoredTensor(name) {
@@ -103,7 +138,13 @@ func LoadWeightsWith(ctx *context.Context, backend backends.Backend, cfg *Config
 		}
 		info, _ := s.Info(name)
 		transpose := storesTransposed(backend, name, len(info.Shape))
-		t, err := loadTensor(backend, s, name, info, dtype, tf, transpose)
+		var t *tensors.Tensor
+		var err error
+		if dtype := dt.of(name, len(info.Shape)); dtype != dt.compute {
+			t, err = loadMatrixBF16(backend, s, name, info, tf, transpose)
+		} else {
+			t, err = loadTensor(backend, s, name, info, dtype, rounded, transpose)
+		}
 		if err != nil {
 			return fmt.Errorf("load %s from %s: %w", name, info.File, err)
 		}

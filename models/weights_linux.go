@@ -14,10 +14,18 @@ func releasePages(data []float32) {
 	if len(data) == 0 {
 		return
 	}
+	releaseBytes(unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), 4*len(data)))
+}
+
+// releaseBytes is releasePages for a slice of bytes.
+func releaseBytes(data []byte) {
+	if len(data) == 0 {
+		return
+	}
 	page := uintptr(os.Getpagesize())
 	base := unsafe.Pointer(&data[0])
 	start := uintptr(base)
-	end := start + uintptr(len(data))*4
+	end := start + uintptr(len(data))
 	skip := (page - start%page) % page // to the first page boundary inside data
 	end &^= page - 1
 	if end <= start+skip {

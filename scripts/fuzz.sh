@@ -31,7 +31,8 @@ all="./models/safetensors: FuzzHeader FuzzIndex
 ./report: FuzzResults FuzzSamples
 ./cmd/goeval: FuzzJSONLines
 ./serve: FuzzRequest
-./metrics/mathverify: FuzzParse"
+./metrics/mathverify: FuzzParse
+./internal/pyworker: FuzzDecode"
 
 root=$(pwd)
 tmp=$(mktemp -d)

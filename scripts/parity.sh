@@ -25,6 +25,12 @@ check "python random (few-shot)"  $PY parity/lmeval/pyrandom_golden.py --check t
 check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
 check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check
 check "YAML task prompts vs lm-eval" $PY parity/lmeval/dump_yaml_tasks.py --check
+check "YAML tasks with Python hooks vs lm-eval" $PY parity/lmeval/dump_pyhook_tasks.py --check
+# The same Python functions through goeval's worker, with the venv's Python
+# (the tests skip without it: here a skip fails).
+no_skip() { local out rc=0; out=$("$@" 2>&1) || rc=$?; echo "$out" | grep -E '^(--- |ok|FAIL)'; [ $rc -eq 0 ] && ! grep -q -- '--- SKIP' <<<"$out"; }
+check "Python hooks through goeval's worker vs lm-eval" no_skip \
+	go test -count=1 -v -run 'TestLMEvalPythonHooksParity|TestGoHooksMatchPython' ./tasks/
 check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
 check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
 # math-verify's verdicts on the corpus regenerated (the package's own tests

@@ -9,17 +9,22 @@ import (
 	"github.com/goeval/goeval/lm"
 )
 
-// TestSynthArchs synthesizes each architecture outside the llama family and
+// TestSynthArchs synthesizes each architecture outside the llama family (the
+// mixture-of-experts ones with MoEOptions' defaults) and
 // loads it back strictly (config checks, tensor coverage, graph build and a
 // forward). parity/archs/arch_golden.py --synth checks the same files
 // against transformers.
 func TestSynthArchs(t *testing.T) {
 	req := lm.LoglikelihoodRequest{ContextIDs: []int32{4, 9, 33, 7, 21, 5}, ContinuationIDs: []int32{12, 3}}
-	for _, arch := range []string{"phi", "phi3", "gemma2", "gemma3"} {
+	for _, arch := range []string{"phi", "phi3", "gemma2", "gemma3", "mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
 		t.Run(arch, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), arch)
+			window := 3
+			if arch == "olmoe" {
+				window = 0
+			}
 			err := Model(ModelOptions{Arch: arch, Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 48,
-				Vocab: 64, Seed: 1, BOS: 1, EOS: 2, SlidingWindow: 3, Out: dir})
+				Vocab: 64, Seed: 1, BOS: 1, EOS: 2, SlidingWindow: window, Out: dir})
 			if err != nil {
 				t.Fatal(err)
 			}

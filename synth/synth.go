@@ -25,13 +25,13 @@ import (
 // RopeTheta 10000, MaxPositions 2048, RMSNormEps 1e-6, DType "f32", one
 // file. BOS and EOS are used as given (the command line defaults to 1, 2).
 type ModelOptions struct {
-	Arch                                                         string // llama | mistral | qwen2 | qwen3
+	Arch                                                         string // one of Archs()
 	Hidden, Layers, Heads, KVHeads, Intermediate, Vocab, HeadDim int
 	Tie                                                          bool
 	RopeTheta, RMSNormEps                                        float64
 	RopeScaling                                                  *models.RopeScaling // nil, or llama3/linear
 	MaxPositions                                                 int
-	SlidingWindow                                                int // mistral only; 0 = none
+	SlidingWindow                                                int // 0 = none; mistral, phi3, gemma and the MoEs
 	Seed                                                         uint64
 	DType                                                        string // f32 | bf16 | f16
 	Shards                                                       int    // >1: model-0000k-of-0000N.safetensors + index
@@ -49,6 +49,8 @@ type ModelOptions struct {
 	LogitScale float64
 	// NaNWeights writes every weight as NaN: a broken checkpoint.
 	NaNWeights bool
+	// MoE shapes the mixture-of-experts architectures (archs_moe.go).
+	MoE MoEOptions
 }
 
 var synthArchs = map[string][2]string{
@@ -107,7 +109,13 @@ func ConfigJSON(o ModelOptions) ([]byte, error) {
 // resolve fills defaults, applies the tokenizer and checks the options.
 func (o *ModelOptions) resolve() error {
 	if _, ok := synthArchs[o.Arch]; !ok {
-		return errs.BadInputf("--arch %q: use llama, mistral, qwen2 or qwen3", o.Arch)
+		var more []string
+		for _, a := range Archs() {
+			if a != "llama" && a != "mistral" && a != "qwen2" && a != "qwen3" {
+				more = append(more, a)
+			}
+		}
+		return errs.BadInputf("--arch %q: use llama, mistral, qwen2 or qwen3 (or %s)", o.Arch, strings.Join(more, ", "))
 	}
 	if o.DType == "" {
 		o.DType = "f32"
@@ -150,7 +158,7 @@ func (o *ModelOptions) resolve() error {
 	if o.Shards < 0 {
 		return errs.BadInputf("--shards must not be negative")
 	}
-	return nil
+	return o.MoE.resolve(o)
 }
 
 // applyTokenizer sets the vocabulary size and bos/eos ids from the
@@ -207,7 +215,7 @@ func (o *ModelOptions) configJSON() ([]byte, error) {
 		}
 	}
 	if f := synthConfigHooks[o.Arch]; f != nil {
-		f(o, m) // phi, phi3, gemma2, gemma3 (synth_archs.go)
+		f(o, m) // phi, phi3, gemma2, gemma3 (archs.go), the MoEs (archs_moe.go)
 	}
 	if o.SlidingWindow > 0 && o.Arch != "mistral" && synthConfigHooks[o.Arch] == nil {
 		return nil, errs.BadInputf("--sliding-window is only supported for mistral")

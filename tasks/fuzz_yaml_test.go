@@ -35,7 +35,7 @@ func FuzzTaskYAML(f *testing.F) {
 			_, _ = groupFromConfig(c)
 			return
 		}
-		if s, err := newYAMLSpec(c, nil); err == nil {
+		if s, err := newYAMLSpec(c, nil, nil); err == nil {
 			_ = s.Config()
 		}
 	})

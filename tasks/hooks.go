@@ -41,14 +41,17 @@ const (
 	hookDocs hookKind = iota
 	hookDoc
 	hookResults
-	hookFilter
-	hookMetric
-	hookSamples
+	// Kinds only Python functions answer (pyhooks.go).
+	hookMetric   // metric_list[].metric
+	hookAgg      // metric_list[].aggregation
+	hookFilter   // filter_list[].filter[].function: a Filter class
+	hookFilterFn // filter_list[].filter[].filter_fn of the custom filter
+	hookSamples  // fewshot_config.samples
 )
 
 func (k hookKind) String() string {
-	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook", "a custom filter's filter_fn",
-		"a metric function", "a fewshot_config.samples function"}[k]
+	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook", "a metric function",
+		"an aggregation", "a filter class", "a filter function", "a few-shot samples function"}[k]
 }
 
 // builtinResults is a process_results hook answered by a built-in task's
@@ -126,7 +129,7 @@ func (ix *Index) hook(name string) (registered, bool) {
 	r, ok := ix.hooks[name]
 	ix.mu.Unlock()
 	if !ok {
-		r, ok = builtinHooks[name]
+		r, ok = builtinHook(name)
 	}
 	return r, ok
 }
@@ -156,6 +159,12 @@ func (r *cfgReader) hook(key string, kind hookKind) any {
 
 func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 	v, _ := r.c.get(key)
+	return r.hookAt(key, v, kind)
+}
+
+// hookAt resolves the !function value v, found at key (a path such as
+// metric_list[0].aggregation), to a hook of the kind the key needs.
+func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 	ref, ok := v.(hookRef)
 	if !ok {
 		r.failf(key, "want a !function hook, got %s", yamlKind(v))
@@ -163,7 +172,7 @@ func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 	}
 	lookup := r.hooks
 	if lookup == nil { // a reader outside any Index: the built-in hooks
-		lookup = func(name string) (registered, bool) { r, ok := builtinHooks[name]; return r, ok }
+		lookup = builtinHook
 	}
 	cands := hookCandidates(ref)
 	for _, c := range cands {
@@ -180,7 +189,7 @@ func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 		case ResultsHook, builtinResults:
 			right = kind == hookResults
 		case FilterHook:
-			right = kind == hookFilter
+			right = kind == hookFilterFn
 		case MetricHook:
 			right = kind == hookMetric
 		case SamplesHook:
@@ -191,6 +200,9 @@ func (r *cfgReader) hookReg(key string, kind hookKind) registered {
 			return registered{}
 		}
 		return reg
+	}
+	if r.py != nil {
+		return r.pyHook(key, kind, ref, cands[max(0, len(cands)-2)])
 	}
 	r.failf(key, "!function %s: goeval cannot run Python, and no Go function is registered as %s (write the field as a Jinja template, or register a Go hook with tasks.Index.RegisterHook)", ref.Name, cands[max(0, len(cands)-2)])
 	return registered{}

@@ -40,7 +40,7 @@ func (s *spec) fewshotSource() string {
 	switch {
 	case s.fewshotSplit != "":
 		return s.fewshotSplit
-	case s.samples != nil:
+	case s.samples != nil, s.samplesFn != nil:
 		return ""
 	case s.trainSplit != "":
 		return s.trainSplit

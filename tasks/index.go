@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/pyworker"
 )
 
 // Index is the set of tasks an evaluation can name, as lm-eval's
@@ -24,6 +25,9 @@ type Index struct {
 	// (lm-eval skips them too); an unknown task name mentions them.
 	unread []string
 	hooks  map[string]registered // RegisterHook's, over builtinHooks
+	// py runs the Python functions no Go hook answers (SetPython); nil:
+	// such task files are refused.
+	py *pyworker.Runtime
 }
 
 // NewIndex returns an Index of the built-in tasks and hooks.

@@ -30,6 +30,10 @@ func (s *spec) newSampler(opts Options, k int) (*sampler, error) {
 	case s.samples != nil:
 		fs.pool = s.samples
 		return fs, nil
+	case s.samplesFn != nil:
+		var err error
+		fs.pool, err = s.samplesFn()
+		return fs, err
 	case s.trainSplit != "":
 		split = s.trainSplit
 	case s.valSplit != "":
@@ -42,6 +46,11 @@ func (s *spec) newSampler(opts Options, k int) (*sampler, error) {
 		return nil, err
 	}
 	fs.pool = t.Rows
+	if len(s.pyDoc) > 0 && len(t.Rows) <= maxPrefetch {
+		if err := s.prefetchDocs(t.Rows); err != nil {
+			return nil, err
+		}
+	}
 	return fs, nil
 }
 

@@ -22,8 +22,16 @@ type spec struct {
 	added   []string
 	// processAll is a process_docs hook of a task YAML: the whole split.
 	processAll DocsHook
-	text       func(Doc) (string, error) // doc_to_text
-	target     func(Doc) (any, error)    // doc_to_target: int index or string
+	// pyDocs is a Python process_docs (pydocs.go); pyDoc the Python
+	// doc_to_* hooks, whose values Build fetches in batches; ownAgg the
+	// Python aggregations by metric name.
+	pyDocs *pyFunc
+	pyDoc  []*pyDocHook
+	ownAgg map[string]AggregateFunc
+	// samplesFn is a Python fewshot_config.samples: the few-shot pool.
+	samplesFn func() ([]Doc, error)
+	text      func(Doc) (string, error) // doc_to_text
+	target    func(Doc) (any, error)    // doc_to_target: int index or string
 	// choices is doc_to_choice (nil = none). For multiple-input tasks
 	// (winogrande) it returns the contexts and goldIdx the doc_to_text int.
 	choices          func(Doc) ([]string, error)
@@ -130,10 +138,16 @@ func (s *spec) docs(loc dataLoc, split string) (*table, error) {
 		return nil, err
 	}
 	s.keyOrder = t.Keys
+	if s.pyDocs != nil {
+		if err := pyProcessDocs(s.pyDocs, t); err != nil {
+			return nil, errs.BadInputf("%s: split %s: %w", s.name, split, err)
+		}
+		s.keyOrder = t.Keys
+	}
 	if s.processAll != nil {
 		rows, err := s.processAll(t.Rows)
 		if err != nil {
-			return nil, errs.BadInputf("%s: process_docs of split %s: %w", s.name, split, err)
+			return nil, errs.BadInputf("%s: split %s: %w", s.name, split, err)
 		}
 		if len(rows) != len(t.Rows) {
 			t.Src = make([]string, len(rows))
@@ -238,6 +252,15 @@ func (s *spec) Build(opts Options) ([]Instance, error) {
 	if s.prepare != nil && len(evalT.Rows) > 0 {
 		if err := s.prepare(s, evalT.Rows[0]); err != nil {
 			return nil, errs.BadInputf("%s: %s: %w", s.name, evalT.Src[0], err)
+		}
+	}
+	if len(s.pyDoc) > 0 {
+		sel := make([]Doc, len(docs))
+		for j, i := range docs {
+			sel[j] = evalT.Rows[i]
+		}
+		if err := s.prefetchDocs(sel); err != nil {
+			return nil, err
 		}
 	}
 	k := s.NumFewshot(opts)

@@ -16,7 +16,8 @@ import (
 // answers, or after take_first the one response (no longer a list).
 type respList struct {
 	resps []string
-	taken bool // take_first ran: resps[0] is the response
+	vals  []any // instead of resps once a Python filter ran: its values
+	taken bool  // take_first ran: the first is the response
 }
 
 // pipeStep is one step of a filter pipeline.
@@ -30,8 +31,12 @@ type FilterHook func(resps []string, doc Doc) ([]string, error)
 // eachStep applies an element-wise filter to every response.
 func eachStep(st filterStep) pipeStep {
 	return func(l respList, doc Doc) (respList, error) {
-		out := respList{resps: make([]string, len(l.resps)), taken: l.taken}
-		for i, s := range l.resps {
+		in, err := l.strs()
+		if err != nil {
+			return respList{}, err
+		}
+		out := respList{resps: make([]string, len(in)), taken: l.taken}
+		for i, s := range in {
 			var err error
 			if out.resps[i], err = st(s, doc); err != nil {
 				return respList{}, err
@@ -60,19 +65,14 @@ func (r *cfgReader) pipeStep(key string, m *py.Map[any]) pipeStep {
 	case "majority_vote":
 		r.onlyArgs(key, m)
 		return majorityVote
-	case "custom":
-		r.onlyArgs(key, m, "filter_fn")
-		sub := &cfgReader{c: yamlConfig{m: m, path: r.c.path}, hooks: r.hooks}
-		h, _ := sub.hook("filter_fn", hookFilter).(FilterHook)
-		if sub.err != nil && r.err == nil {
-			r.err = sub.err
-		}
-		if h == nil {
-			return nil
-		}
-		return customStep(h)
 	}
-	if st := r.filterStep(key, m); st != nil {
+	if st, isPy := r.pyFilterStep(key, m); isPy { // custom, or a !function Filter class
+		return st
+	}
+	if st, isPy := r.lmevalFilterStep(key, m); isPy {
+		return st
+	}
+	if st := r.goFilterStep(key, m); st != nil {
 		return eachStep(st)
 	}
 	return nil
@@ -90,7 +90,39 @@ func (r *cfgReader) onlyArgs(key string, m *py.Map[any], allowed ...string) {
 // takeFirst is lm-eval's take_first: the first response. After an
 // earlier take_first it changes nothing.
 func takeFirst(l respList, _ Doc) (respList, error) {
+	if l.vals != nil {
+		return respList{vals: l.vals[:min(1, len(l.vals))], taken: true}, nil
+	}
 	return respList{resps: l.resps[:min(1, len(l.resps))], taken: true}, nil
+}
+
+// strs are the responses as goeval's filters take them: strings (a
+// Python filter's values must all be).
+func (l respList) strs() ([]string, error) {
+	if l.vals == nil {
+		return l.resps, nil
+	}
+	out := make([]string, len(l.vals))
+	for i, v := range l.vals {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("a Python filter gave %s, and goeval's filters take strings", yamlKind(v))
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// values are the responses as Python values.
+func (l respList) values() []any {
+	if l.vals != nil {
+		return l.vals
+	}
+	out := make([]any, len(l.resps))
+	for i, s := range l.resps {
+		out[i] = s
+	}
+	return out
 }
 
 // takeFirstK is lm-eval's take_first_k: the first k responses, which
@@ -100,8 +132,12 @@ func takeFirstK(k int) pipeStep {
 		if l.taken {
 			return respList{}, fmt.Errorf("take_first_k needs the list of responses, and take_first came before it")
 		}
-		if len(l.resps) < k {
-			return respList{}, fmt.Errorf("take_first_k: need at least %d responses per document, got %d: increase the task's repeats", k, len(l.resps))
+		vals := l.values()
+		if len(vals) < k {
+			return respList{}, fmt.Errorf("take_first_k: need at least %d responses per document, got %d: increase the task's repeats", k, len(vals))
+		}
+		if l.vals != nil {
+			return respList{vals: l.vals[:k]}, nil
 		}
 		return respList{resps: l.resps[:k]}, nil
 	}
@@ -114,15 +150,16 @@ func majorityVote(l respList, _ Doc) (respList, error) {
 	if l.taken {
 		return respList{}, fmt.Errorf("majority_vote needs the list of responses, and take_first came before it")
 	}
-	if len(l.resps) == 0 {
-		return l, nil
+	resps, err := l.strs()
+	if err != nil || len(resps) == 0 {
+		return respList{resps: resps}, err
 	}
 	counts := map[string]int{}
-	for _, s := range l.resps {
+	for _, s := range resps {
 		counts[s]++
 	}
-	best := l.resps[0]
-	for _, s := range l.resps { // first occurrences in order: the first of the most frequent wins
+	best := resps[0]
+	for _, s := range resps { // first occurrences in order: the first of the most frequent wins
 		if counts[s] > counts[best] {
 			best = s
 		}
@@ -136,24 +173,25 @@ func customStep(h FilterHook) pipeStep {
 		if l.taken {
 			return respList{}, fmt.Errorf("a custom filter needs the list of responses, and take_first came before it")
 		}
-		out, err := h(append([]string(nil), l.resps...), doc)
+		in, err := l.strs()
+		if err != nil {
+			return respList{}, err
+		}
+		out, err := h(append([]string(nil), in...), doc)
 		return respList{resps: out}, err
 	}
 }
 
 // filtered is a pipeline's result as scored and logged: after take_first
-// one response (a string), else the list ([]any of strings) — lm-eval's
-// filtered_resps, a one-element list included.
+// one response (a string, or a Python filter's value), else the list
+// ([]any) — lm-eval's filtered_resps, a one-element list included.
 func (l respList) filtered() any {
+	vals := l.values()
 	if l.taken {
-		if len(l.resps) == 0 {
+		if len(vals) == 0 {
 			return ""
 		}
-		return l.resps[0]
+		return vals[0]
 	}
-	out := make([]any, len(l.resps))
-	for i, s := range l.resps {
-		out[i] = s
-	}
-	return out
+	return vals
 }

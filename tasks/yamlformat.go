@@ -18,8 +18,13 @@ func (r *cfgReader) docField(key string, lists bool) docField {
 	}
 	switch x := v.(type) {
 	case hookRef:
-		if fn, ok := r.hook(key, hookDoc).(DocHook); ok {
+		switch fn := r.hook(key, hookDoc).(type) {
+		case DocHook:
 			return docField{hook: fn}
+		case *pyFunc:
+			named := *fn
+			named.key = "" // makeDocFuncs names the key
+			return docField{hook: r.pyDocHook(key, &named).call}
 		}
 		return docField{}
 	case string, int:
@@ -145,7 +150,7 @@ func (r *cfgReader) fewshotCfg(s *spec) {
 		r.failf("fewshot_config", "want a mapping, got %s", yamlKind(v))
 		return
 	}
-	sub := &cfgReader{c: yamlConfig{m: m, path: r.c.path}, hooks: r.hooks}
+	sub := &cfgReader{c: yamlConfig{m: m, path: r.c.path}, hooks: r.hooks, py: r.py, keys: r.keys, pyDocs: r.pyDocs}
 	for _, k := range m.Keys() {
 		if !fewshotKeys[k] {
 			r.failf("fewshot_config."+k, "unknown few-shot key%s", didYouMean(closest(k, sortedKeys(fewshotKeys))))
@@ -166,14 +171,22 @@ func (r *cfgReader) fewshotCfg(s *spec) {
 	if _, ok := m.Get("split"); ok {
 		s.fewshotSplit = sub.str("split")
 	}
-	if sub.has("samples") {
-		if _, isHook := m.Value("samples").(hookRef); isHook {
-			s.samples = sub.samplesHook()
-		} else {
-			s.samples = r.samples(m.Value("samples"))
+	if ref, ok := m.Value("samples").(hookRef); ok {
+		switch f := sub.hookAt("fewshot_config.samples", ref, hookSamples).fn.(type) {
+		case SamplesHook: // a Go hook (mbpp's): the pool, read now
+			docs, err := f()
+			if err != nil {
+				r.failf("fewshot_config.samples", "%v", err)
+			}
+			s.samples = docs
+		case *pyFunc:
+			s.samplesFn = pySamples(f)
 		}
+	} else if sub.has("samples") {
+		s.samples = r.samples(m.Value("samples"))
 	}
 	r.fewshotFormat(s, sub)
+	r.pyDoc = append(r.pyDoc, sub.pyDoc...)
 	if sub.err != nil && r.err == nil {
 		r.err = sub.err
 	}

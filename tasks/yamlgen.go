@@ -134,8 +134,8 @@ func (r *cfgReader) filterList(s *spec) {
 	}
 }
 
-// filterStep builds one filter function with its arguments.
-func (r *cfgReader) filterStep(key string, m *py.Map[any]) filterStep {
+// goFilterStep builds one of goeval's element-wise filters.
+func (r *cfgReader) goFilterStep(key string, m *py.Map[any]) filterStep {
 	fn, _ := m.Value("function").(string)
 	args := map[string]bool{}
 	for _, k := range m.Keys() {
@@ -171,7 +171,7 @@ func (r *cfgReader) filterStep(key string, m *py.Map[any]) filterStep {
 		return r.multiChoiceStep(key, m, allow)
 	}
 	if ref, ok := m.Value("function").(hookRef); ok {
-		r.failf(key+".function", "!function %s: goeval cannot run Python filters", ref.Name)
+		r.failf(key+".function", "!function %s: goeval cannot run Python filters (give --python)", ref.Name)
 		return nil
 	}
 	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, custom, regex, multi_choice_regex, lowercase, uppercase, remove_whitespace, map)", fn)

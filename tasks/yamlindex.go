@@ -156,7 +156,7 @@ func (ix *Index) yamlTask(name string) (*spec, bool, error) {
 	if !ok || e.kind != entryTask {
 		return nil, false, nil
 	}
-	s, err := newYAMLSpec(e.cfg, ix.hook)
+	s, err := newYAMLSpec(e.cfg, ix.hook, ix.python())
 	return s, true, err
 }
 

@@ -42,7 +42,7 @@ func TestMultiChoiceRegexGolden(t *testing.T) {
 			m.Set(k, v)
 		}
 		r := &cfgReader{c: yamlConfig{m: py.NewMap[any](), path: "test.yaml"}}
-		step := r.filterStep("filter_list[0].filter[0]", m)
+		step := r.goFilterStep("filter_list[0].filter[0]", m)
 		if r.err != nil || step == nil {
 			t.Fatalf("case %d: %v", i, r.err)
 		}

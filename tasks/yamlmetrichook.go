@@ -109,16 +109,18 @@ func (h *hookedMetric) score(m map[string]metrics.Value, gold, pred any, code Co
 	return nil
 }
 
-// samplesHook calls fewshot_config.samples' function (lm-eval calls it
-// when it first needs the few-shot documents).
-func (r *cfgReader) samplesHook() []Doc {
-	h, ok := r.hook("samples", hookSamples).(SamplesHook)
-	if !ok {
-		return nil
+// isGoHook reports whether ref names a registered Go hook: one of a
+// metric_list entry answers it through MetricHook (humaneval's and mbpp's
+// code_eval, inside the sandbox), where other functions go to Python.
+func (r *cfgReader) isGoHook(ref hookRef) bool {
+	lookup := r.hooks
+	if lookup == nil {
+		lookup = builtinHook
 	}
-	docs, err := h()
-	if err != nil {
-		r.failf("samples", "%v", err)
+	for _, c := range hookCandidates(ref) {
+		if _, ok := lookup(c); ok {
+			return true
+		}
 	}
-	return docs
+	return false
 }

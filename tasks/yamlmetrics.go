@@ -54,13 +54,18 @@ type yamlScorer struct {
 	results ResultsHook
 	builtin string // process_results is this built-in task's scoring
 	filters []filterPipe
-	hooked  []*hookedMetric // metric_list entries answered by MetricHooks
+	hooked  []*hookedMetric // metric_list entries answered by Go MetricHooks
+	// Python (pyscore.go): process_results; metric functions and their
+	// keyword arguments, by metric name.
+	pyResults *pyFunc
+	pyMetrics map[string]*pyFunc
+	pyKwargs  map[string]*py.Map[any]
 }
 
 // metrics reads metric_list (or the output type's defaults) and
 // process_results.
 func (r *cfgReader) metrics(s *spec) {
-	sc := &yamlScorer{}
+	sc := &yamlScorer{pyMetrics: map[string]*pyFunc{}, pyKwargs: map[string]*py.Map[any]{}}
 	hooked := r.has("process_results")
 	if hooked {
 		switch h := r.hook("process_results", hookResults).(type) {
@@ -68,6 +73,8 @@ func (r *cfgReader) metrics(s *spec) {
 			sc.results = h
 		case builtinResults:
 			sc.builtin = string(h)
+		case *pyFunc:
+			sc.pyResults = h
 		}
 	}
 	v, _ := r.c.get("metric_list")
@@ -93,7 +100,7 @@ func (r *cfgReader) metrics(s *spec) {
 			r.failf(key, "want a mapping with a metric key, got %s", yamlKind(e))
 			return
 		}
-		if ref, isHook := m.Value("metric").(hookRef); isHook && s.output == GenerateUntil {
+		if ref, isHook := m.Value("metric").(hookRef); isHook && s.output == GenerateUntil && r.isGoHook(ref) {
 			specs, hm := r.metricHookEntry(key, ref, m)
 			s.metrics = append(s.metrics, specs...)
 			if hm != nil {
@@ -101,7 +108,7 @@ func (r *cfgReader) metrics(s *spec) {
 			}
 			continue
 		}
-		ms, em := r.metricEntry(key, s.output, m, hooked)
+		ms, em := r.metricEntry(key, s, sc, m, hooked)
 		s.metrics = append(s.metrics, ms)
 		if em != nil {
 			sc.em = em
@@ -115,7 +122,11 @@ func (r *cfgReader) metrics(s *spec) {
 }
 
 // metricEntry reads one metric_list entry.
-func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hooked bool) (MetricSpec, *metrics.ExactMatcher) {
+func (r *cfgReader) metricEntry(key string, s *spec, sc *yamlScorer, m *py.Map[any], hooked bool) (MetricSpec, *metrics.ExactMatcher) {
+	out := s.output
+	if ref, isHook := m.Value("metric").(hookRef); isHook && !hooked {
+		return r.pyMetricEntry(key, s, sc, m, ref), nil
+	}
 	name, ok := m.Value("metric").(string)
 	if !ok {
 		r.failf(key+".metric", "want a metric name, got %s", yamlKind(m.Value("metric")))
@@ -123,6 +134,9 @@ func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hook
 	}
 	d, known := metricDefaults[name]
 	if !hooked && (!known || !hasOutput(d.outputs, out)) {
+		if ms, ok := r.lmevalMetricEntry(key, s, sc, m, name); ok {
+			return ms, nil
+		}
 		r.failf(key+".metric", "goeval does not compute %q for %s tasks (it computes %s)", name, out, knownMetrics(out))
 		return MetricSpec{}, nil
 	}
@@ -132,7 +146,8 @@ func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hook
 	}
 	if a, ok := m.Get("aggregation"); ok {
 		if ref, isHook := a.(hookRef); isHook {
-			r.failf(key+".aggregation", "!function %s: goeval cannot run Python aggregations", ref.Name)
+			r.pyAggregation(key+".aggregation", s, &ms, ref)
+			r.higherIsBetter(key, m, &ms)
 			return ms, nil
 		}
 		agg, isStr := a.(string)
@@ -141,13 +156,7 @@ func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hook
 		}
 		ms.Aggregation = agg
 	}
-	if h, ok := m.Get("higher_is_better"); ok {
-		b, isBool := h.(bool)
-		if !isBool {
-			r.failf(key+".higher_is_better", "want true or false, got %s", yamlKind(h))
-		}
-		ms.HigherIsBetter = b
-	}
+	r.higherIsBetter(key, m, &ms)
 	var opts metrics.ExactMatchOptions
 	for _, k := range m.Keys() {
 		switch {
@@ -168,6 +177,17 @@ func (r *cfgReader) metricEntry(key string, out OutputType, m *py.Map[any], hook
 		r.failf(key+".regexes_to_ignore", "%v", err)
 	}
 	return ms, em
+}
+
+// higherIsBetter reads an entry's higher_is_better.
+func (r *cfgReader) higherIsBetter(key string, m *py.Map[any], ms *MetricSpec) {
+	if h, ok := m.Get("higher_is_better"); ok {
+		b, isBool := h.(bool)
+		if !isBool {
+			r.failf(key+".higher_is_better", "want true or false, got %s", yamlKind(h))
+		}
+		ms.HigherIsBetter = b
+	}
 }
 
 func (r *cfgReader) exactMatchKwarg(key, k string, v any, o *metrics.ExactMatchOptions) {

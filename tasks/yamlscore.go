@@ -14,6 +14,9 @@ func (sc *yamlScorer) score(s *spec, inst *Instance, resps []Response) (map[stri
 		b := builtin(sc.builtin)
 		return b.score(b, inst, resps)
 	}
+	if sc.pyResults != nil {
+		return sc.scorePyResults(s, inst, resps)
+	}
 	if sc.results != nil {
 		m, err := sc.results(inst.Doc, resps)
 		if err != nil {
@@ -141,6 +144,7 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 		}
 		gold = choices[(i+len(choices))%len(choices)]
 	}
+	pyGold := gold // Python metrics take the gold as it is: the worker applies lm-eval's rules
 	var golds []string
 	multi := s.multiTarget && s.choices == nil
 	if str, ok := gold.(string); ok && multi {
@@ -168,7 +172,7 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
 		pred := l.filtered()
-		m, err := sc.genMetrics(s, inst, pred, golds)
+		m, err := sc.genMetrics(s, inst, pyGold, golds, pred)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
@@ -187,9 +191,11 @@ func answers(r Response) []string {
 	return texts
 }
 
-// genMetrics scores a filtered prediction (a string, or a list of them
-// when the pipeline keeps the repeats' list) against the golds.
-func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, pred any, golds []string) (map[string]metrics.Value, error) {
+// genMetrics scores a filtered prediction (a response, or a list of them
+// when the pipeline keeps the repeats' list): Go metric hooks and
+// goeval's metrics on the gold strings, Python's on gold as lm-eval has
+// it.
+func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, gold any, golds []string, pred any) (map[string]metrics.Value, error) {
 	m := map[string]metrics.Value{}
 	hookedName := map[string]bool{}
 	for _, h := range sc.hooked {
@@ -202,6 +208,14 @@ func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, pred any, golds []stri
 	}
 	for _, ms := range s.metrics {
 		if hookedName[ms.Name] {
+			continue
+		}
+		if f, ok := sc.pyMetrics[ms.Name]; ok {
+			val, err := sc.pyMetric(s, f, gold, pred)
+			if err != nil {
+				return nil, err
+			}
+			m[ms.Name] = val
 			continue
 		}
 		one, isOne := scoredOne(pred)
@@ -225,7 +239,7 @@ func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, pred any, golds []stri
 				return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
 			}
 			if !isOne {
-				return nil, fmt.Errorf("%s needs one response per document: end the filter with take_first", ms.Name)
+				return nil, fmt.Errorf("%s needs one response per document as a string (got %s): end the filter with take_first", ms.Name, pyKind(pred))
 			}
 			m[ms.Name] = metrics.Text(golds[0], one)
 		}
@@ -247,13 +261,20 @@ func scoredOne(pred any) (string, bool) {
 // listExactMatch is exact_match of a list of responses against one gold:
 // the share that match, as lm-eval's numpy comparison broadcasts it.
 func (sc *yamlScorer) listExactMatch(pred any, golds []string) (float64, error) {
-	l, _ := pred.([]any)
+	l, isList := pred.([]any)
+	if !isList {
+		return 0, fmt.Errorf("exact_match compares strings, and a Python filter gave %s", pyKind(pred))
+	}
 	if len(golds) != 1 || len(l) == 0 {
 		return 0, fmt.Errorf("exact_match of %d responses needs one gold answer (got %d): end the filter with take_first", len(l), len(golds))
 	}
 	sum := 0.0
 	for _, p := range l {
-		sum += sc.em.Score(p.(string), golds[0])
+		ps, ok := p.(string)
+		if !ok {
+			return 0, fmt.Errorf("exact_match compares strings, and a Python filter gave %s", pyKind(p))
+		}
+		sum += sc.em.Score(ps, golds[0])
 	}
 	return sum / float64(len(l)), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/internal/pyworker"
 )
 
 // Building a task from an lm-eval task YAML (TaskConfig's fields). Every key
@@ -33,9 +34,16 @@ var ignoredKeys = map[string]bool{"should_decontaminate": true, "doc_to_decontam
 // error (which names the file and key).
 type cfgReader struct {
 	c      yamlConfig
-	hooks  hookLookup // resolves !function names (the task's Index)
+	hooks  hookLookup        // resolves !function names (the task's Index)
+	py     *pyworker.Runtime // runs the Python functions no Go hook answers (nil: none)
 	err    error
 	scorer *yamlScorer // set by metrics, completed by filterList
+	// pyDoc are the Python doc_to_* hooks read so far (the spec
+	// prefetches their values in batches); keys is the spec's document
+	// key order, which they send documents in.
+	pyDoc  []*pyDocHook
+	pyDocs map[string]*pyDocHook // pyDoc by function, shared with fewshot_config's reader
+	keys   func() map[string][]string
 }
 
 func (r *cfgReader) failf(key, format string, args ...any) {
@@ -71,15 +79,17 @@ func (r *cfgReader) has(key string) bool {
 }
 
 // newYAMLSpec builds a task from c, whose "task" key names it; hooks
-// resolves its !function names.
-func newYAMLSpec(c yamlConfig, hooks hookLookup) (*spec, error) {
-	r := &cfgReader{c: c, hooks: hooks}
+// resolves its !function names, and py (when not nil) runs those no Go
+// hook answers.
+func newYAMLSpec(c yamlConfig, hooks hookLookup, py *pyworker.Runtime) (*spec, error) {
+	r := &cfgReader{c: c, hooks: hooks, py: py, pyDocs: map[string]*pyDocHook{}}
 	for _, k := range c.m.Keys() {
 		if !taskKeys[k] && !ignoredKeys[k] {
 			r.failf(k, "unknown task key%s (see lm-eval's TaskConfig for the keys a task file may have)", didYouMean(closest(k, sortedKeys(taskKeys))))
 		}
 	}
 	s := &spec{name: r.str("task"), alias: r.str("task_alias")}
+	r.keys = func() map[string][]string { return s.keyOrder }
 	if s.name == "" {
 		r.failf("task", "a task needs a name")
 	}
@@ -98,6 +108,7 @@ func newYAMLSpec(c yamlConfig, hooks hookLookup) (*spec, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	s.pyDoc = r.pyDoc
 	s.config = func() any { return yamlConfigEntry(s, c) }
 	return s, nil
 }
@@ -203,8 +214,11 @@ func (r *cfgReader) dataset(s *spec) {
 	}
 	if r.has("process_docs") {
 		h := r.hookReg("process_docs", hookDocs)
-		if fn, ok := h.fn.(DocsHook); ok {
+		switch fn := h.fn.(type) {
+		case DocsHook:
 			s.processAll, s.added = fn, h.added
+		case *pyFunc:
+			s.pyDocs = fn
 		}
 	}
 }

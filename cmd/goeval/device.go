@@ -43,4 +43,4 @@ func printDevice(c engine.DeviceChoice) {
 }
 
 // dtypeHelp is the --dtype help of every command that runs a model.
-const dtypeHelp = "the model's dtype: auto (config.json's torch_dtype on cuda, as lm-eval's dtype=auto; float32 on a CPU device), float32, bfloat16 or float16 (also f32, bf16, f16, half). In bfloat16 and float16 the weights are rounded to it from any checkpoint dtype and the products run in it with float32 accumulation; norms, attention's softmax and the log-probs stay float32/float64. On --device cpu, bfloat16 runs on GoMLX's simplego and float16 in float32 on weights rounded to float16"
+const dtypeHelp = "the model's dtype: auto (config.json's torch_dtype on cuda, as lm-eval's dtype=auto; float32 on a CPU device), float32, bfloat16 or float16 (also f32, bf16, f16, half). In bfloat16 and float16 the weights are rounded to it from any checkpoint dtype and the products run in it with float32 accumulation; norms, attention's softmax and the log-probs stay float32/float64. On --device cpu the products run in float32: bfloat16 keeps the weight matrices bfloat16 in memory (half of float32's), float16 computes on weights rounded to float16"

@@ -100,6 +100,7 @@ func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, m
 	if err != nil {
 		return err
 	}
+	defer opts.Index.Close()
 	opts.Task.ConfirmRunUnsafeCode = unsafeCode
 	info, err := report.DecodeRunInfo(first.Info)
 	if err != nil {
@@ -139,7 +140,7 @@ func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, m
 
 // mergeOptions are the evaluation options of the shards' run.
 func mergeOptions(run report.EvalSettings, dataDir string) (goevalpkg.Options, error) {
-	ix, err := taskIndex(run.IncludePath)
+	ix, err := taskIndex(run.IncludePath, pythonFlags{path: "python3"})
 	if err != nil {
 		return goevalpkg.Options{}, err
 	}

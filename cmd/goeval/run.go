@@ -37,6 +37,7 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
+	defer plan.eval.Index.Close()
 	ctx, stop := signalContext()
 	defer stop()
 	r := &runner{plan: plan}

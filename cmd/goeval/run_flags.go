@@ -28,6 +28,7 @@ type runFlags struct {
 	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	includePath                                                                 string
+	python                                                                      pythonFlags // --python, --python-timeout
 	prefixCacheMB                                                               string      // --prefix-cache-mb
 	given                                                                       []string    // the flags given on the command line
 	lmeval                                                                      lmevalState // lm-eval's options (run_lmeval*.go)
@@ -73,6 +74,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.BoolVar(&f.skipBase, "skip-base", false, "with --adapter: evaluate only the adapters, not the base model")
 	fs.StringVar(&f.tasks, "tasks", "", "comma-separated task or group names, e.g. gsm8k,mmlu_stem ('goeval tasks' lists them; required), or paths of lm-eval task YAML files (path/to/task.yaml)")
 	fs.StringVar(&f.includePath, "include-path", "", "folder(s) of lm-eval task YAML files (comma-separated), indexed before --tasks is resolved: their tasks, groups and tags can be named in --tasks (lm-eval's --include_path; README \"Custom tasks\")")
+	f.python.define(fs)
 	fs.Float64Var(&f.limit, "limit", 0, "documents per task: < 1 is a fraction (ceil(N*limit)), >= 1 a count (int(limit)); 0 = all. The first documents are used, as in lm-eval")
 	fs.IntVar(&f.fewshot, "num-fewshot", -1, "few-shot examples per prompt; -1 = each task's default (tasks fixed at 0 ignore it)")
 	fs.StringVar(&f.batch, "batch-size", "auto", "rows per forward pass: a positive number, or \"auto\": scoring passes of up to 4096 packed tokens, and on XLA a generation batch measured once per run (8–64 rows)")

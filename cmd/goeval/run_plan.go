@@ -66,8 +66,13 @@ type outputPlan struct {
 // planRun resolves f into the run's plan; every error is one line, before
 // any model is opened (Hub models and datasets are fetched, and an XLA
 // plugin installed, here).
-func planRun(ctx context.Context, f *runFlags) (*runPlan, error) {
+func planRun(ctx context.Context, f *runFlags) (_ *runPlan, err error) {
 	p := &runPlan{}
+	defer func() {
+		if err != nil && p.eval.Index != nil {
+			p.eval.Index.Close() // its Python worker, if a task started one
+		}
+	}()
 	seeds, err := f.seeds()
 	if err != nil {
 		return nil, err
@@ -125,7 +130,7 @@ func evalOptions(f *runFlags, seeds report.Seeds) (goevalpkg.Options, error) {
 	for _, w := range tasks.GenKwargsWarnings(gk) {
 		fmt.Fprintf(os.Stderr, "goeval run: warning: %s\n", w)
 	}
-	ix, err := taskIndex(f.includePath)
+	ix, err := taskIndex(f.includePath, f.python)
 	if err != nil {
 		return goevalpkg.Options{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/goeval/goeval/tasks"
 )
@@ -13,17 +14,37 @@ func init() {
 	register("tasks", "list the tasks (built-in and --include-path YAML) with their groups, output type and default few-shot", runTasks)
 }
 
+// pythonFlags are --python and --python-timeout: the interpreter that runs
+// the Python functions of task files (tasks.Index.SetPython).
+type pythonFlags struct {
+	path    string
+	timeout time.Duration
+}
+
+const pythonHelp = "Python interpreter (a path, or a name on PATH) that runs the Python functions lm-eval task files name with !function (process_docs, doc_to_*, process_results, metrics, aggregations, filters) where goeval has no Go hook; lm-eval need not be installed unless a hook imports it. \"none\" (or empty) refuses such tasks. It starts only for tasks that need it"
+
+// define adds the flags to fs.
+func (p *pythonFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&p.path, "python", "python3", pythonHelp)
+	fs.DurationVar(&p.timeout, "python-timeout", tasks.DefaultPythonTimeout, "longest one call of a task file's Python function may take (a process_docs over a whole split included) before goeval stops it")
+}
+
 // taskIndex is the built-in tasks plus the task YAML folders of
 // --include-path (comma-separated), printing a note for each name a file
-// redefines.
-func taskIndex(list string) (*tasks.Index, error) {
+// redefines, with py's interpreter for the files' Python functions. The
+// caller closes it.
+func taskIndex(list string, py pythonFlags) (*tasks.Index, error) {
 	ix := tasks.NewIndex()
+	if py.path != "none" {
+		ix.SetPython(py.path, py.timeout)
+	}
 	for _, dir := range strings.Split(list, ",") {
 		if dir = strings.TrimSpace(dir); dir == "" {
 			continue
 		}
 		_, notes, err := ix.IncludePath(dir)
 		if err != nil {
+			ix.Close()
 			return nil, err
 		}
 		for _, n := range notes {
@@ -37,14 +58,17 @@ func taskIndex(list string) (*tasks.Index, error) {
 func runTasks(args []string) error {
 	fs := flag.NewFlagSet("tasks", flag.ContinueOnError)
 	include := fs.String("include-path", "", "also list the tasks of the lm-eval task YAML files in these folders (comma-separated)")
+	var py pythonFlags
+	py.define(fs)
 	setUsage(fs, "Usage: goeval tasks [--include-path DIR]\nLists every task (name, output type, default num_fewshot, groups) and every group: the built-in ones and those of --include-path's YAML files.")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}
-	ix, err := taskIndex(*include)
+	ix, err := taskIndex(*include, py)
 	if err != nil {
 		return err
 	}
+	defer ix.Close()
 	def := tasks.DefaultOptions()
 	fmt.Printf("%-48s %-22s %-8s %s\n", "TASK", "OUTPUT", "FEWSHOT", "GROUPS")
 	for _, name := range ix.List() {

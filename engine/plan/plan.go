@@ -36,6 +36,10 @@ type Options struct {
 	// Prefixes, when not nil, lets packed rows attend to cached prefixes
 	// (prefix.go).
 	Prefixes *PrefixRule
+	// MaxPackedInput, when above 0, keeps items whose input is longer out
+	// of packed rows (LongRoPE models: a row's longest document would set
+	// the rotary factors of every document in it; models.Inputs.RowLen).
+	MaxPackedInput int
 	// Uniform, when above 0, gives the call's packed passes one shape and
 	// its unpacked passes one where that adds at most this fraction of
 	// the tokens they run otherwise (uniform.go); not with Shapes.Exact
@@ -104,7 +108,12 @@ func New(items []Item, o Options) *Plan {
 		if lengths == nil {
 			lengths = DefaultRowLengths
 		}
+		var long []int // past MaxPackedInput: unpacked
+		if o.MaxPackedInput > 0 {
+			rest, long = splitLong(uniq, rest, o.MaxPackedInput)
+		}
 		pl.packed, rest = planPacked(uniq, rest, o, lengths)
+		rest = append(rest, long...)
 		pl.PrefixSlots = pl.packed.pb
 		for _, b := range pl.packed.batches {
 			pl.Passes = append(pl.Passes, pl.packedPass(b))
@@ -168,4 +177,17 @@ func (p *Pass) ItemIndices() []int {
 		}
 	}
 	return out
+}
+
+// splitLong splits items (indices into all) into those whose input holds
+// at most n tokens and the longer ones.
+func splitLong(all []Item, items []int, n int) (short, long []int) {
+	for _, i := range items {
+		if len(all[i].Input) > n {
+			long = append(long, i)
+		} else {
+			short = append(short, i)
+		}
+	}
+	return short, long
 }

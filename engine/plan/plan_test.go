@@ -162,3 +162,40 @@ func checkPrefixes(t *testing.T, pl *Plan, p *Pass, l *Layout) {
 		}
 	}
 }
+
+// TestMaxPackedInput: with MaxPackedInput, every item whose input is
+// longer runs in an unpacked row of its own (a LongRoPE model reads a
+// row's length), the shorter ones are packed, and every item is still
+// scored once (TestPlanCoversEveryItem's checks hold).
+func TestMaxPackedInput(t *testing.T) {
+	items := workload(2, 30, 20)
+	const n = 30
+	o := Options{BatchSize: 8, MaxLen: 4096, Pack: true, Align: 1, AttnKeys: 300, MaxPackedInput: n}
+	pl := New(items, o)
+	long, packed := 0, 0
+	for _, p := range pl.Passes {
+		for _, i := range p.ItemIndices() {
+			tooLong := len(pl.Items[i].Input) > n
+			switch {
+			case tooLong && p.Kind != Unpacked:
+				t.Fatalf("item %d (%d input tokens > %d) in a packed pass", i, len(pl.Items[i].Input), n)
+			case tooLong:
+				long++
+			case p.Kind != Unpacked:
+				packed++
+			}
+		}
+	}
+	if long == 0 || packed == 0 {
+		t.Fatalf("%d long items unpacked, %d short ones packed: the workload must have both", long, packed)
+	}
+	seen := make([]int, len(pl.Items))
+	for i := range pl.Passes {
+		checkSlots(t, pl, pl.Passes[i].Layout(), seen)
+	}
+	for i, c := range seen {
+		if c != 1 && len(pl.Items[i].Targets) > 0 {
+			t.Fatalf("item %d scored %d times", i, c)
+		}
+	}
+}

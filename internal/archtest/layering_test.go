@@ -37,6 +37,7 @@ var layers = map[string]int{
 	"internal/gocpu":    1, // goeval's pure-Go GoMLX backend (--device cpu), on internal/gemm
 	"internal/testutil": 1, // the tests' fixtures policy and default device (through internal/env)
 	"engine/plan":       1, // the scoring passes' plan: dedup, packed rows over a prefix tree, cached prefixes, shapes; no GoMLX
+	"internal/pyworker": 1, // the Python worker for task files' Python functions: its process, protocol and value encoding
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2,
 	"lm/lmtok":   2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)
@@ -65,7 +66,7 @@ var layers = map[string]int{
 var forbidden = map[string][]string{
 	"engine":     {"tasks", "metrics", "."},
 	"models":     {"lm", "tasks", "metrics"},
-	"cmd/goeval": {"models/safetensors", "models/nn", "internal/py"},
+	"cmd/goeval": {"models/safetensors", "models/nn", "internal/py", "internal/pyworker"},
 	"serve":      {"engine", "models", "tasks"},
 	"apimodel":   {"engine", "models", "tasks"},
 	"judge":      {"engine", "models"},

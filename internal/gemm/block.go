@@ -16,6 +16,7 @@ type job struct {
 type scratch struct {
 	a    []float32 // [mc/mr][kc][mr]
 	tile []float32 // [2·mr][nr]
+	a16  []uint16  // a's bf16 pairs for the dot kernel (bf16dot.go), on first use
 }
 
 var scratchPool sync.Pool
@@ -97,39 +98,45 @@ func (j *job) panels(s *scratch, ic, ie, p0, p1, pc, kb int) {
 
 // nextTile is the C tile after (i-MR, col) in panels' order, for prefetch.
 func (j *job) nextTile(i, col, ie, ic, p1 int) *float32 {
+	return nextTile(j.c, j.ldc, j.b.kern.nr, i, col, ie, ic, p1)
+}
+
+// nextTile is the C tile (row stride ldc) after (i-MR, col) in a row
+// block [ic, ie) swept panel by panel up to panel p1, or nil.
+func nextTile(c []float32, ldc, nr, i, col, ie, ic, p1 int) *float32 {
 	if i >= ie {
-		i, col = ic, col+j.b.kern.nr
-		if col >= p1*j.b.kern.nr {
+		i, col = ic, col+nr
+		if col >= p1*nr {
 			return nil
 		}
 	}
-	return &j.c[i*j.ldc+col]
+	return &c[i*ldc+col]
 }
 
 // edge runs a tile with h < MR rows or w < NR columns in C through the
 // scratch tile: the same kernel on zero-padded panels, so the same chains.
 func (j *job) edge(tile, ap, bp []float32, kb, i, col, h, w int, load bool, pf hint) {
-	j.tileIn(tile, i, col, h, w, load)
-	j.b.kern.run(kb, ap, bp, tile, j.b.kern.nr, load, pf)
-	j.tileOut(tile, i, col, h, w)
+	nr := j.b.kern.nr
+	tileIn(tile, nr, j.c, j.ldc, i, col, h, w, load)
+	j.b.kern.run(kb, ap, bp, tile, nr, load, pf)
+	tileOut(tile, nr, j.c, j.ldc, i, col, h, w)
 }
 
-// tileIn copies the h×w partial sums at C (i, col) into the edge tile
-// (row stride NR) when load is set: a K block continues them.
-func (j *job) tileIn(tile []float32, i, col, h, w int, load bool) {
-	nr := j.b.kern.nr
+// tileIn copies the h×w partial sums at C (i, col) (row stride ldc) into
+// the edge tile (row stride nr) when load is set: a K block continues
+// them.
+func tileIn(tile []float32, nr int, c []float32, ldc, i, col, h, w int, load bool) {
 	if load {
 		for r := 0; r < h; r++ {
-			copy(tile[r*nr:r*nr+w], j.c[(i+r)*j.ldc+col:])
+			copy(tile[r*nr:r*nr+w], c[(i+r)*ldc+col:])
 		}
 	}
 }
 
 // tileOut copies the h×w valid part of the edge tile to C (i, col).
-func (j *job) tileOut(tile []float32, i, col, h, w int) {
-	nr := j.b.kern.nr
+func tileOut(tile []float32, nr int, c []float32, ldc, i, col, h, w int) {
 	for r := 0; r < h; r++ {
-		copy(j.c[(i+r)*j.ldc+col:(i+r)*j.ldc+col+w], tile[r*nr:])
+		copy(c[(i+r)*ldc+col:(i+r)*ldc+col+w], tile[r*nr:])
 	}
 }
 

@@ -67,9 +67,9 @@ func (j *job) directPanels(s *scratch, i, h, p0, p1, pc, kb int) {
 		case kn.narrow != nil && 2*w <= nr:
 			run = kn.narrow
 		}
-		j.tileIn(s.tile, i, col, h, w, load)
+		tileIn(s.tile, nr, j.c, j.ldc, i, col, h, w, load)
 		run(kb, a, j.lda, bp, s.tile, nr, load, pf)
-		j.tileOut(s.tile, i, col, h, w)
+		tileOut(s.tile, nr, j.c, j.ldc, i, col, h, w)
 	}
 }
 

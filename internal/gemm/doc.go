@@ -1,6 +1,8 @@
 // Package gemm is goeval's f32 matrix multiply for the pure-Go CPU
 // backend: C[m, N] = A[m, K] · B[K, N], with B (weights) packed once by
-// PackB and multiplied many times by MatMul.
+// PackB and multiplied many times by MatMul; and the same with B
+// bfloat16, widened to f32 in the kernels (MatMulBF16: see "bfloat16
+// weights").
 //
 // # Determinism
 //
@@ -68,6 +70,33 @@
 // hardware prefetcher follows the rows (a software prefetch of A ahead
 // measured no faster). The last rows (fewer than 6) and the AVX-512 and Go
 // kernels still pack A.
+//
+// # bfloat16 weights
+//
+// PackedBF16 holds bf16 bit patterns in the f32 layout's panels of NR
+// columns with k in pairs ([K/2][NR][2], K even), packed in place like
+// f32 weights (PackInPlaceBF16: the panel of NR weight rows takes exactly
+// their storage). Each bf16 kernel reads a pair of B rows once as dwords
+// and widens them in registers: VPSLLD $16 gives the even k's NR values
+// as f32, VPAND 0xFFFF0000 the odd k's; both exact, and the broadcasts
+// and FMAs that follow are the f32 kernel's, in its order. So MatMulBF16
+// gives, bit for bit, MatMul on the widened weight: the determinism
+// contract holds for bf16 weights too (TestBF16MatchesWidened: every
+// kernel, one row to edge tiles, K blocks, threads). A is packed per call
+// in f32 as for MatMul; there is no direct-A path (the weight is always
+// B). Each kernel has twins for one row and for a few (4 of 8 on AVX-512,
+// 3 of 6 on AVX2): at one row (decode) the full tile's FMAs, 8 or 6 rows
+// of which only one is real, cost more time than the half-size weight
+// saves reading. The Go kernel (arm64 and CPUs without AVX2) widens a
+// micro-panel into an f32 one on the stack and runs rowGo on it: the same
+// chains. The bf16 kernel set is chosen like the f32 one
+// (GOEVAL_GEMM_KERNEL, self-check at first use, KernelBF16).
+//
+// MatMulBF16Dot (opt-in; AVX512_BF16 only) uses VDPBF16PS on the same
+// layout, with A rounded to bf16: per k pair it adds the odd product and
+// then the even one (dotReference; measured on Zen 4 to match Intel's
+// definition bit for bit), flushing subnormals. Its numbers are not the
+// widening kernels': each activation loses up to 2^-8 of its value.
 //
 // # Performance
 //

@@ -1,7 +1,5 @@
 package gemm
 
-import "sync"
-
 // In-place packing of a weight [N, K] (a checkpoint's linear layer, read
 // as the transposed right-hand side). With N a multiple of NR, panel p of
 // the packed layout ([K][NR] for columns pNR … pNR+NR−1 of B, i.e. rows of
@@ -73,17 +71,10 @@ func checkInPlace(what string, kern *kernel, size, n, k int) {
 // perPanel runs f on panels [0, np) over up to threads goroutines, each
 // with its own scratch of size floats.
 func perPanel(np, size, threads int, f func(tmp []float32, p int)) {
-	t := max(1, min(threads, np))
-	var wg sync.WaitGroup
-	for w := range t {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tmp := make([]float32, size)
-			for p := np * w / t; p < np*(w+1)/t; p++ {
-				f(tmp, p)
-			}
-		}()
-	}
-	wg.Wait()
+	runPanels(np, threads, func(p0, p1 int) {
+		tmp := make([]float32, size)
+		for p := p0; p < p1; p++ {
+			f(tmp, p)
+		}
+	})
 }

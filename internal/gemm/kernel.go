@@ -43,6 +43,10 @@ type kernel struct {
 	// if not nil, is narrow for 2·MR rows, used when B is one such panel.
 	direct, narrow, narrow2 directKernel
 	maxDirect               int
+
+	// bf16, if not nil, are the kernel's twins for a bfloat16 B
+	// (bf16_kernel.go).
+	bf16 *bf16Kernels
 }
 
 var (
@@ -64,16 +68,7 @@ func Kernel() string { return defaultKernel().name }
 // choose returns the forced kernel (by name, if available and correct),
 // else the first of cands that passes selfCheck; the Go kernel last.
 func choose(cands []*kernel, force string) *kernel {
-	if force == "avx2" {
-		force = "avx2+fma"
-	}
-	for i, k := range cands {
-		if k.name == force {
-			cands = append([]*kernel{k}, append(cands[:i:i], cands[i+1:]...)...)
-			break
-		}
-	}
-	for _, k := range cands {
+	for _, k := range forcedFirst(cands, force) {
 		if k == goKernel {
 			return k
 		}
@@ -88,6 +83,20 @@ func choose(cands []*kernel, force string) *kernel {
 		return k
 	}
 	return goKernel
+}
+
+// forcedFirst is cands with the kernel force names (avx2 for avx2+fma)
+// moved first, if it is among them.
+func forcedFirst(cands []*kernel, force string) []*kernel {
+	if force == "avx2" {
+		force = "avx2+fma"
+	}
+	for i, k := range cands {
+		if k.name == force {
+			return append([]*kernel{k}, append(cands[:i:i], cands[i+1:]...)...)
+		}
+	}
+	return cands
 }
 
 // forceDirect is a copy of k that reads A in place whatever the number of

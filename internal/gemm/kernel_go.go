@@ -6,7 +6,8 @@ import "math"
 // chain, so its results equal the assembly kernels' bit for bit.
 const goMR, goNR = 4, 8
 
-var goKernel = &kernel{name: "go", mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, run: kernGo}
+var goKernel = &kernel{name: "go", mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, run: kernGo,
+	bf16: &bf16Kernels{full: kernGoBF16(goMR), few: kernGoBF16(2), fewRows: 2, one: kernGoBF16(1)}}
 
 // kernGo is the Go micro-kernel (see microKernel): a [k][4], b [k][8],
 // one row of the tile at a time.

@@ -9,20 +9,27 @@ import (
 // on the calling goroutine: a goroutine hand-off costs a few µs.
 const minParallel = 1 << 18
 
-// parallel splits C over up to threads goroutines with a fixed partition:
-// by MR row panels when there are plenty (each goroutine packs only its own
-// rows of A), else by NR column panels (each streams its own part of B).
-// The partition changes no result: every element is the same chain.
+// parallel splits C over up to threads goroutines (split).
 func (j *job) parallel(threads int) {
 	kn := j.b.kern
-	mp := (j.m + kn.mr - 1) / kn.mr
-	np := (j.b.N + kn.nr - 1) / kn.nr
-	if j.m*j.b.N*j.b.K < minParallel {
-		j.run(0, j.m, 0, np)
+	split(kn.mr, kn.nr, j.m, j.b.N, j.b.K, threads, j.run)
+}
+
+// split runs a product C[m, n] (inner dimension k, tiles mr×nr) over up
+// to threads goroutines with a fixed partition: by MR row panels when
+// there are plenty (each goroutine packs only its own rows of A), else by
+// NR column panels (each streams its own part of B). run(r0, r1, p0, p1)
+// computes rows [r0, r1) × column panels [p0, p1). The partition changes
+// no result: every element is the same chain.
+func split(mr, nr, m, n, k, threads int, run func(r0, r1, p0, p1 int)) {
+	mp := (m + mr - 1) / mr
+	np := (n + nr - 1) / nr
+	if m*n*k < minParallel {
+		run(0, m, 0, np)
 		return
 	}
 	if threads <= 1 {
-		j.runLocked(0, j.m, 0, np)
+		runLocked(run, 0, m, 0, np)
 		return
 	}
 	tm, tn := 1, min(threads, np)
@@ -32,16 +39,16 @@ func (j *job) parallel(threads int) {
 	var wg sync.WaitGroup
 	for w := tm*tn - 1; w >= 0; w-- {
 		im, in := w/tn, w%tn
-		r0, r1 := min(j.m, kn.mr*(mp*im/tm)), min(j.m, kn.mr*(mp*(im+1)/tm))
+		r0, r1 := min(m, mr*(mp*im/tm)), min(m, mr*(mp*(im+1)/tm))
 		p0, p1 := np*in/tn, np*(in+1)/tn
 		if w == 0 {
-			j.runLocked(r0, r1, p0, p1)
+			runLocked(run, r0, r1, p0, p1)
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			j.runLocked(r0, r1, p0, p1)
+			runLocked(run, r0, r1, p0, p1)
 		}()
 	}
 	wg.Wait()
@@ -50,8 +57,23 @@ func (j *job) parallel(threads int) {
 // runLocked is run on one OS thread: a goroutine preempted mid-call then
 // resumes where its L1/L2 hold its packed A block and B panel, instead of
 // being stolen by an idle P on another core (measured: a few % at m=512).
-func (j *job) runLocked(r0, r1, p0, p1 int) {
+func runLocked(run func(r0, r1, p0, p1 int), r0, r1, p0, p1 int) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	j.run(r0, r1, p0, p1)
+	run(r0, r1, p0, p1)
+}
+
+// runPanels runs f on panel ranges splitting [0, np) over up to threads
+// goroutines.
+func runPanels(np, threads int, f func(p0, p1 int)) {
+	t := max(1, min(threads, np))
+	var wg sync.WaitGroup
+	for w := range t {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(np*w/t, np*(w+1)/t)
+		}()
+	}
+	wg.Wait()
 }

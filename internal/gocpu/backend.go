@@ -41,12 +41,19 @@ type Backend struct {
 	threads   int
 	pool      *pool
 	finalized bool
+	// bf16Dot: products with packed bf16 weights run gemm.MatMulBF16Dot
+	// (VDPBF16PS, activations rounded to bf16) instead of the widening
+	// kernels (config "bf16=dot"; bf16.go).
+	bf16Dot bool
 }
 
 var _ backends.Backend = (*Backend)(nil)
 
-// New returns a backend. config is empty or "threads=N" (default
-// GOMAXPROCS).
+// New returns a backend. config is empty or a comma-separated list of
+// "threads=N" (default GOMAXPROCS) and "bf16=widen|dot" (default widen:
+// bf16 weights widened to f32 in the kernels; dot: VDPBF16PS on
+// activations rounded to bf16, where the CPU has AVX512_BF16 — faster
+// products, other numbers; for measurements).
 func New(config string) (*Backend, error) {
 	b := &Backend{threads: runtime.GOMAXPROCS(0), pool: newPool()}
 	for _, opt := range strings.Split(config, ",") {
@@ -62,8 +69,16 @@ func New(config string) (*Backend, error) {
 				return nil, errors.Errorf("gocpu: threads=%q: want a positive integer", v)
 			}
 			b.threads = n
+		case "bf16":
+			if v != "widen" && v != "dot" {
+				return nil, errors.Errorf("gocpu: bf16=%q: want widen or dot", v)
+			}
+			if v == "dot" && !gemm.HasBF16Dot() {
+				return nil, errors.Errorf("gocpu: bf16=dot needs AVX512_BF16 (VDPBF16PS), which this CPU lacks")
+			}
+			b.bf16Dot = v == "dot"
 		default:
-			return nil, errors.Errorf("gocpu: unknown option %q (known: threads=N)", opt)
+			return nil, errors.Errorf("gocpu: unknown option %q (known: threads=N, bf16=widen|dot)", opt)
 		}
 	}
 	return b, nil
@@ -92,7 +107,9 @@ func (b *Backend) Capabilities() backends.Capabilities {
 	for op := range opSupported {
 		c.Operations[op] = true
 	}
-	for _, dt := range []dtypes.DType{dtypes.Bool, dtypes.Int32, dtypes.Int64, dtypes.Float32, dtypes.Float64} {
+	// BFloat16 is storage only: parameters converted to float32 where used
+	// (bf16.go).
+	for _, dt := range []dtypes.DType{dtypes.Bool, dtypes.Int32, dtypes.Int64, dtypes.Float32, dtypes.Float64, dtypes.BFloat16} {
 		c.DTypes[dt] = true
 	}
 	return c
@@ -118,7 +135,9 @@ type Buffer struct {
 	// flat holds the packed layout (weights.go). noPack: never pack it in
 	// place (something other than a product reads it).
 	weight *gemm.PackedB
-	noPack atomic.Bool
+	// weightBF16 is weight for a bfloat16 weight (bf16.go).
+	weightBF16 *gemm.PackedBF16
+	noPack     atomic.Bool
 	// pool, when set, takes the storage back when the buffer is finalized:
 	// set on execution outputs, cleared once the storage is handed out
 	// (BufferData), so no one can hold it when it is reused.
@@ -148,7 +167,7 @@ func (b *Backend) BufferFinalize(x backends.Buffer) error {
 	if buf.pool != nil && buf.flat != nil {
 		buf.pool.put(buf.shape.DType, buf.flat)
 	}
-	buf.flat, buf.packed, buf.pool, buf.weight = nil, nil, nil, nil
+	buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16 = nil, nil, nil, nil, nil
 	return nil
 }
 
@@ -181,7 +200,7 @@ func (b *Backend) BufferFromFlatData(dev backends.DeviceNum, flat any, shape sha
 	if dev != 0 {
 		return nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
 	}
-	if err := checkDType(shape.DType); err != nil {
+	if err := checkStorageDType(shape.DType); err != nil {
 		return nil, err
 	}
 	buf := &Buffer{shape: shape.Clone(), flat: makeFlat(shape.DType, shape.Size())}
@@ -200,7 +219,7 @@ func (b *Backend) NewSharedBuffer(dev backends.DeviceNum, shape shapes.Shape) (b
 	if dev != 0 {
 		return nil, nil, errors.Errorf("gocpu: device %d does not exist (one device, 0)", dev)
 	}
-	if err := checkDType(shape.DType); err != nil {
+	if err := checkStorageDType(shape.DType); err != nil {
 		return nil, nil, err
 	}
 	buf := &Buffer{shape: shape.Clone(), flat: makeFlat(shape.DType, shape.Size())}
@@ -214,9 +233,9 @@ func (b *Backend) BufferData(x backends.Buffer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if buf.weight != nil { // the caller reads the stored layout
+	if buf.isPacked() { // the caller reads the stored layout
 		layoutMu.Lock()
-		if buf.weight != nil {
+		if buf.isPacked() {
 			buf.unpack(b.threads)
 		}
 		layoutMu.Unlock()

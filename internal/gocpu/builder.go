@@ -115,7 +115,7 @@ func (b *Builder) Parameter(name string, shape shapes.Shape, sharding *backends.
 	if sharding != nil {
 		return nil, errors.Errorf("gocpu: parameter %q: sharding is not supported", name)
 	}
-	if err := checkDType(shape.DType); err != nil {
+	if err := checkStorageDType(shape.DType); err != nil {
 		return nil, errors.Wrapf(err, "parameter %q", name)
 	}
 	n := b.newNode(backends.OpTypeParameter, shape.Clone(), nil)

@@ -34,6 +34,9 @@ type dotPlan struct {
 	// rhsBatchOff[i] with rows rhsLD apart. nil: rhs is normalised.
 	rhsBatchOff []int
 	rhsLD       int
+	// bf16: the rhs is a bf16 weight [N, K] converted where used (bf16.go;
+	// swap is set too): the node reads the bf16 parameter itself.
+	bf16 bool
 	// swap: the rhs is a weight laid out [N, K] (a checkpoint's linear
 	// weight, or a tied embedding as LM head). Once packed in place
 	// (weights.go) it is read packed; until then, or where it cannot be,
@@ -90,6 +93,9 @@ func (b *Builder) DotGeneral(lhs backends.Op, lhsContract, lhsBatch []int, rhs b
 	}
 	if p.rhsPerm != nil && p.batch > 1 && ls.DType == dtypes.Float32 { // runGeneric normalises
 		p.planStridedRHS(rs, rhsBatch, rhsContract, rhsCross)
+	}
+	if n := b.fuseDotBF16(p, in[0], in[1]); n != nil {
+		return n, nil
 	}
 	stored := p.batch == 1 && p.rhsPerm == nil && isStored(in[1])
 	p.swap = stored && p.transB

@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/shapeinference"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 
 	"github.com/goeval/goeval/internal/vmath"
@@ -205,6 +206,10 @@ func convertRun(from dtypes.DType, shape shapes.Shape) runFunc {
 		out := x.alloc(shape, false)
 		switch dst := out.flat.(type) {
 		case []float32:
+			if from == dtypes.BFloat16 { // a bf16 weight read otherwise than fused (bf16.go)
+				widenBF16(x, dst, bits16(in[0].flat))
+				return out, nil
+			}
 			if s, ok := in[0].flat.([]float64); ok && from == dtypes.Float64 {
 				parallel(x, len(dst), func(lo, hi int) {
 					for i := lo; i < hi; i++ {
@@ -249,6 +254,8 @@ func toFloat64s(flat any) func(int) float64 {
 		return func(i int) float64 { return float64(f[i]) }
 	case []float64:
 		return func(i int) float64 { return f[i] }
+	case []bfloat16.BFloat16:
+		return func(i int) float64 { return float64(f[i].Float32()) }
 	case []int32:
 		return func(i int) float64 { return float64(f[i]) }
 	case []int64:

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
 	"github.com/pkg/errors"
 )
 
@@ -14,6 +15,16 @@ func checkDType(dt dtypes.DType) error {
 		return nil
 	}
 	return errors.Errorf("gocpu: dtype %s is not supported (bool, int32, int64, float32, float64)", dt)
+}
+
+// checkStorageDType is checkDType for buffers and parameters, which may
+// also be bfloat16: weights stored as bf16 that the graph converts to f32
+// at their use (bf16.go).
+func checkStorageDType(dt dtypes.DType) error {
+	if dt == dtypes.BFloat16 {
+		return nil
+	}
+	return checkDType(dt)
 }
 
 // makeFlat returns a zeroed []T of n elements for dt.
@@ -29,6 +40,8 @@ func makeFlat(dt dtypes.DType, n int) any {
 		return make([]float32, n)
 	case dtypes.Float64:
 		return make([]float64, n)
+	case dtypes.BFloat16:
+		return make([]bfloat16.BFloat16, n)
 	}
 	panic("gocpu: makeFlat of unsupported dtype " + dt.String())
 }
@@ -45,6 +58,8 @@ func flatLen(flat any) int {
 	case []float32:
 		return len(f)
 	case []float64:
+		return len(f)
+	case []bfloat16.BFloat16:
 		return len(f)
 	}
 	return -1
@@ -63,6 +78,8 @@ func reslice(flat any, n int) any {
 		return f[:n]
 	case []float64:
 		return f[:n]
+	case []bfloat16.BFloat16:
+		return f[:n]
 	}
 	return flat
 }
@@ -79,6 +96,8 @@ func flatCap(flat any) int {
 	case []float32:
 		return cap(f)
 	case []float64:
+		return cap(f)
+	case []bfloat16.BFloat16:
 		return cap(f)
 	}
 	return -1
@@ -106,6 +125,10 @@ func copyFlat(dst, src any) error {
 		}
 	case []float64:
 		if s, ok := src.([]float64); ok && len(s) == len(d) {
+			n = copy(d, s)
+		}
+	case []bfloat16.BFloat16:
+		if s, ok := src.([]bfloat16.BFloat16); ok && len(s) == len(d) {
 			n = copy(d, s)
 		}
 	}
@@ -242,6 +265,8 @@ func clearFlat(flat any) {
 	case []float32:
 		clear(f)
 	case []float64:
+		clear(f)
+	case []bfloat16.BFloat16:
 		clear(f)
 	}
 }

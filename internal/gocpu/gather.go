@@ -40,6 +40,9 @@ func (b *Builder) Gather(operand, startIndices backends.Op, indexAxis int, offse
 	p := &gatherPlan{operand: in[0].shape, out: shape, indexAxis: indexAxis, startMap: slices.Clone(startMap),
 		sliceSizes: slices.Clone(sliceSizes), idxDims: slices.Clone(in[1].shape.Dimensions)}
 	p.plan(offsetOutAxes, collapsedAxes)
+	if n := b.fuseGatherBF16(p, in[0], in[1], offsetOutAxes, collapsedAxes); n != nil {
+		return n, nil
+	}
 	return b.newNode(backends.OpTypeGather, shape, p.run, in[0], in[1]), nil
 }
 

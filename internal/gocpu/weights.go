@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
 
 	"github.com/goeval/goeval/internal/gemm"
 )
@@ -31,21 +32,22 @@ import (
 var layoutMu sync.RWMutex
 
 // packSpec says how an executable uses one parameter: used when a needed
-// node reads it; ok when every use is the right-hand side [n, k] of a
-// product that can read it packed.
+// node reads it; bad when one needs its stored layout; ok when every use
+// is the right-hand side [n, k] of a product that can read it packed, or
+// reads either layout (a bf16 row gather), and one is such a product.
 type packSpec struct {
-	used, ok bool
-	n, k     int
+	used, bad, ok bool
+	bf16          bool // the products read it as a bf16 weight
+	n, k          int
 }
 
 // paramPacking finds, for each parameter, whether all its uses in the
 // needed nodes are products reading it as a packed weight [N, K].
 func paramPacking(params []*node, nodes []*node, needed []bool, outs []*node) []packSpec {
 	specs := make([]packSpec, len(params))
-	bad := make([]bool, len(params))
 	for _, o := range outs {
 		if o.param >= 0 {
-			bad[o.param], specs[o.param].used = true, true
+			specs[o.param].bad, specs[o.param].used = true, true
 		}
 	}
 	for i, nd := range nodes {
@@ -53,32 +55,47 @@ func paramPacking(params []*node, nodes []*node, needed []bool, outs []*node) []
 			continue
 		}
 		for j, in := range nd.inputs {
-			if in.param < 0 {
-				continue
+			if in.param >= 0 {
+				specs[in.param].use(nd, j)
 			}
-			pi := in.param
-			specs[pi].used = true
-			if j != 1 || nd.dot == nil || !nd.dot.packedWeightOK() || nd.inputs[0] == in {
-				bad[pi] = true
-				continue
-			}
-			if specs[pi].ok && (specs[pi].n != nd.dot.n || specs[pi].k != nd.dot.k) {
-				bad[pi] = true // an earlier product read it as another shape
-			}
-			specs[pi].ok, specs[pi].n, specs[pi].k = true, nd.dot.n, nd.dot.k
 		}
 	}
 	for i := range specs {
-		specs[i].ok = specs[i].ok && !bad[i] && gemm.InPlaceOK(specs[i].n, specs[i].k)
+		s := &specs[i]
+		okShape := gemm.InPlaceOK(s.n, s.k)
+		if s.bf16 {
+			okShape = gemm.InPlaceOKBF16(s.n, s.k)
+		}
+		s.ok = s.ok && !s.bad && okShape
 	}
 	return specs
 }
 
+// use records that node nd reads the parameter as its input j.
+func (s *packSpec) use(nd *node, j int) {
+	s.used = true
+	if j == 0 && nd.fused == "GatherBF16" {
+		return // reads either layout
+	}
+	if j != 1 || nd.dot == nil || !nd.dot.packedWeightOK() || nd.inputs[0] == nd.inputs[1] {
+		s.bad = true
+		return
+	}
+	if s.ok && (s.n != nd.dot.n || s.k != nd.dot.k || s.bf16 != nd.dot.bf16) {
+		s.bad = true // an earlier product read it as another shape
+	}
+	s.ok, s.bf16, s.n, s.k = true, nd.dot.bf16, nd.dot.n, nd.dot.k
+}
+
 // packedWeightOK: the product's right-hand side is a stored weight [N, K]
-// read whole, so it can be read packed in place.
+// read whole (f32, or bf16 converted where used), so it can be read packed
+// in place.
 func (p *dotPlan) packedWeightOK() bool {
 	return p.swap && p.lhsShape.DType == dtypes.Float32
 }
+
+// packableDType: buffers of these dtypes are packed in place.
+func packableDType(dt dtypes.DType) bool { return dt == dtypes.Float32 || dt == dtypes.BFloat16 }
 
 // prepareWeights sets the layout of the parameter buffers (vals, by node)
 // for one execution: packs the weights it only multiplies (unless marked never to
@@ -89,15 +106,19 @@ func (e *Executable) prepareWeights(vals []*Buffer, donated []bool) {
 	change := func(i int, buf *Buffer) bool {
 		s := e.packing[i]
 		switch {
-		case s.used && !s.ok:
-			return buf.weight != nil
-		case s.ok && buf.weight == nil:
-			return !buf.noPack.Load() && !donated[i] && buf.shape.DType == dtypes.Float32 && buf.shape.Size() == s.n*s.k
+		case s.bad:
+			return buf.isPacked()
+		case s.ok && !buf.isPacked():
+			want := dtypes.Float32
+			if s.bf16 {
+				want = dtypes.BFloat16
+			}
+			return !buf.noPack.Load() && !donated[i] && buf.shape.DType == want && buf.shape.Size() == s.n*s.k
 		}
 		return false
 	}
 	for i, prm := range e.params {
-		if buf, s := vals[prm.idx], e.packing[i]; s.used && !s.ok && buf.shape.DType == dtypes.Float32 {
+		if buf, s := vals[prm.idx], e.packing[i]; s.bad && packableDType(buf.shape.DType) {
 			buf.noPack.Store(true)
 		}
 	}
@@ -118,20 +139,31 @@ func (e *Executable) prepareWeights(vals []*Buffer, donated []bool) {
 			continue
 		}
 		s := e.packing[i]
-		if !s.ok {
+		switch {
+		case s.bad:
 			buf.unpack(e.b.threads)
-			continue
+		case s.bf16:
+			buf.weightBF16 = gemm.PackInPlaceBF16(bits16(buf.flat), s.n, s.k, e.b.threads)
+		default:
+			buf.weight = gemm.PackInPlace(buf.flat.([]float32), s.n, s.k, e.b.threads)
 		}
-		buf.weight = gemm.PackInPlace(buf.flat.([]float32), s.n, s.k, e.b.threads)
 		buf.packed = nil
 	}
 }
 
+// isPacked reports whether the buffer holds a weight packed in place.
+func (buf *Buffer) isPacked() bool { return buf.weight != nil || buf.weightBF16 != nil }
+
 // unpack restores a packed weight's stored layout and marks it never to
 // be packed again; the caller holds layoutMu's write lock.
 func (buf *Buffer) unpack(threads int) {
-	buf.weight.Unpack(threads)
-	buf.weight = nil
+	if buf.weight != nil {
+		buf.weight.Unpack(threads)
+	}
+	if buf.weightBF16 != nil {
+		buf.weightBF16.Unpack(threads)
+	}
+	buf.weight, buf.weightBF16 = nil, nil
 	buf.noPack.Store(true)
 }
 
@@ -139,13 +171,20 @@ func (buf *Buffer) unpack(threads int) {
 func (buf *Buffer) flatCopy(dst any) error {
 	layoutMu.RLock()
 	defer layoutMu.RUnlock()
-	if buf.weight != nil {
-		d, ok := dst.([]float32)
-		if !ok || len(d) != buf.shape.Size() {
-			return copyFlat(dst, buf.flat) // copyFlat names the mismatch
+	switch d := dst.(type) {
+	case []float32:
+		if buf.weight != nil && len(d) == buf.shape.Size() {
+			buf.weight.UnpackTo(d)
+			return nil
 		}
-		buf.weight.UnpackTo(d)
-		return nil
+	case []bfloat16.BFloat16:
+		if buf.weightBF16 != nil && len(d) == buf.shape.Size() {
+			buf.weightBF16.UnpackTo(bits16(d))
+			return nil
+		}
+	}
+	if buf.isPacked() {
+		return copyFlat(dst, nil) // a mismatch: copyFlat names it
 	}
 	return copyFlat(dst, buf.flat)
 }
@@ -157,7 +196,7 @@ func PackedWeights(bufs ...any) int {
 	defer layoutMu.RUnlock()
 	n := 0
 	for _, x := range bufs {
-		if buf, ok := x.(*Buffer); ok && buf.weight != nil {
+		if buf, ok := x.(*Buffer); ok && buf.isPacked() {
 			n++
 		}
 	}

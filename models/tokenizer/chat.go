@@ -95,7 +95,7 @@ func compileTemplate(src string) (*exec.Template, error) {
 		ControlStructures: jinja.ControlStructures,
 		Methods:           builtins.Methods,
 	}
-	tpl, err := templateCache.Parse(src, cfg, env, nil)
+	tpl, err := templateCache.Parse(jinja.Conditionals(src, cfg), cfg, env, nil)
 	if err != nil {
 		return nil, fmt.Errorf("chat template: %w", err)
 	}

@@ -16,10 +16,6 @@ type chatCase struct {
 	Rendered            string    `json:"rendered"`
 }
 
-// gonjaUnsupported are templates gonja cannot parse: gemma3 uses a
-// parenthesised conditional expression, (x if c else y).
-var gonjaUnsupported = map[string]bool{"gemma3": true}
-
 // TestChatTemplates renders every golden conversation (transformers'
 // jinja2 renders, cross-checked with @lenml/tokenizers) and compares.
 func TestChatTemplates(t *testing.T) {
@@ -42,12 +38,6 @@ func TestChatTemplates(t *testing.T) {
 			toks[c.Tokenizer] = tok
 		}
 		got, err := renderCase(tok, c)
-		if gonjaUnsupported[c.Template] {
-			if err == nil {
-				t.Errorf("case %d (%s): rendered, but the template is listed as unsupported; update gonjaUnsupported", i, c.Template)
-			}
-			continue
-		}
 		if err != nil {
 			t.Errorf("case %d (%s): %v", i, c.Template, err)
 			continue
@@ -58,7 +48,7 @@ func TestChatTemplates(t *testing.T) {
 		}
 		same[c.Template]++
 	}
-	for _, name := range []string{"qwen3", "llama3", "qwen2.5", "smollm2"} {
+	for _, name := range []string{"qwen3", "llama3", "gemma3", "qwen2.5", "smollm2"} {
 		if same[name] < 20 {
 			t.Errorf("%s: %d identical renders, want >= 20", name, same[name])
 		}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Goldens for the Phi, Phi-3, Gemma 2 and Gemma 3 graphs: tiny random
-checkpoints and their transformers log-probs (CPU, eager attention; in
-float32, and in bfloat16 and float16 for parity/models/dtype_test.go).
+"""Goldens for the Phi, Phi-3, Phi-3.5 (LongRoPE), Gemma 2, Gemma 3 and mixture-of-experts
+(Mixtral, Qwen2-MoE, Qwen3-MoE, OLMoE) graphs: tiny random checkpoints
+and their transformers log-probs (CPU, eager attention; in float32, and
+in bfloat16 and float16 for parity/models/dtype_test.go).
 
 Usage:
     arch_golden.py [--out models/testdata/archs] [--check] [NAME ...]
@@ -13,15 +14,19 @@ shared OUT/requests.jsonl. requests_greedy.jsonl holds each distinct
 context with the float32 model's 4 greedy tokens (hf_logprobs.greedy_requests);
 the half-precision goldens answer requests.jsonl then requests_greedy.jsonl
 and also hold each token's largest |logit| and two best log-probs
-(hf_logprobs.score_detail).
+(hf_logprobs.score_detail). A mixture-of-experts checkpoint also gets
+router.json: the experts each sparse layer's router chose (top-k, in
+transformers' order) for every token of one 48-token stream, read with
+forward hooks on the routers.
 Weights are random but seeded and scaled so that
 log-probs are far from uniform. With --check, the committed checkpoints are
 reloaded (strictly: no missing or unexpected keys), the log-probs
 recomputed, and any difference from golden.jsonl beyond REF_TOL, or from a
 half-precision golden beyond reftol.dtype_differences, is an error (exit 1).
 With --synth, `goeval synth model` writes each architecture (Gemma with a
-4-token sliding window), transformers must load it strictly, and
-`goeval score` must match transformers' log-probs to 1e-4.
+4-token sliding window, the MoEs with SYNTH_FLAGS), transformers must
+load it strictly, and `goeval score` must match transformers' log-probs
+to 1e-4.
 """
 
 import argparse
@@ -43,6 +48,7 @@ from reftol import EPS, REF_TOL, dtype_differences, same_within  # noqa: E402  (
 VOCAB = 128
 COMMON = dict(vocab_size=VOCAB, hidden_size=32, intermediate_size=64, max_position_embeddings=128,
               bos_token_id=1, eos_token_id=2, pad_token_id=0)
+MOE = {**COMMON, "intermediate_size": 24}  # smaller experts: 8 of them per layer
 
 ARCHS = {
     # Phi-2: parallel attention + MLP, LayerNorm with bias, partial rotary, gelu_new.
@@ -54,6 +60,14 @@ ARCHS = {
     "phi3": lambda: transformers.Phi3Config(
         **COMMON, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
         rms_norm_eps=1e-5, rope_theta=10000.0, sliding_window=None, tie_word_embeddings=False),
+    # Phi-3.5 (128k): Phi-3 with LongRoPE; original_max_position_embeddings 16 puts half the requests
+    # past it (every token of those takes long_factor) and max_position_embeddings / 16 = 8 sets
+    # the attention factor √(1 + ln 8 / ln 16) on cos and sin.
+    "phi35": lambda: transformers.Phi3Config(
+        **COMMON, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+        rms_norm_eps=1e-5, sliding_window=None, tie_word_embeddings=False, original_max_position_embeddings=16,
+        rope_scaling={"rope_type": "longrope", "rope_theta": 10000.0, "short_factor": [1.0, 1.2, 1.9, 3.1],
+                      "long_factor": [1.3, 2.7, 6.5, 14.0]}),
     # Gemma 2: (1+w) RMSNorm, pre/post norms, soft-capping, alternating sliding window.
     "gemma2": lambda: transformers.Gemma2Config(
         **COMMON, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
@@ -66,7 +80,37 @@ ARCHS = {
         layer_types=["sliding_attention", "sliding_attention", "full_attention", "sliding_attention"],
         rope_parameters={"full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 100000.0},
                          "sliding_attention": {"rope_type": "default", "rope_theta": 1000.0}}),
+    # Mixtral: top-2 of 8 experts (block_sparse_moe, w1/w3/w2), always renormalised; sliding window.
+    "mixtral": lambda: transformers.MixtralConfig(
+        **MOE, num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=2, num_local_experts=8,
+        num_experts_per_tok=2, sliding_window=7, rms_norm_eps=1e-5, rope_theta=1000000.0),
+    # Qwen2-MoE: q/k/v biases, top-2 of 8 not renormalised, a gated shared expert, one dense layer.
+    "qwen2moe": lambda: transformers.Qwen2MoeConfig(
+        **MOE, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2, num_experts=8,
+        num_experts_per_tok=2, moe_intermediate_size=16, shared_expert_intermediate_size=24,
+        mlp_only_layers=[2], norm_topk_prob=False, rms_norm_eps=1e-6, rope_theta=10000.0),
+    # Qwen3-MoE: per-head q/k norms, top-3 of 8 renormalised, sparse every 2nd layer.
+    "qwen3moe": lambda: transformers.Qwen3MoeConfig(
+        **MOE, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2, head_dim=16, num_experts=8,
+        num_experts_per_tok=3, moe_intermediate_size=16, decoder_sparse_step=2, norm_topk_prob=True,
+        rms_norm_eps=1e-6, rope_theta=10000.0),
+    # OLMoE: full-width q/k norms, clip_qkv, top-2 of 8 renormalised.
+    "olmoe": lambda: transformers.OlmoeConfig(
+        **MOE, num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=2, num_experts=8,
+        num_experts_per_tok=2, norm_topk_prob=True, clip_qkv=2.0, rms_norm_eps=1e-5, rope_theta=10000.0),
 }
+MOES = {"mixtral", "qwen2moe", "qwen3moe", "olmoe"}
+# Each architecture's seeds come from its place here (the first four as when they were the only ones).
+SEED_ORDER = ["gemma2", "gemma3", "phi", "phi3", "mixtral", "olmoe", "qwen2moe", "qwen3moe", "phi35"]
+# `goeval synth model` flags of the MoE checks (--synth): the rest of the shape as for the others.
+SYNTH_FLAGS = {
+    "mixtral": ["--sliding-window", "4"],
+    "qwen2moe": ["--experts", "8", "--experts-per-token", "2", "--sparse-step", "1"],
+    "qwen3moe": ["--experts", "6", "--experts-per-token", "3", "--norm-topk", "--sparse-step", "2"],
+    "olmoe": ["--experts", "8", "--experts-per-token", "2", "--norm-topk"],
+}
+ROUTER_TOKENS = 48
+NO_SYNTH = {"phi35"}  # `goeval synth model` writes no LongRoPE
 
 
 @torch.no_grad()
@@ -82,7 +126,7 @@ def randomize(model, gen):
         elif "embed" in name:
             p.copy_(torch.randn(p.shape, generator=gen))
         else:
-            p.copy_(torch.randn(p.shape, generator=gen) / math.sqrt(p.shape[1]))
+            p.copy_(torch.randn(p.shape, generator=gen) / math.sqrt(p.shape[-1]))  # fan-in (experts: [E, out, in])
 
 
 def make_requests(gen):
@@ -102,6 +146,37 @@ def golden(model_dir, reqs):
         lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
         out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
     return out
+
+
+@torch.no_grad()
+def router_golden(model_dir, gen):
+    """The experts transformers' routers choose for each token of one
+    stream: forward hooks on every *TopKRouter (model.layers.<i>.mlp.gate)
+    record its top-k indices, [tokens, k] in transformers' order."""
+    model = load_model(model_dir)
+    seen = {}
+    for name, mod in model.named_modules():
+        if type(mod).__name__.endswith("TopKRouter"):
+            layer = int(name.split(".")[2])
+            mod.register_forward_hook(lambda m, i, out, layer=layer: seen.__setitem__(layer, out[2].tolist()))
+    tokens = torch.randint(3, VOCAB, (ROUTER_TOKENS,), generator=gen).tolist()
+    model(input_ids=torch.tensor([tokens], dtype=torch.long))
+    return {"tokens": tokens, "layers": [{"layer": i, "experts": seen[i]} for i in sorted(seen)]}
+
+
+def router_file(d, check):
+    """Writes, or with check compares, d's router.json; returns 1 when it differs."""
+    text = json.dumps(router_golden(d, torch.Generator().manual_seed(300))) + "\n"
+    path = os.path.join(d, "router.json")
+    if not check:
+        with open(path, "w") as f:
+            f.write(text)
+        return 0
+    with open(path) as f:
+        if f.read() != text:
+            print(f"{path}: differs from transformers' router choices")
+            return 1
+    return 0
 
 
 def golden_dtype(model_dir, reqs, dtype):
@@ -152,11 +227,12 @@ def check_synth(goeval, reqs):
     """goeval synth model → transformers (strict) vs goeval score; returns failures."""
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name in sorted(ARCHS):
+        for name in sorted(set(ARCHS) - NO_SYNTH):
             d = os.path.join(tmp, name)
             subprocess.run([goeval, "synth", "model", "--arch", name, "--hidden", "32", "--layers", "3",
                             "--heads", "4", "--kv-heads", "2", "--intermediate", "64", "--vocab", str(VOCAB),
-                            "--seed", "5", "--out", d] + (["--sliding-window", "4"] if "gemma" in name else []),
+                            "--seed", "5", "--out", d] + (["--sliding-window", "4"] if "gemma" in name else [])
+                           + SYNTH_FLAGS.get(name, []),
                            check=True, capture_output=True)
             want = golden(d, reqs)  # load_model fails on any missing/unexpected key
             req_text = "".join(json.dumps(r) + "\n" for r in reqs)
@@ -190,7 +266,8 @@ def main():
     with open(req_path) as f:
         reqs = [json.loads(x) for x in f if x.strip()]
     bad = 0
-    for i, name in enumerate(args.names or sorted(ARCHS)):
+    for name in args.names or sorted(ARCHS):
+        i = SEED_ORDER.index(name)
         d = os.path.join(args.out, name)
         if not args.check:
             torch.manual_seed(100 + i)
@@ -201,6 +278,8 @@ def main():
                 if os.path.exists(os.path.join(d, extra)):
                     os.remove(os.path.join(d, extra))
         bad += dtype_goldens(d, reqs, args.check)
+        if name in MOES:
+            bad += router_file(d, args.check)
         lines = golden(d, reqs)
         path = os.path.join(d, "golden.jsonl")
         if not args.check:

