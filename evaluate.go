@@ -135,6 +135,9 @@ func settle(opts Options) (Options, error) {
 	if opts.Index == nil {
 		opts.Index = tasks.NewIndex()
 	}
+	if opts.Task.ConfirmRunUnsafeCode { // code tasks' Python hooks may start the worker
+		opts.Index.ConfirmRunUnsafeCode(true)
+	}
 	return opts, opts.Shard.Validate()
 }
 

@@ -80,6 +80,7 @@ func planRun(ctx context.Context, f *runFlags) (_ *runPlan, err error) {
 	if p.eval, err = evalOptions(f, seeds); err != nil {
 		return nil, err
 	}
+	p.eval.Index.ConfirmRunUnsafeCode(f.confirmUnsafeCode) // before any task is built: an unconfirmed code task starts no Python
 	if p.out, err = outputOf(f); err != nil {
 		return nil, err
 	}
