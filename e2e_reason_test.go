@@ -47,7 +47,7 @@ func TestReasonLMEval(t *testing.T) {
 	var m *engine.Engine
 	for _, r := range cfg.Runs {
 		if m == nil {
-			m = openE2EModel(t, filepath.Join(dir, "M"), "M", cfg.Synth)
+			m = openE2EModel(t, filepath.Join(dir, "M"), "M", reasonDir, cfg.Synth)
 			defer m.Close()
 		}
 		run := r.e2eRun
