@@ -16,6 +16,7 @@ import (
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/py"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/report"
 	"github.com/goeval/goeval/synth"
 	"github.com/goeval/goeval/tasks"
@@ -57,6 +58,13 @@ type e2eRun struct {
 	DataFilesDir string `json:"data_files_dir"`
 	// BootstrapIters is --bootstrap-iters (0: lm-eval's default 100000).
 	BootstrapIters int `json:"bootstrap_iters"`
+	// ConfirmRunUnsafeCode runs code tasks (parity/reason's code runs).
+	ConfirmRunUnsafeCode bool `json:"confirm_run_unsafe_code"`
+	// goldens is the folder of the run's golden folder ("": e2eDir), and
+	// model, when set, answers the requests instead of the engine (whose
+	// description still goes into the results).
+	goldens string
+	model   lm.LM
 }
 
 // e2eModels are parity/e2e/e2e.py's MODELS: M, a Qwen base-style
@@ -97,7 +105,7 @@ func TestEndToEndLMEval(t *testing.T) {
 	for _, run := range cfg.Runs {
 		name := stdcmp.Or(run.Model, "M")
 		if engines[name] == nil {
-			engines[name] = openE2EModel(t, filepath.Join(dir, name), name, hashes[name])
+			engines[name] = openE2EModel(t, filepath.Join(dir, name), name, e2eDir, hashes[name])
 		}
 		t.Run(run.Name, func(t *testing.T) {
 			runE2E(t, engines[name], filepath.Join(dir, name), dataDir, filepath.Join(dir, "out_"+run.Name), run)
@@ -129,7 +137,12 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 		opts.Task.FewshotAsMultiturn = multi
 		prompt.FewshotAsMultiturn, prompt.ChatTemplate = &multi, m.ChatTemplate()
 	}
-	res, err := goeval.Evaluate(context.Background(), m, opts)
+	opts.Task.ConfirmRunUnsafeCode = run.ConfirmRunUnsafeCode
+	var answers lm.LM = m
+	if run.model != nil {
+		answers = run.model
+	}
+	res, err := goeval.Evaluate(context.Background(), answers, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +160,7 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareE2E(t, filepath.Join(e2eDir, run.Name), path, map[string]string{
+	compareE2E(t, filepath.Join(stdcmp.Or(run.goldens, e2eDir), run.Name), path, map[string]string{
 		modelDir: "MODEL", report.SanitizeModelName(modelDir): "MODEL"})
 }
 
@@ -167,7 +180,7 @@ func e2eMetadata(t *testing.T, raw json.RawMessage) *py.Map[any] {
 // openE2EModel synthesizes model name (e2eModels) into modelDir, checks
 // its hashes against the goldens' (a changed synthesizer needs new
 // goldens) and opens it.
-func openE2EModel(t *testing.T, modelDir, name string, want map[string]string) *engine.Engine {
+func openE2EModel(t *testing.T, modelDir, name, goldens string, want map[string]string) *engine.Engine {
 	spec := e2eModels[name]
 	if _, err := synth.TokenizerEOS(modelDir, 512, spec.eos); err != nil {
 		t.Fatal(err)
@@ -181,12 +194,12 @@ func openE2EModel(t *testing.T, modelDir, name string, want map[string]string) *
 		t.Fatal(err)
 	}
 	if len(want) == 0 {
-		t.Fatalf("runs.json has no hashes for model %s: regenerate the goldens with .venv/bin/python parity/e2e/e2e.py", name)
+		t.Fatalf("runs.json has no hashes for model %s: regenerate the goldens with .venv/bin/python %s", name, regenScript(goldens))
 	}
 	for k, v := range want {
 		if got := fileHash(t, filepath.Join(modelDir, k)); got != v {
 			t.Fatalf("synthesized %s %s differs from the one the lm-eval goldens were made with (sha256 %s, want %s): "+
-				"regenerate them with .venv/bin/python parity/e2e/e2e.py", name, k, got, v)
+				"regenerate them with .venv/bin/python %s", name, k, got, v, regenScript(goldens))
 		}
 	}
 	m, err := engine.Open(modelDir, engine.Options{Device: "cpu", DType: "float32", BatchSize: 4})
@@ -220,6 +233,15 @@ func parseKV(t *testing.T, s string) map[string]any {
 		out[k] = n
 	}
 	return out
+}
+
+// regenScript is the script that makes the goldens under dir:
+// parity/reason/reason.py for reasonDir's, else parity/e2e/e2e.py.
+func regenScript(dir string) string {
+	if rel, err := filepath.Rel(reasonDir, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		return "parity/reason/reason.py"
+	}
+	return "parity/e2e/e2e.py"
 }
 
 // compareE2E compares goeval's results file (and its samples files) with
@@ -260,7 +282,7 @@ func compareE2E(t *testing.T, golden, resultsPath string, paths map[string]strin
 	}
 	if len(c.problems) > 0 {
 		t.Log("if the data synthesizer (synth/data*.go) changed on purpose, regenerate the goldens: " +
-			".venv/bin/python parity/e2e/e2e.py")
+			".venv/bin/python " + regenScript(golden))
 	}
 }
 

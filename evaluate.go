@@ -45,6 +45,11 @@ type Options struct {
 	// Shard, when set, evaluates one shard of the run's documents (see
 	// Shard); Merge puts the shards' samples back together.
 	Shard Shard
+
+	// SamplingSeed is lm-eval's torch_random_seed (--seed's third value;
+	// nil: DefaultSamplingSeed). Each sampled answer (do_sample) gets a seed
+	// derived from it, the task, the document and the repeat (seeds.go).
+	SamplingSeed *int64
 }
 
 // Progress is one progress report.
@@ -100,6 +105,9 @@ func Evaluate(ctx context.Context, model lm.LM, opts Options) (*Results, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := ev.codeTasks(&opts); err != nil {
+		return nil, err
+	}
 	if opts.Task.ChatTemplate, err = chatTemplate(model, opts.Task.ApplyChatTemplate); err != nil {
 		return nil, err
 	}
@@ -126,6 +134,9 @@ func settle(opts Options) (Options, error) {
 	}
 	if opts.Index == nil {
 		opts.Index = tasks.NewIndex()
+	}
+	if opts.Task.ConfirmRunUnsafeCode { // code tasks' Python hooks may start the worker
+		opts.Index.ConfirmRunUnsafeCode(true)
 	}
 	return opts, opts.Shard.Validate()
 }

@@ -44,6 +44,9 @@ func Merge(ctx context.Context, opts Options, rec Recorded) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ev.codeTasks(&opts); err != nil {
+		return nil, err
+	}
 	if err := ev.build(ctx, opts, newProgress(nil, start)); err != nil {
 		return nil, err
 	}

@@ -14,8 +14,8 @@ import (
 // shows progress.
 const defaultProgressChunk = 2048
 
-// reqRef locates one request: task run, instance, request index.
-type reqRef struct{ run, inst, req int }
+// reqRef locates one answer: task run, instance, request index, repeat.
+type reqRef struct{ run, inst, req, rep int }
 
 // runRequests groups every request by kind, calls the LM once per kind (or
 // per chunk when progress is reported) and stores the responses in place.
@@ -26,7 +26,12 @@ func runRequests(ctx context.Context, model lm.LM, runs []*taskRun, opts Options
 		for ii, inst := range r.insts {
 			r.resps[ii] = make([]tasks.Response, len(inst.Requests))
 			for qi, q := range inst.Requests {
-				byKind[q.Kind] = append(byKind[q.Kind], reqRef{ri, ii, qi})
+				if n := q.Times(); n > 1 {
+					r.resps[ii][qi].Repeats = make([]tasks.Response, n)
+				}
+				for rep := range q.Times() { // lm-eval's [req] * repeats
+					byKind[q.Kind] = append(byKind[q.Kind], reqRef{ri, ii, qi, rep})
+				}
 			}
 		}
 	}
@@ -53,7 +58,7 @@ func runRequests(ctx context.Context, model lm.LM, runs []*taskRun, opts Options
 			if chunk > 0 {
 				hi = min(lo+chunk, len(refs))
 			}
-			if err := callLM(ctx, model, kind, runs, refs[lo:hi], pr); err != nil {
+			if err := callLM(ctx, model, kind, runs, refs[lo:hi], opts, pr); err != nil {
 				return err
 			}
 			lo = hi
@@ -66,12 +71,24 @@ func request(runs []*taskRun, ref reqRef) tasks.Request {
 	return runs[ref.run].insts[ref.inst].Requests[ref.req]
 }
 
+// setResp stores an answer; a repeated request's first answer is also
+// the response's own fields (tasks.Response.Repeats).
 func setResp(runs []*taskRun, ref reqRef, r tasks.Response) {
-	runs[ref.run].resps[ref.inst][ref.req] = r
+	dst := &runs[ref.run].resps[ref.inst][ref.req]
+	if dst.Repeats == nil {
+		*dst = r
+		return
+	}
+	dst.Repeats[ref.rep] = r
+	if ref.rep == 0 {
+		all := dst.Repeats
+		*dst = r
+		dst.Repeats = all
+	}
 }
 
 // callLM answers one batch of requests of one kind.
-func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*taskRun, refs []reqRef, pr *progress) error {
+func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*taskRun, refs []reqRef, opts Options, pr *progress) error {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -109,7 +126,7 @@ func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*ta
 	case tasks.ReqGenerate:
 		reqs := make([]lm.GenerateRequest, len(refs))
 		for i, ref := range refs {
-			reqs[i] = generateRequest(request(runs, ref))
+			reqs[i] = generateRequest(request(runs, ref), answerSeed(runs, ref, opts))
 		}
 		out, err := model.GenerateUntil(ctx, reqs)
 		if err := checkLen("generate_until", out, reqs, err); err != nil {
@@ -148,9 +165,14 @@ func checkLen[R, Q any](kind string, out []R, in []Q, err error) error {
 }
 
 // generateRequest maps a task's generate request (lm-eval generation_kwargs)
-// onto the LM's: greedy unless do_sample (tasks.SamplingOf).
-func generateRequest(q tasks.Request) lm.GenerateRequest {
+// onto the LM's: greedy unless do_sample (tasks.SamplingOf), and then
+// sampled with seed.
+func generateRequest(q tasks.Request, seed uint64) lm.GenerateRequest {
 	s := tasks.SamplingOf(q.GenKwargs)
-	return lm.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens,
+	r := lm.GenerateRequest{Context: q.Context, Until: q.Until, MaxTokens: q.MaxTokens,
 		Temperature: float32(s.Temperature), TopP: float32(s.TopP), TopK: s.TopK}
+	if r.Temperature > 0 {
+		r.Seed = seed
+	}
+	return r
 }

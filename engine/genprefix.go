@@ -39,9 +39,12 @@ type genGroup struct {
 
 // genGroups groups items by shared prefix (one last group, prefix 0, holds
 // the prompts that share none, so that they still prefill several at a
-// time); the groups' members, in group order, are every item once. With
-// share false every prompt is in that last group (a LongRoPE model: a
-// prefix's rotary factors depend on the whole prompt's length).
+// time); the groups' members, in group order, are every item once. Copies
+// of one prompt (a task's repeats) form a group of their own when that
+// costs fewer prefilled tokens: the prompt once, then one token per copy.
+// With share false every prompt is in that last group, copies included (a
+// LongRoPE model: a prefix's rotary factors depend on the whole prompt's
+// length, so a copy's prompt less one token may take other factors).
 func genGroups(items []genItem, share bool) []genGroup {
 	byIDs := make([]int, len(items))
 	for i := range byIDs {
@@ -53,21 +56,24 @@ func genGroups(items []genItem, share bool) []genGroup {
 	for i := 0; i < len(byIDs); {
 		shared, j := len(items[byIDs[i]].ctx), i+1
 		for ; j < len(byIDs); j++ {
-			l := min(shared, plan.CommonPrefix(items[byIDs[j-1]].ctx, items[byIDs[j]].ctx))
-			if l < minSharedPrefix {
+			prev, cur := items[byIDs[j-1]].ctx, items[byIDs[j]].ctx
+			l := min(shared, plan.CommonPrefix(prev, cur))
+			if l < minSharedPrefix && !slices.Equal(prev, cur) { // copies of a short prompt stay together
 				break
 			}
 			shared = l
 		}
-		g := genGroup{members: slices.Clone(byIDs[i:j])}
-		for _, m := range g.members {
-			shared = min(shared, len(items[m].ctx)-1) // each prompt keeps a token to extend
+		if !share {
+			alone.members = append(alone.members, byIDs[i:j]...)
+			i = j
+			continue
 		}
-		if share && len(g.members) > 1 && shared >= minSharedPrefix {
-			g.prefix = shared
-			groups = append(groups, g)
+		copies, rest := copyGroups(items, byIDs[i:j], sharedPrefix(items, byIDs[i:j]))
+		groups = append(groups, copies...)
+		if p := sharedPrefix(items, rest); p > 0 {
+			groups = append(groups, genGroup{prefix: p, members: rest})
 		} else {
-			alone.members = append(alone.members, g.members...)
+			alone.members = append(alone.members, rest...)
 		}
 		i = j
 	}
@@ -81,6 +87,73 @@ func genGroups(items []genItem, share bool) []genGroup {
 		return len(items[b.members[0]].ctx) - len(items[a.members[0]].ctx)
 	})
 	return groups
+}
+
+// sharedPrefix is the prefix members (sorted by prompt) share, each
+// keeping a token to extend; 0 when they are fewer than two or share less
+// than minSharedPrefix.
+func sharedPrefix(items []genItem, members []int) int {
+	if len(members) < 2 {
+		return 0
+	}
+	shared := len(items[members[0]].ctx) - 1
+	for k, m := range members {
+		shared = min(shared, len(items[m].ctx)-1)
+		if k > 0 {
+			shared = min(shared, plan.CommonPrefix(items[members[k-1]].ctx, items[m].ctx))
+		}
+	}
+	if shared < minSharedPrefix {
+		return 0
+	}
+	return shared
+}
+
+// copyGroups takes out of members (sorted by prompt, sharing prefix
+// tokens, 0 for none) the runs of equal prompts that prefill fewer tokens
+// as groups of their own — a prompt's n−1 tokens once and one per copy,
+// against n−prefix per copy — by at least minSharedPrefix, or every run of
+// copies when that prefills fewer tokens still (the shared prefix then
+// runs for nobody); rest are the others, in order.
+func copyGroups(items []genItem, members []int, prefix int) (groups []genGroup, rest []int) {
+	var runs [][]int
+	for i := 0; i < len(members); {
+		j := i + 1
+		for j < len(members) && slices.Equal(items[members[j]].ctx, items[members[i]].ctx) {
+			j++
+		}
+		runs = append(runs, members[i:j])
+		i = j
+	}
+	worth := func(run []int, all bool) bool {
+		k, n := len(run), len(items[run[0]].ctx)
+		own, within := n-1+k, k*(n-prefix)
+		return k >= 2 && n >= 2 && (all || within-own >= minSharedPrefix)
+	}
+	split := func(all bool) (groups []genGroup, rest []int, cost int) {
+		for _, run := range runs {
+			n := len(items[run[0]].ctx)
+			if worth(run, all) {
+				groups = append(groups, genGroup{prefix: n - 1, members: slices.Clone(run)})
+				cost += n - 1 + len(run)
+			} else {
+				rest = append(rest, run...)
+			}
+		}
+		p := sharedPrefix(items, rest)
+		for _, m := range rest {
+			cost += len(items[m].ctx) - p
+		}
+		if p > 0 {
+			cost += p
+		}
+		return groups, rest, cost
+	}
+	groups, rest, cost := split(false)
+	if g, r, c := split(true); c < cost {
+		return g, r
+	}
+	return groups, rest
 }
 
 // prefixCache is the resident shared prefix: its group and one cache row

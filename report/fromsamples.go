@@ -38,7 +38,11 @@ func sampleLine(s goeval.Sample) Sample {
 			resps = append(resps, []any{resp.LogProb})
 		case tasks.ReqGenerate:
 			line.Arguments = append(line.Arguments, []any{q.Context, q.LoggedGenKwargs()})
-			resps = append(resps, []any{resp.Text})
+			var texts []any // one per repeat
+			for _, a := range resp.All() {
+				texts = append(texts, a.Text)
+			}
+			resps = append(resps, texts)
 		}
 	}
 	line.Resps = resps

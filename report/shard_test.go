@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -24,7 +25,8 @@ func TestLineResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got[0] != want[0] || got[1] != want[1] || !math.IsNaN(got[2].LogProb) || got[3] != want[3] {
+	eq := reflect.DeepEqual // tasks.Response holds a slice (Repeats): not comparable with !=
+	if !eq(got[0], want[0]) || !eq(got[1], want[1]) || !math.IsNaN(got[2].LogProb) || !eq(got[3], want[3]) {
 		t.Fatalf("read back %+v, want %+v", got, want)
 	}
 	other := *inst

@@ -76,12 +76,19 @@ func lineResponses(s *Sample, inst *tasks.Instance) ([]tasks.Response, error) {
 			return nil, fmt.Errorf("request %d's prompt differs from the run's (other data, task files or prompt settings)", i)
 		}
 		one, _ := resps[i].([]any)
-		if len(one) != 1 {
-			return nil, fmt.Errorf("response %d is not a one-element list", i)
+		if len(one) != q.Times() {
+			return nil, fmt.Errorf("response %d is not a list of %d answers (the request's repeats)", i, q.Times())
 		}
-		var err error
-		if out[i], err = response(q.Kind, one[0]); err != nil {
-			return nil, fmt.Errorf("response %d: %w", i, err)
+		all := make([]tasks.Response, len(one))
+		for j, v := range one {
+			var err error
+			if all[j], err = response(q.Kind, v); err != nil {
+				return nil, fmt.Errorf("response %d: %w", i, err)
+			}
+		}
+		out[i] = all[0]
+		if len(all) > 1 {
+			out[i].Repeats = all
 		}
 	}
 	return out, nil

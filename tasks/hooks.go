@@ -27,6 +27,10 @@ type DocsHook func(docs []Doc) ([]Doc, error)
 // DocHook is a doc_to_text / doc_to_target / doc_to_choice hook.
 type DocHook func(doc Doc) (any, error)
 
+// SamplesHook is a fewshot_config.samples function: the few-shot
+// documents.
+type SamplesHook func() ([]Doc, error)
+
 // ResultsHook is a process_results hook: per-sample metrics from the
 // document and its responses (one per request, in order).
 type ResultsHook func(doc Doc, resps []Response) (map[string]metrics.Value, error)
@@ -72,10 +76,10 @@ func registerBuiltinHook(name string, fn any, added ...string) {
 
 // RegisterHook makes fn answer `!function` references to name
 // ("<folder>.module.function") in the YAML tasks of ix, over a built-in
-// hook of that name. fn is a DocsHook, DocHook or ResultsHook (or a func
-// with the same signature); for a DocsHook, added names the fields it
-// appends to each document, in the order Python adds them. It panics on
-// any other type.
+// hook of that name. fn is a DocsHook, DocHook, ResultsHook, FilterHook,
+// MetricHook or SamplesHook (or a func with the same signature); for a
+// DocsHook, added names the fields it appends to each document, in the
+// order Python adds them. It panics on any other type.
 func (ix *Index) RegisterHook(name string, fn any, added ...string) {
 	r := registered{hookFunc(name, fn), added}
 	ix.mu.Lock()
@@ -92,7 +96,11 @@ func hookFunc(name string, fn any) any {
 		return DocHook(f)
 	case func(Doc, []Response) (map[string]metrics.Value, error):
 		return ResultsHook(f)
-	case DocsHook, DocHook, ResultsHook, builtinResults:
+	case func([]string, Doc) ([]string, error):
+		return FilterHook(f)
+	case func() ([]Doc, error):
+		return SamplesHook(f)
+	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook:
 		return fn
 	}
 	panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
@@ -180,6 +188,12 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 			right = kind == hookDoc
 		case ResultsHook, builtinResults:
 			right = kind == hookResults
+		case FilterHook:
+			right = kind == hookFilterFn
+		case MetricHook:
+			right = kind == hookMetric
+		case SamplesHook:
+			right = kind == hookSamples
 		}
 		if !right {
 			r.failf(key, "!function %s: goeval's %s is not %s", ref.Name, c, kind)

@@ -28,6 +28,9 @@ type Index struct {
 	// py runs the Python functions no Go hook answers (SetPython); nil:
 	// such task files are refused.
 	py *pyworker.Runtime
+	// unsafeOK: task files with unsafe_code: true may start Python
+	// (ConfirmRunUnsafeCode).
+	unsafeOK bool
 }
 
 // NewIndex returns an Index of the built-in tasks and hooks.

@@ -171,7 +171,7 @@ func (s *spec) genRequest(opts Options, ctx string) Request {
 		}
 		kw[k] = v
 	}
-	r := Request{Kind: ReqGenerate, Context: ctx, GenKwargs: kw, GenKeys: keys, MaxTokens: 256}
+	r := Request{Kind: ReqGenerate, Context: ctx, GenKwargs: kw, GenKeys: keys, MaxTokens: 256, Repeats: s.repeats}
 	switch u := kw["until"].(type) {
 	case []string:
 		r.Until = u

@@ -31,7 +31,7 @@ func (r *cfgReader) pyFilterStep(key string, m *py.Map[any]) (st pipeStep, isPy 
 	ref, isRef := fn.(hookRef)
 	custom := fn == "custom"
 	if !isRef && !custom {
-		return pipeStep{}, false
+		return nil, false
 	}
 	kw := py.NewMap[any]()
 	for _, k := range m.Keys() {
@@ -45,11 +45,15 @@ func (r *cfgReader) pyFilterStep(key string, m *py.Map[any]) (st pipeStep, isPy 
 	} else {
 		h = r.hookAt(key+".function", ref, hookFilter)
 	}
+	if g, ok := h.fn.(FilterHook); ok { // a Go filter_fn (humaneval's, mbpp's)
+		r.onlyArgs(key, m, "filter_fn")
+		return customStep(g), true
+	}
 	f, ok := h.fn.(*pyFunc)
 	if !ok {
-		return pipeStep{}, true // hookAt reported why
+		return nil, true // hookAt reported why
 	}
-	return pipeStep{py: &pyFilter{f: f, kwargs: kw, fnMode: custom, order: r.keys}}, true
+	return (&pyFilter{f: f, kwargs: kw, fnMode: custom, order: r.keys}).pipe(), true
 }
 
 // goFilters are the filters goeval has (goFilterStep).
@@ -62,15 +66,15 @@ var goFilters = map[string]bool{"take_first": true, "take_first_k": true, "major
 func (r *cfgReader) lmevalFilterStep(key string, m *py.Map[any]) (pipeStep, bool) {
 	name, ok := m.Value("function").(string)
 	if !ok || goFilters[name] || r.py == nil || r.py.Available() != nil {
-		return pipeStep{}, false
+		return nil, false
 	}
 	if info, err := r.py.Info(); err != nil || !info.LMEval {
-		return pipeStep{}, false
+		return nil, false
 	}
 	f, err := resolveRegistry(r.py, key+".function", name, hookFilter)
 	if err != nil {
 		r.failf(key+".function", "%v", err)
-		return pipeStep{}, true
+		return nil, true
 	}
 	kw := py.NewMap[any]()
 	for _, k := range m.Keys() {
@@ -78,41 +82,44 @@ func (r *cfgReader) lmevalFilterStep(key string, m *py.Map[any]) (pipeStep, bool
 			kw.Set(k, m.Value(k))
 		}
 	}
-	return pipeStep{py: &pyFilter{f: f, kwargs: kw, order: r.keys}}, true
+	return (&pyFilter{f: f, kwargs: kw, order: r.keys}).pipe(), true
 }
 
-// step filters one document's response v: handed over as a one-element
-// list while list is true (no take_first yet), as it is after.
-func (p *pyFilter) step(v any, list bool, doc Doc) (any, error) {
-	in := v
-	if list {
-		in = []any{v}
-	}
-	req := py.NewMap[any]()
-	req.Set("resps", []any{in})
-	req.Set("docs", []any{OrderedDoc(doc, p.order())})
-	req.Set("kwargs", p.kwargs)
-	req.Set("fn", p.fnMode)
-	out, err := p.f.call("filter", req)
-	if err != nil {
-		return nil, err
-	}
-	l, ok := out.([]any)
-	if !ok || len(l) != 1 {
-		return nil, fmt.Errorf("%s: gave %d results for 1 document", p.f.what(), len(l))
-	}
-	if !list {
-		return l[0], nil
-	}
-	switch r := l[0].(type) {
-	case []any:
-		if len(r) == 1 {
-			return r[0], nil
+// pipe is the filter as a pipeline step: it gets the document's list of
+// responses (one per repeat) until a take_first, the response after, as
+// lm-eval hands them over.
+func (p *pyFilter) pipe() pipeStep {
+	return func(l respList, doc Doc) (respList, error) {
+		vals := l.values()
+		var in any = vals
+		if l.taken {
+			if len(vals) == 0 {
+				return l, nil
+			}
+			in = vals[0]
 		}
-	case pyworker.Tuple:
-		if len(r) == 1 {
-			return r[0], nil
+		req := py.NewMap[any]()
+		req.Set("resps", []any{in})
+		req.Set("docs", []any{OrderedDoc(doc, p.order())})
+		req.Set("kwargs", p.kwargs)
+		req.Set("fn", p.fnMode)
+		out, err := p.f.call("filter", req)
+		if err != nil {
+			return respList{}, err
 		}
+		res, ok := out.([]any)
+		if !ok || len(res) != 1 {
+			return respList{}, fmt.Errorf("%s: gave %d results for 1 document", p.f.what(), len(res))
+		}
+		if l.taken {
+			return respList{vals: []any{res[0]}, taken: true}, nil
+		}
+		switch r := res[0].(type) {
+		case []any:
+			return respList{vals: r}, nil
+		case pyworker.Tuple:
+			return respList{vals: []any(r)}, nil
+		}
+		return respList{}, fmt.Errorf("%s: gave %s for a document's responses, want a list of them", p.f.what(), yamlKind(res[0]))
 	}
-	return nil, fmt.Errorf("%s: gave %s for a document's responses, want a list of one response (goeval generates once per request)", p.f.what(), yamlKind(l[0]))
 }

@@ -32,6 +32,29 @@ func (ix *Index) SetPython(python string, timeout time.Duration) {
 	}
 }
 
+// ConfirmRunUnsafeCode records lm-eval's confirm_run_unsafe_code for ix's
+// task files. Unconfirmed (NewIndex's default), a task file with
+// unsafe_code: true starts no Python: its !function hooks must be Go ones
+// (humaneval's and mbpp's are), and one that needs Python is refused with
+// UnsafeRefusal's line when built. Options.Task.ConfirmRunUnsafeCode sets
+// it on the evaluation's Index.
+func (ix *Index) ConfirmRunUnsafeCode(confirmed bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.unsafeOK = confirmed
+}
+
+// pythonFor is the Python runtime for building c: none for an unconfirmed
+// unsafe_code task (refused reports that).
+func (ix *Index) pythonFor(c yamlConfig) (py *pyworker.Runtime, refused bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if v, _ := c.get("unsafe_code"); v == true && !ix.unsafeOK && ix.py != nil {
+		return nil, true
+	}
+	return ix.py, false
+}
+
 // PythonStarts is how many Python worker processes ix has started (0 until
 // a task needed one).
 func (ix *Index) PythonStarts() int {

@@ -33,10 +33,11 @@ func (sc *yamlScorer) scorePyResults(s *spec, inst *Instance, resps []Response) 
 	}
 	out := map[string]SampleResult{}
 	for _, p := range sc.pipes() {
-		v, err := p.apply(resps[0].Text, inst.Doc)
+		l, err := p.apply(answers(resps[0]), inst.Doc)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", p.name, err)
 		}
+		v := l.filtered()
 		m, err := sc.pyResultsCall(s, doc, []any{v})
 		if err != nil {
 			return nil, err

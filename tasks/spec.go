@@ -52,8 +52,11 @@ type spec struct {
 	score            func(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error)
 
 	// Set by task YAML files (yamlspec.go); zero for the built-ins.
-	versionAny any    // metadata.version as written (int, float or string)
-	genPrefix  string // gen_prefix: a field name or template ("" = none)
+	versionAny any        // metadata.version as written (int, float or string)
+	repeats    int        // answers per generate request (lm-eval's repeats; 0 = 1)
+	unsafe     bool       // unsafe_code: the metrics execute the generated code
+	code       CodeRunner // runs that code (set by Build when unsafe)
+	genPrefix  string     // gen_prefix: a field name or template ("" = none)
 	// multiTarget: the first evaluation document's target is a list, so
 	// every target is read as a list (lm-eval's multiple_target).
 	multiTarget bool
@@ -234,6 +237,9 @@ func (s *spec) selectDocs(n int, opts Options) ([]int, error) {
 func (s *spec) Build(opts Options) ([]Instance, error) {
 	if opts.ApplyChatTemplate && opts.ChatTemplate == nil {
 		return nil, errs.BadInputf("%s: ApplyChatTemplate is set but Options.ChatTemplate is nil: give the model's chat template", s.name)
+	}
+	if err := s.codeRunner(opts); err != nil {
+		return nil, err
 	}
 	evalT, err := s.docs(opts.dataLoc(), s.evalSplit())
 	if err != nil {

@@ -67,7 +67,13 @@ type Request struct {
 	MaxTokens    int            // generate: max_gen_toks (256 unless set)
 	GenKwargs    map[string]any // generate: the generation_kwargs as lm-eval logs them in "arguments"
 	GenKeys      []string       // generate: GenKwargs' key order in lm-eval's log
+	// Repeats is lm-eval's repeats (generate): the request is answered this
+	// many times, each answer with its own sampling seed; 0 or 1 is once.
+	Repeats int
 }
+
+// Times is how many answers the request gets: Repeats, at least 1.
+func (r Request) Times() int { return max(1, r.Repeats) }
 
 // Response is the model's answer to one Request: LogProb and IsGreedy for
 // loglikelihood (LogProb only for rolling), Text for generation.
@@ -76,6 +82,18 @@ type Response struct {
 	IsGreedy  bool
 	Text      string
 	NumTokens int
+	// Repeats are every answer of a repeated request (Request.Repeats > 1),
+	// in repeat order; the fields above are then the first one's, which is
+	// what lm-eval's take_first keeps. nil for a request answered once.
+	Repeats []Response
+}
+
+// All are the request's answers: Repeats, or the response itself.
+func (r Response) All() []Response {
+	if len(r.Repeats) > 0 {
+		return r.Repeats
+	}
+	return []Response{r}
 }
 
 // Instance is one evaluated document with its requests (a multiple-choice
@@ -114,6 +132,12 @@ type Options struct {
 	// As in lm-eval, the chosen documents are taken in dataset order, each
 	// once, and keep their index as doc_id.
 	Samples map[string][]int
+	// ConfirmRunUnsafeCode is lm-eval's confirm_run_unsafe_code: a task that
+	// executes the generated code (unsafe_code: true) builds only with it.
+	ConfirmRunUnsafeCode bool
+	// CodeRunner runs those tasks' programs (nil: goeval's sandbox,
+	// NewSandboxRunner, made when such a task builds).
+	CodeRunner CodeRunner
 }
 
 // DefaultOptions returns lm-eval's defaults: task few-shot, all docs, seed 1234.

@@ -22,10 +22,8 @@ import (
 const yamlTestdata = "testdata/lmeval_yaml"
 
 // yamlRefused are golden tasks goeval refuses at load time, with the key the
-// error must name.
-var yamlRefused = map[string]string{
-	"gsm8k_platinum_cot_self_consistency": "repeats", // 64 samples per question, majority vote
-}
+// error must name (none since repeats are supported).
+var yamlRefused = map[string]string{}
 
 func TestLMEvalYAMLParity(t *testing.T) {
 	ix := tasks.NewIndex()
@@ -62,7 +60,8 @@ func TestLMEvalYAMLParity(t *testing.T) {
 			if got := tk.NumFewshot(opts); float64(got) != head["num_fewshot"].(float64) {
 				t.Errorf("num_fewshot %d, lm-eval %v", got, head["num_fewshot"])
 			}
-			buildMatches(t, tk, opts, want)
+			insts := buildMatches(t, tk, opts, want)
+			checkRepeats(t, insts, head)
 			opts.Limit = 0.2
 			lim, err := tk.Build(opts)
 			if err != nil {
@@ -93,6 +92,22 @@ func checkYAMLHead(t *testing.T, tk tasks.Task, head map[string]any) {
 	}
 	if got, want := strings.Join(tk.Filters(), ","), joinAny(head["filters"]); got != want {
 		t.Errorf("filters %s, lm-eval %s", got, want)
+	}
+}
+
+// checkRepeats compares every request's repeats with lm-eval's.
+func checkRepeats(t *testing.T, insts []tasks.Instance, head map[string]any) {
+	t.Helper()
+	want, ok := head["repeats"].(float64)
+	if !ok {
+		t.Fatalf("the golden head has no repeats: %v", head["repeats"])
+	}
+	for _, inst := range insts {
+		for _, q := range inst.Requests {
+			if q.Times() != int(want) {
+				t.Fatalf("doc %d: a request answered %d times, lm-eval's repeats %v", inst.DocID, q.Times(), want)
+			}
+		}
 	}
 }
 

@@ -172,7 +172,14 @@ func (r *cfgReader) fewshotCfg(s *spec) {
 		s.fewshotSplit = sub.str("split")
 	}
 	if ref, ok := m.Value("samples").(hookRef); ok {
-		if f, ok := sub.hookAt("fewshot_config.samples", ref, hookSamples).fn.(*pyFunc); ok {
+		switch f := sub.hookAt("fewshot_config.samples", ref, hookSamples).fn.(type) {
+		case SamplesHook: // a Go hook (mbpp's): the pool, read now
+			docs, err := f()
+			if err != nil {
+				r.failf("fewshot_config.samples", "%v", err)
+			}
+			s.samples = docs
+		case *pyFunc:
 			s.samplesFn = pySamples(f)
 		}
 	} else if sub.has("samples") {

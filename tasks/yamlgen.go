@@ -64,55 +64,27 @@ func untilList(v any) (any, error) {
 	return yamlStrings(v, "a stop string or a list of them", false)
 }
 
-// filterStep is one filter function: it maps the document's responses
-// (one, as goeval generates once per request) to new ones.
+// filterStep is an element-wise filter function: it maps one response
+// to a new one (yamlfilters.go applies it to each of a document's).
 type filterStep func(resp string, doc Doc) (string, error)
 
-// filterPipe is one filter_list entry. goeval scores one response, so
-// take_first, take_first_k and majority_vote leave it as it is; a Python
-// filter (pyscore.go) sees the response as lm-eval hands it over: the
-// document's list of responses until a take_first, the response after.
+// filterPipe is one filter_list entry: its steps over the document's
+// responses (yamlfilters.go).
 type filterPipe struct {
 	name  string
 	steps []pipeStep
 }
 
-// pipeStep is a Go filter, a Python filter, or take_first.
-type pipeStep struct {
-	fn   filterStep
-	py   *pyFilter
-	take bool
-}
-
-// apply runs the pipeline over one response: a string, unless a Python
-// filter made it something else (then, with no take_first after it, the
-// one-element list lm-eval's filtered_resps holds).
-func (f filterPipe) apply(resp string, doc Doc) (any, error) {
-	var v any = resp
-	list, hasPy := true, false
+// apply runs the pipeline over a request's answers.
+func (f filterPipe) apply(resps []string, doc Doc) (respList, error) {
+	l := respList{resps: resps}
 	for _, st := range f.steps {
 		var err error
-		switch {
-		case st.take:
-			list = false
-		case st.py != nil:
-			hasPy = true
-			v, err = st.py.step(v, list, doc)
-		default:
-			s, ok := v.(string)
-			if !ok {
-				return nil, fmt.Errorf("a Python filter gave %s, and goeval's filters take strings", yamlKind(v))
-			}
-			v, err = st.fn(s, doc)
-		}
-		if err != nil {
-			return nil, err
+		if l, err = st(l, doc); err != nil {
+			return respList{}, err
 		}
 	}
-	if list && hasPy {
-		return []any{v}, nil
-	}
-	return v, nil
+	return l, nil
 }
 
 // filterList reads filter_list.
@@ -153,7 +125,7 @@ func (r *cfgReader) filterList(s *spec) {
 				r.failf(fmt.Sprintf("%s.filter[%d]", key, j), "want a mapping with a function key")
 				return
 			}
-			if st, ok := r.filterStep(fmt.Sprintf("%s.filter[%d]", key, j), fm); ok {
+			if st := r.pipeStep(fmt.Sprintf("%s.filter[%d]", key, j), fm); st != nil {
 				p.steps = append(p.steps, st)
 			}
 		}
@@ -162,23 +134,7 @@ func (r *cfgReader) filterList(s *spec) {
 	}
 }
 
-// filterStep builds one filter function with its arguments (ok=false:
-// nothing to do, or an error).
-func (r *cfgReader) filterStep(key string, m *py.Map[any]) (pipeStep, bool) {
-	if st, isPy := r.pyFilterStep(key, m); isPy {
-		return st, st.py != nil
-	}
-	if st, isPy := r.lmevalFilterStep(key, m); isPy {
-		return st, st.py != nil
-	}
-	st := r.goFilterStep(key, m)
-	if m.Value("function") == "take_first" {
-		return pipeStep{take: true}, true
-	}
-	return pipeStep{fn: st}, st != nil
-}
-
-// goFilterStep builds one of goeval's filters.
+// goFilterStep builds one of goeval's element-wise filters.
 func (r *cfgReader) goFilterStep(key string, m *py.Map[any]) filterStep {
 	fn, _ := m.Value("function").(string)
 	args := map[string]bool{}
@@ -198,12 +154,6 @@ func (r *cfgReader) goFilterStep(key string, m *py.Map[any]) filterStep {
 		return true
 	}
 	switch fn {
-	case "take_first", "majority_vote":
-		allow() // one response: its first and its majority are itself
-		return nil
-	case "take_first_k":
-		allow("k")
-		return nil
 	case "lowercase":
 		allow()
 		return func(s string, _ Doc) (string, error) { return metrics.Lowercase(s), nil }
@@ -224,7 +174,7 @@ func (r *cfgReader) goFilterStep(key string, m *py.Map[any]) filterStep {
 		r.failf(key+".function", "!function %s: goeval cannot run Python filters (give --python)", ref.Name)
 		return nil
 	}
-	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, regex, multi_choice_regex, lowercase, uppercase, remove_whitespace, map)", fn)
+	r.failf(key+".function", "filter %q is not supported (goeval has take_first, take_first_k, majority_vote, custom, regex, multi_choice_regex, lowercase, uppercase, remove_whitespace, map)", fn)
 	return nil
 }
 

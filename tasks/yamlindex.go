@@ -163,7 +163,11 @@ func (ix *Index) yamlTask(name string) (*spec, bool, error) {
 	if !ok || e.kind != entryTask {
 		return nil, false, nil
 	}
-	s, err := newYAMLSpec(e.cfg, ix.hook, ix.python())
+	py, refused := ix.pythonFor(e.cfg)
+	s, err := newYAMLSpec(e.cfg, ix.hook, py)
+	if err != nil && refused { // it needs Python, which an unconfirmed code task does not start
+		return nil, true, errs.BadInputf("%s", UnsafeRefusal(name))
+	}
 	return s, true, err
 }
 

@@ -54,6 +54,7 @@ type yamlScorer struct {
 	results ResultsHook
 	builtin string // process_results is this built-in task's scoring
 	filters []filterPipe
+	hooked  []*hookedMetric // metric_list entries answered by Go MetricHooks
 	// Python (pyscore.go): process_results; metric functions and their
 	// keyword arguments, by metric name.
 	pyResults *pyFunc
@@ -98,6 +99,14 @@ func (r *cfgReader) metrics(s *spec) {
 		if !ok {
 			r.failf(key, "want a mapping with a metric key, got %s", yamlKind(e))
 			return
+		}
+		if ref, isHook := m.Value("metric").(hookRef); isHook && s.output == GenerateUntil && r.isGoHook(ref) {
+			specs, hm := r.metricHookEntry(key, ref, m)
+			s.metrics = append(s.metrics, specs...)
+			if hm != nil {
+				sc.hooked = append(sc.hooked, hm)
+			}
+			continue
 		}
 		ms, em := r.metricEntry(key, s, sc, m, hooked)
 		s.metrics = append(s.metrics, ms)

@@ -164,59 +164,126 @@ func (sc *yamlScorer) scoreGenerate(s *spec, inst *Instance, resps []Response) (
 	} else if gold != nil {
 		golds = []string{py.Str(gold)}
 	}
+	texts := answers(resps[0])
 	out := map[string]SampleResult{}
 	for _, f := range sc.pipes() {
-		v, err := f.apply(resps[0].Text, inst.Doc)
+		l, err := f.apply(texts, inst.Doc)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
-		m, err := sc.generateMetrics(s, pyGold, golds, v)
+		pred := l.filtered()
+		m, err := sc.genMetrics(s, inst, pyGold, golds, pred)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %w", f.name, err)
 		}
-		out[f.name] = SampleResult{Metrics: m, FilteredResps: v}
+		out[f.name] = SampleResult{Metrics: m, FilteredResps: pred}
 	}
 	return out, nil
 }
 
-// generateMetrics scores one filtered response v: Python's metrics on
-// gold as lm-eval has it, goeval's on the gold strings.
-func (sc *yamlScorer) generateMetrics(s *spec, gold any, golds []string, v any) (map[string]metrics.Value, error) {
+// answers are a generate request's answer texts, one per repeat.
+func answers(r Response) []string {
+	all := r.All()
+	texts := make([]string, len(all))
+	for i, a := range all {
+		texts[i] = a.Text
+	}
+	return texts
+}
+
+// genMetrics scores a filtered prediction (a response, or a list of them
+// when the pipeline keeps the repeats' list): Go metric hooks and
+// goeval's metrics on the gold strings, Python's on gold as lm-eval has
+// it.
+func (sc *yamlScorer) genMetrics(s *spec, inst *Instance, gold any, golds []string, pred any) (map[string]metrics.Value, error) {
 	m := map[string]metrics.Value{}
+	hookedName := map[string]bool{}
+	for _, h := range sc.hooked {
+		if err := h.score(m, inst.Target, pred, s.code); err != nil {
+			return nil, err
+		}
+		for _, n := range h.names {
+			hookedName[n] = true
+		}
+	}
 	for _, ms := range s.metrics {
+		if hookedName[ms.Name] {
+			continue
+		}
 		if f, ok := sc.pyMetrics[ms.Name]; ok {
-			val, err := sc.pyMetric(s, f, gold, v)
+			val, err := sc.pyMetric(s, f, gold, pred)
 			if err != nil {
 				return nil, err
 			}
 			m[ms.Name] = val
 			continue
 		}
-		pred, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("%s compares strings, and a Python filter gave %s", ms.Name, pyKind(v))
-		}
+		one, isOne := scoredOne(pred)
 		switch ms.Name {
 		case "exact_match":
+			if !isOne {
+				em, err := sc.listExactMatch(pred, golds)
+				if err != nil {
+					return nil, err
+				}
+				m[ms.Name] = metrics.Float(em)
+				continue
+			}
 			em := 0.0
 			for _, g := range golds {
-				em = max(em, sc.em.Score(pred, g))
+				em = max(em, sc.em.Score(one, g))
 			}
 			m[ms.Name] = metrics.Float(em)
 		case "bleu", "chrf", "ter": // corpus-level: the (reference, prediction) pair
 			if len(golds) != 1 {
 				return nil, fmt.Errorf("%s needs one reference per document, and doc_to_target gave %d", ms.Name, len(golds))
 			}
-			m[ms.Name] = metrics.Text(golds[0], pred)
+			if !isOne {
+				return nil, fmt.Errorf("%s needs one response per document as a string (got %s): end the filter with take_first", ms.Name, pyKind(pred))
+			}
+			m[ms.Name] = metrics.Text(golds[0], one)
 		}
 	}
 	return m, nil
 }
 
-// pipes are the filter pipelines, or lm-eval's default "none" (take_first).
+// scoredOne is the one response a built-in metric scores: pred itself, or
+// the only element of a one-answer list (a pipeline without take_first
+// logs the list, as lm-eval does, and scores as before).
+func scoredOne(pred any) (string, bool) {
+	if l, ok := pred.([]any); ok && len(l) == 1 {
+		pred = l[0]
+	}
+	one, ok := pred.(string)
+	return one, ok
+}
+
+// listExactMatch is exact_match of a list of responses against one gold:
+// the share that match, as lm-eval's numpy comparison broadcasts it.
+func (sc *yamlScorer) listExactMatch(pred any, golds []string) (float64, error) {
+	l, isList := pred.([]any)
+	if !isList {
+		return 0, fmt.Errorf("exact_match compares strings, and a Python filter gave %s", pyKind(pred))
+	}
+	if len(golds) != 1 || len(l) == 0 {
+		return 0, fmt.Errorf("exact_match of %d responses needs one gold answer (got %d): end the filter with take_first", len(l), len(golds))
+	}
+	sum := 0.0
+	for _, p := range l {
+		ps, ok := p.(string)
+		if !ok {
+			return 0, fmt.Errorf("exact_match compares strings, and a Python filter gave %s", pyKind(p))
+		}
+		sum += sc.em.Score(ps, golds[0])
+	}
+	return sum / float64(len(l)), nil
+}
+
+// pipes are the filter pipelines, or lm-eval's default "none": take_first,
+// so a repeated request without a filter_list scores its first answer.
 func (sc *yamlScorer) pipes() []filterPipe {
 	if len(sc.filters) == 0 {
-		return []filterPipe{{name: "none"}}
+		return []filterPipe{{name: "none", steps: []pipeStep{takeFirst}}}
 	}
 	return sc.filters
 }

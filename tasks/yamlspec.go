@@ -97,6 +97,8 @@ func newYAMLSpec(c yamlConfig, hooks hookLookup, py *pyworker.Runtime) (*spec, e
 	r.unsupported()
 	r.dataset(s)
 	r.output(s)
+	r.repeats(s)
+	r.unsafeCode(s)
 	r.formatting(s)
 	r.fewshotCfg(s)
 	r.version(s)
@@ -168,12 +170,6 @@ func (r *cfgReader) unsupported() {
 		if r.has(u.key) {
 			r.failf(u.key, "%s", u.why)
 		}
-	}
-	if v, ok := r.c.get("unsafe_code"); ok && v != false && v != nil {
-		r.failf("unsafe_code", "tasks that execute generated code are not supported")
-	}
-	if v, ok := r.c.get("repeats"); ok && v != nil && v != 1 {
-		r.failf("repeats", "goeval scores one response per request: repeats must be 1, not %v", v)
 	}
 }
 

@@ -44,6 +44,7 @@ func runMerge(args []string) error {
 	out := fs.String("output-path", "", "where the run's files go, under <model name sanitized>/ (default: the shards' --output-path, when the folders are OUT/<model>/shard-i-of-N)")
 	dataDir := fs.String("data-dir", "", "dataset root to build the documents from (default: the first shard's --data-dir; the datasets must give the shards' prompts)")
 	model := fs.String("model", "", "with --apply-chat-template runs: the checkpoint folder whose tokenizer files hold the chat template (default: the shards' --model)")
+	unsafeCode := fs.Bool("confirm-run-unsafe-code", false, "run the code tasks' recorded programs again in goeval's sandbox (their pass@k is computed by running them); refused without it, as goeval run")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), mergeUsage)
 		fs.PrintDefaults()
@@ -68,7 +69,7 @@ func runMerge(args []string) error {
 			return errs.BadInputf("the shard folders are not all OUT/<model>/shard-i-of-N under one OUT: give --output-path")
 		}
 	}
-	return mergeShards(context.Background(), shards, dir, *dataDir, *model)
+	return mergeShards(context.Background(), shards, dir, *dataDir, *model, *unsafeCode)
 }
 
 // readShards finds and reads the shard folders of dirs and checks that
@@ -93,13 +94,14 @@ func readShards(dirs []string) ([]*report.ShardRun, error) {
 // mergeShards evaluates the shards' run from their samples and writes its
 // files under out, after checking that every shard's samples line is
 // the merged run's.
-func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, model string) error {
+func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, model string, unsafeCode bool) error {
 	first := shards[0].Manifest
 	opts, err := mergeOptions(first.Run, dataDir)
 	if err != nil {
 		return err
 	}
 	defer opts.Index.Close()
+	opts.Task.ConfirmRunUnsafeCode = unsafeCode
 	info, err := report.DecodeRunInfo(first.Info)
 	if err != nil {
 		return err

@@ -24,6 +24,7 @@ type runFlags struct {
 	limit                                                                       float64
 	fewshot, bootstrap                                                          int
 	logSamples, chat, skipBase, overwrite, failNonFinite                        bool
+	confirmUnsafeCode                                                           bool
 	multiturn                                                                   optBool
 	useCache                                                                    string // --use-cache (run_cache.go)
 	includePath                                                                 string
@@ -82,7 +83,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
-	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. Only the few-shot seed changes goeval's prompts")
+	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. The few-shot seed picks the prompts' shots; the torch seed, each sampled answer's seed (with the task, document and repeat)")
 	fs.BoolVar(&f.chat, "apply-chat-template", false, "render prompts with the model's chat template (turns on --fewshot-as-multiturn unless it is given as false, as lm-eval >= 0.4.10)")
 	fs.Var(&f.multiturn, "fewshot-as-multiturn", "few-shot examples as separate chat turns; default true with --apply-chat-template, =false puts them inline in one user turn (true needs --apply-chat-template)")
 	fs.StringVar(&f.sysInstr, "system-instruction", "", "system prompt prepended to every context")
@@ -91,6 +92,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.useCache, "use-cache", "", "request cache folder (lm-eval's --use_cache): every answered request is committed there, one file per model identity, so an interrupted run resumes without recomputing; see README \"Interrupted runs and caching\"")
 	fs.BoolVar(&f.overwrite, "overwrite", false, "evaluate every model even when --output-path holds its results of the same tasks and settings (a sweep or multi-adapter run skips it otherwise), then remove those older results and samples files")
 	fs.BoolVar(&f.failNonFinite, "fail-on-nonfinite", false, failOnNonFiniteHelp)
+	fs.BoolVar(&f.confirmUnsafeCode, "confirm-run-unsafe-code", false, "run tasks that execute the generated code (a task YAML's unsafe_code: true, e.g. lm-eval's humaneval, mbpp), each program in goeval's sandbox; they are refused without it (lm-eval's --confirm_run_unsafe_code)")
 	fs.IntVar(&f.bootstrap, "bootstrap-iters", metrics.DefaultBootstrapIters, "bootstrap resamples for non-mean stderrs (lm-eval default 100000); <= 0 writes N/A")
 	defineLMEvalFlags(fs, f)
 	defineAPIFlags(fs, &f.api)

@@ -25,15 +25,14 @@ var lmevalShort = map[string]string{"t": "tasks", "M": "model", "a": "model-args
 
 // lmevalRefused are lm-eval flags goeval does not support, with the reason.
 var lmevalRefused = map[string]string{
-	"predict-only":            "goeval always computes the metrics; use --log-samples to keep the model outputs",
-	"check-integrity":         "goeval's tasks are built in and checked by goeval's own tests; there is no task test suite to run",
-	"cache-requests":          "goeval rebuilds prompts in milliseconds and caches nothing but model responses (--use-cache)",
-	"wandb-args":              "goeval does not log to Weights & Biases",
-	"wandb-config-args":       "goeval does not log to Weights & Biases",
-	"trackio-args":            "goeval does not log to Trackio",
-	"hf-hub-log-args":         "goeval does not upload results to the Hugging Face Hub",
-	"confirm-run-unsafe-code": "goeval's built-in tasks run no code",
-	"verbosity":               "goeval has no log levels; progress goes to stderr",
+	"predict-only":      "goeval always computes the metrics; use --log-samples to keep the model outputs",
+	"check-integrity":   "goeval's tasks are built in and checked by goeval's own tests; there is no task test suite to run",
+	"cache-requests":    "goeval rebuilds prompts in milliseconds and caches nothing but model responses (--use-cache)",
+	"wandb-args":        "goeval does not log to Weights & Biases",
+	"wandb-config-args": "goeval does not log to Weights & Biases",
+	"trackio-args":      "goeval does not log to Trackio",
+	"hf-hub-log-args":   "goeval does not upload results to the Hugging Face Hub",
+	"verbosity":         "goeval has no log levels; progress goes to stderr",
 }
 
 // lmevalOptionalValue are flags whose value lm-eval makes optional; a

@@ -80,11 +80,15 @@ func planRun(ctx context.Context, f *runFlags) (_ *runPlan, err error) {
 	if p.eval, err = evalOptions(f, seeds); err != nil {
 		return nil, err
 	}
+	p.eval.Index.ConfirmRunUnsafeCode(f.confirmUnsafeCode) // before any task is built: an unconfirmed code task starts no Python
 	if p.out, err = outputOf(f); err != nil {
 		return nil, err
 	}
 	models, err := p.resolveModels(ctx, f)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.planCode(f); err != nil {
 		return nil, err
 	}
 	if err := checkBeforeWork(f, p.hub, models); err != nil {
@@ -143,6 +147,7 @@ func evalOptions(f *runFlags, seeds report.Seeds) (goevalpkg.Options, error) {
 	if seeds.Fewshot != nil {
 		t.Seed = *seeds.Fewshot
 	}
+	o.SamplingSeed = seeds.Torch
 	return o, nil
 }
 

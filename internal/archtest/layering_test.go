@@ -24,9 +24,10 @@ var layers = map[string]int{
 	"internal/env": -1,
 	// 0: leaves everyone may use.
 	"internal/errs": 0, "internal/py": 0, "internal/jinja": 0, "internal/buildinfo": 0,
-	"internal/jsonl": 0, // JSON lines read one way: blank lines skipped, lines numbered
-	"internal/gemm":  0, // float32 matmul micro-kernels (Go assembly), no GoMLX
-	"internal/vmath": 0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
+	"internal/jsonl":   0, // JSON lines read one way: blank lines skipped, lines numbered
+	"internal/gemm":    0, // float32 matmul micro-kernels (Go assembly), no GoMLX
+	"internal/vmath":   0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
+	"internal/sandbox": 0, // generated programs run confined (namespaces, seccomp, Landlock, rlimits); no GoMLX
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "metrics/mathverify": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator

@@ -62,3 +62,13 @@ class Upper:
 def match(references, predictions):
     """A metric function, as lm-eval calls it for generate_until."""
     return float(references[0].upper() + "!" == predictions[0])
+
+
+class Suffix:
+    """A Filter class after take_first: each document's one response."""
+
+    def __init__(self, suffix=""):
+        self.suffix = suffix
+
+    def apply(self, resps, docs):
+        return [r + self.suffix for r in resps]

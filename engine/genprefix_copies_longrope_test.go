@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/goeval/goeval/internal/testutil"
+	"github.com/goeval/goeval/lm"
+)
+
+// TestGenerateCopiesLongRope: on a LongRoPE model (Phi-3.5, original
+// context 16) copies of one prompt are not prefilled once — a row's
+// rotary factors depend on its length, and a 17-id prompt's first 16 ids
+// alone would take the short factors — so every copy is prefilled whole
+// and generates what packing off generates, the prompts that straddle the
+// switch included.
+func TestGenerateCopiesLongRope(t *testing.T) {
+	const k = 4
+	dir := filepath.Join(testutil.Path(t, "models/testdata/archs"), "phi35")
+	rng := rand.New(rand.NewPCG(5, 8))
+	var reqs []lm.GenerateRequest
+	whole := 0
+	for p, n := range []int{17, 16, 24} {
+		ctx := randomIDs(rng, 128)(n)
+		for c := range k {
+			reqs = append(reqs, lm.GenerateRequest{ContextIDs: ctx, MaxTokens: 5, Temperature: 1, Seed: uint64(10*p + c)})
+		}
+		whole += k * n
+	}
+	var want []lm.GenerateResult
+	for _, packing := range []string{"off", "on"} {
+		e, err := Open(dir, Options{BatchSize: 4, Packing: packing})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		if e.Config().LongRopeLength() == 0 {
+			t.Fatal("phi35 fixture has no LongRoPE")
+		}
+		got, err := e.GenerateUntil(context.Background(), slices.Clone(reqs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := e.GenStats(); s.PrefillTokens != whole {
+			t.Errorf("packing %s: %d tokens prefilled, want every copy whole (%d)", packing, s.PrefillTokens, whole)
+		}
+		if want == nil {
+			want = got
+			continue
+		}
+		for i := range want {
+			if !slices.Equal(got[i].IDs, want[i].IDs) {
+				t.Errorf("request %d: packed %v, whole prompts %v", i, got[i].IDs, want[i].IDs)
+			}
+		}
+	}
+}
