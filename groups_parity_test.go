@@ -23,11 +23,11 @@ import (
 
 const groupsDir = "testdata/lmeval_groups"
 
-// replayLM answers from lm-eval's recorded answers; an unknown request is
+// groupReplayLM answers from lm-eval's recorded answers; an unknown request is
 // an error (goeval asked for something lm-eval did not).
-type replayLM struct{ answers map[string]any }
+type groupReplayLM struct{ answers map[string]any }
 
-func (r replayLM) Loglikelihood(_ context.Context, reqs []lm.LoglikelihoodRequest) ([]lm.LoglikelihoodResult, error) {
+func (r groupReplayLM) Loglikelihood(_ context.Context, reqs []lm.LoglikelihoodRequest) ([]lm.LoglikelihoodResult, error) {
 	out := make([]lm.LoglikelihoodResult, len(reqs))
 	for i, q := range reqs {
 		a, ok := r.answers["ll\x00"+q.Context+"\x00"+q.Continuation].([]any)
@@ -40,11 +40,11 @@ func (r replayLM) Loglikelihood(_ context.Context, reqs []lm.LoglikelihoodReques
 	return out, nil
 }
 
-func (r replayLM) LoglikelihoodRolling(context.Context, []lm.RollingRequest) ([]lm.RollingResult, error) {
+func (r groupReplayLM) LoglikelihoodRolling(context.Context, []lm.RollingRequest) ([]lm.RollingResult, error) {
 	return nil, fmt.Errorf("no rolling requests here")
 }
 
-func (r replayLM) GenerateUntil(_ context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
+func (r groupReplayLM) GenerateUntil(_ context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
 	out := make([]lm.GenerateResult, len(reqs))
 	for i, q := range reqs {
 		a, ok := r.answers["gen\x00"+q.Context].(string)
@@ -71,7 +71,7 @@ func readPyMap(t *testing.T, path string) *py.Map[any] {
 
 func TestGroupsMatchLMEval(t *testing.T) {
 	answers := readPyMap(t, filepath.Join(groupsDir, "answers.json"))
-	model := replayLM{answers: map[string]any{}}
+	model := groupReplayLM{answers: map[string]any{}}
 	for _, k := range answers.Keys() {
 		model.answers[k] = answers.Value(k)
 	}
