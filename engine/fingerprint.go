@@ -39,29 +39,39 @@ var fingerprintFiles = []string{"config.json", "generation_config.json", "tokeni
 // instead of the folder's tokenizer.json is not covered.
 func (e *Engine) Fingerprint() (string, error) {
 	h := sha256.New()
-	mode, _ := models.ParseAdapterMode(e.opts.AdapterMode)
 	fmt.Fprintf(h, "%s\ndtype %s\nbackend %q\nmax_length %d\nprefix %d\n", fingerprintVersion, e.prec.weights, e.spec, e.maxLen, e.prefix)
 	if e.prec.compute != e.prec.weights {
 		fmt.Fprintf(h, "compute %s\n", e.prec.compute)
 	}
-	if err := hashModelDir(h, e.dir, fingerprintFiles); err != nil {
-		return "", fmt.Errorf("fingerprint of %s: %w", e.dir, err)
-	}
-	if len(e.opts.Adapters) > 0 {
-		fmt.Fprintf(h, "adapter mode %s, applied %d of %d\n", mode, e.adapter, len(e.opts.Adapters))
-	}
-	for i, a := range e.opts.Adapters {
-		fmt.Fprintf(h, "adapter %d\n", i)
-		if err := hashModelDir(h, a, []string{models.AdapterConfigFile}); err != nil {
-			return "", fmt.Errorf("fingerprint of adapter %s: %w", a, err)
-		}
+	if err := e.hashModelAndAdapters(h, "fingerprint", statWeights); err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// hashModelAndAdapters writes into h the model folder's and then each
+// adapter's hash (hashModelDir with weight for the weight files), with the
+// adapter mode; what names the hash in errors ("fingerprint", "identity").
+func (e *Engine) hashModelAndAdapters(h hash.Hash, what string, weight func(hash.Hash, string) error) error {
+	if err := hashModelDir(h, e.dir, fingerprintFiles, weight); err != nil {
+		return fmt.Errorf("%s of %s: %w", what, e.dir, err)
+	}
+	if len(e.opts.Adapters) > 0 {
+		mode, _ := models.ParseAdapterMode(e.opts.AdapterMode)
+		fmt.Fprintf(h, "adapter mode %s, applied %d of %d\n", mode, e.adapter, len(e.opts.Adapters))
+	}
+	for i, a := range e.opts.Adapters {
+		fmt.Fprintf(h, "adapter %d\n", i)
+		if err := hashModelDir(h, a, []string{models.AdapterConfigFile}, weight); err != nil {
+			return fmt.Errorf("%s of adapter %s: %w", what, a, err)
+		}
+	}
+	return nil
+}
+
 // hashModelDir writes into h the bytes of dir's small files (absent ones
-// as such) and the name, size and modification time of its weight files.
-func hashModelDir(h hash.Hash, dir string, small []string) error {
+// as such), then each of its weight files, in name order, through weight.
+func hashModelDir(h hash.Hash, dir string, small []string, weight func(hash.Hash, string) error) error {
 	for _, name := range small {
 		for _, n := range []string{name, name + ".gz"} {
 			if err := hashFile(h, filepath.Join(dir, n)); err != nil {
@@ -75,12 +85,20 @@ func hashModelDir(h hash.Hash, dir string, small []string) error {
 	}
 	sort.Strings(weights)
 	for _, w := range weights {
-		st, err := os.Stat(w)
-		if err != nil {
+		if err := weight(h, w); err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "weights %q %d %d\n", filepath.Base(w), st.Size(), st.ModTime().UnixNano())
 	}
+	return nil
+}
+
+// statWeights writes a weight file's name, size and modification time.
+func statWeights(h hash.Hash, w string) error {
+	st, err := os.Stat(w)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "weights %q %d %d\n", filepath.Base(w), st.Size(), st.ModTime().UnixNano())
 	return nil
 }
 

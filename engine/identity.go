@@ -8,9 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-
-	"github.com/goeval/goeval/models"
 )
 
 // identityVersion heads the hashed text of Identity.
@@ -35,44 +32,11 @@ const (
 // max length and the prefix token.
 func (e *Engine) Identity() (string, error) {
 	h := sha256.New()
-	mode, _ := models.ParseAdapterMode(e.opts.AdapterMode)
 	fmt.Fprintf(h, "%s\n%s\ndevice %s\nmax_length %d\nprefix %d\n", identityVersion, e.prec, e.device.Device, e.maxLen, e.prefix)
-	if err := identityOfDir(h, e.dir, fingerprintFiles); err != nil {
-		return "", fmt.Errorf("identity of %s: %w", e.dir, err)
-	}
-	if len(e.opts.Adapters) > 0 {
-		fmt.Fprintf(h, "adapter mode %s, applied %d of %d\n", mode, e.adapter, len(e.opts.Adapters))
-	}
-	for i, a := range e.opts.Adapters {
-		fmt.Fprintf(h, "adapter %d\n", i)
-		if err := identityOfDir(h, a, []string{models.AdapterConfigFile}); err != nil {
-			return "", fmt.Errorf("identity of adapter %s: %w", a, err)
-		}
+	if err := e.hashModelAndAdapters(h, "identity", sampleFile); err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// identityOfDir writes into h the bytes of dir's small files and samples
-// of its weight files.
-func identityOfDir(h hash.Hash, dir string, small []string) error {
-	for _, name := range small {
-		for _, n := range []string{name, name + ".gz"} {
-			if err := hashFile(h, filepath.Join(dir, n)); err != nil {
-				return err
-			}
-		}
-	}
-	weights, err := filepath.Glob(filepath.Join(dir, "*.safetensors"))
-	if err != nil {
-		return err
-	}
-	sort.Strings(weights)
-	for _, w := range weights {
-		if err := sampleFile(h, w); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // sampleFile writes path's name, size and identityBlocks blocks of it
