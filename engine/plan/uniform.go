@@ -34,70 +34,81 @@ func worthIt(before []int, n, b, t int, slack float64) bool {
 	return float64(n*b*t-padded) <= slack*float64(padded)
 }
 
+// uniformRows is the rows of n passes (pass i: rowsOf(i), shapeOf(i) = its
+// rows and length) cut into passes of one shape — rowsPer rows at length t,
+// the last pass padded to the same rows — or ok false when that shape is
+// not worthIt (or there is only one pass) and the passes stay as they are.
+func uniformRows[R any](n int, rowsOf func(int) []R, shapeOf func(int) (b, t int), batchSize int, slack float64) (cut [][]R, rowsPer, t int, ok bool) {
+	if n < 2 {
+		return nil, 0, 0, false
+	}
+	var rows []R
+	before := make([]int, n)
+	for i := range n {
+		rows = append(rows, rowsOf(i)...)
+		b, bt := shapeOf(i)
+		before[i] = b * bt
+		t = max(t, bt)
+	}
+	passes, rowsPer := uniformShape(len(rows), t, batchSize)
+	if !worthIt(before, passes, rowsPer, t, slack) {
+		return nil, 0, 0, false
+	}
+	for start := 0; start < len(rows); start += rowsPer {
+		cut = append(cut, rows[start:min(start+rowsPer, len(rows))])
+	}
+	return cut, rowsPer, t, true
+}
+
+// sameK sets every pass's slot count (k(i) points at pass i's) to the
+// largest slot bucket among them, so the passes share one shape.
+func sameK(n int, k func(int) *int) {
+	most := 0
+	for i := range n {
+		most = max(most, BucketPow2(max(*k(i), 1)))
+	}
+	for i := range n {
+		*k(i) = most
+	}
+}
+
 // uniformPacked is batches (cutBatches, longest rows first) in one shape
 // when worthIt, else batches.
 func uniformPacked(tr *packTrie, items []Item, batches []packBatch, batchSize int, slack float64) []packBatch {
-	if len(batches) < 2 {
+	cut, rowsPer, t, ok := uniformRows(len(batches),
+		func(i int) []packRow { return batches[i].rows },
+		func(i int) (int, int) { return batches[i].B, batches[i].T }, batchSize, slack)
+	if !ok {
 		return batches
 	}
-	var rows []packRow
-	var before []int
-	t := 0
-	for _, b := range batches {
-		rows = append(rows, b.rows...)
-		before = append(before, b.B*b.T)
-		t = max(t, b.T)
-	}
-	n, rowsPer := uniformShape(len(rows), t, batchSize)
-	if !worthIt(before, n, rowsPer, t, slack) {
-		return batches
-	}
-	out := make([]packBatch, 0, n)
-	k := 0
-	for start := 0; start < len(rows); start += rowsPer {
-		b := packBatch{B: rowsPer, T: t, rows: rows[start:min(start+rowsPer, len(rows))]}
-		for _, r := range b.rows {
+	out := make([]packBatch, len(cut))
+	for i, rows := range cut {
+		out[i] = packBatch{B: rowsPer, T: t, rows: rows}
+		for _, r := range rows {
 			rk, rr := tr.rowCounts(items, r)
-			b.K, b.real = b.K+rk, b.real+rr
+			out[i].K, out[i].real = out[i].K+rk, out[i].real+rr
 		}
-		k = max(k, BucketPow2(max(b.K, 1)))
-		out = append(out, b)
 	}
-	for i := range out {
-		out[i].K = k
-	}
+	sameK(len(out), func(i int) *int { return &out[i].K })
 	return out
 }
 
 // uniformUnpacked is batches (planBatches, longest first) in one shape
 // when worthIt, else batches.
 func uniformUnpacked(items []Item, batches []batch, batchSize int, slack float64) []batch {
-	if len(batches) < 2 {
+	cut, rowsPer, t, ok := uniformRows(len(batches),
+		func(i int) []int { return batches[i].rows },
+		func(i int) (int, int) { return batches[i].B, batches[i].T }, batchSize, slack)
+	if !ok {
 		return batches
 	}
-	var rows, before []int
-	t := 0
-	for _, b := range batches {
-		rows = append(rows, b.rows...)
-		before = append(before, b.B*b.T)
-		t = max(t, b.T)
-	}
-	n, rowsPer := uniformShape(len(rows), t, batchSize)
-	if !worthIt(before, n, rowsPer, t, slack) {
-		return batches
-	}
-	out := make([]batch, 0, n)
-	k := 0
-	for start := 0; start < len(rows); start += rowsPer {
-		b := batch{B: rowsPer, T: t, rows: rows[start:min(start+rowsPer, len(rows))]}
-		for _, r := range b.rows {
-			b.K += len(items[r].Targets)
+	out := make([]batch, len(cut))
+	for i, rows := range cut {
+		out[i] = batch{B: rowsPer, T: t, rows: rows}
+		for _, r := range rows {
+			out[i].K += len(items[r].Targets)
 		}
-		k = max(k, BucketPow2(max(b.K, 1)))
-		out = append(out, b)
 	}
-	for i := range out {
-		out[i].K = k
-	}
+	sameK(len(out), func(i int) *int { return &out[i].K })
 	return out
 }
