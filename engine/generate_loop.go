@@ -336,13 +336,14 @@ func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []
 	gs.stats.DecodeSteps++
 	gs.stats.DecodeTokens += busy
 	gs.stats.DecodeTime += d
+	crossing := e.crossingRows(rows, pos) // genlongrope.go
 	v := len(logits) / c.B
 	for r, row := range rows {
-		if row != nil {
+		if row != nil && !slices.Contains(crossing, r) {
 			e.push(gs, rows, r, logits[r*v:(r+1)*v], results)
 		}
 	}
-	return nil
+	return e.reprefill(gs, c, rows, crossing, results)
 }
 
 // push appends row r's next token picked from its logits (and reports it

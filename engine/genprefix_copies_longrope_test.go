@@ -16,7 +16,8 @@ import (
 // rotary factors depend on its length, and a 17-id prompt's first 16 ids
 // alone would take the short factors — so every copy is prefilled whole
 // and generates what packing off generates, the prompts that straddle the
-// switch included.
+// switch included. (The 16-id prompts cross the switch at their first
+// decode step, where each row is prefilled again, 17 ids.)
 func TestGenerateCopiesLongRope(t *testing.T) {
 	const k = 4
 	dir := filepath.Join(testutil.Path(t, "models/testdata/archs"), "phi35")
@@ -29,6 +30,9 @@ func TestGenerateCopiesLongRope(t *testing.T) {
 			reqs = append(reqs, lm.GenerateRequest{ContextIDs: ctx, MaxTokens: 5, Temperature: 1, Seed: uint64(10*p + c)})
 		}
 		whole += k * n
+		if n == 16 { // the first decode step crosses the switch: each copy re-prefilled (genlongrope.go)
+			whole += k * (n + 1)
+		}
 	}
 	var want []lm.GenerateResult
 	for _, packing := range []string{"off", "on"} {

@@ -17,7 +17,9 @@ and also hold each token's largest |logit| and two best log-probs
 (hf_logprobs.score_detail). A mixture-of-experts checkpoint also gets
 router.json: the experts each sparse layer's router chose (top-k, in
 transformers' order) for every token of one 48-token stream, read with
-forward hooks on the routers.
+forward hooks on the routers. A LongRoPE checkpoint also gets
+greedy_cross.jsonl: transformers' greedy generations from prompts just
+shorter than original_max_position_embeddings, which cross the switch.
 Weights are random but seeded and scaled so that
 log-probs are far from uniform. With --check, the committed checkpoints are
 reloaded (strictly: no missing or unexpected keys), the log-probs
@@ -179,6 +181,42 @@ def router_file(d, check):
     return 0
 
 
+LONGROPE = {"phi35"}
+CROSS_TOKENS = 10  # greedy tokens generated past each prompt
+
+
+def crossing_golden(d, gen):
+    """transformers' greedy generate (its KV cache; Phi-3 recomputes the
+    whole sequence with the long factors when it first grows past
+    original_max_position_embeddings) for prompts ending just before the
+    switch, so their generations cross it."""
+    model = load_model(d)
+    orig = model.config.original_max_position_embeddings
+    out = []
+    for n in range(orig - 6, orig + 1):
+        ctx = torch.randint(3, VOCAB, (n,), generator=gen).tolist()
+        ids = model.generate(torch.tensor([ctx]), attention_mask=torch.ones(1, n, dtype=torch.long),
+                             max_new_tokens=CROSS_TOKENS, do_sample=False, eos_token_id=2, pad_token_id=0)
+        out.append({"context_ids": ctx, "continuation_ids": ids[0, n:].tolist()})
+    return out
+
+
+def crossing_file(d, check):
+    """Writes, or with check compares, d's greedy_cross.jsonl; returns 1
+    when it differs."""
+    text = "".join(json.dumps(r) + "\n" for r in crossing_golden(d, torch.Generator().manual_seed(400)))
+    path = os.path.join(d, "greedy_cross.jsonl")
+    if not check:
+        with open(path, "w") as f:
+            f.write(text)
+        return 0
+    with open(path) as f:
+        if f.read() != text:
+            print(f"{path}: differs from transformers' greedy generations across the LongRoPE switch")
+            return 1
+    return 0
+
+
 def golden_dtype(model_dir, reqs, dtype):
     """transformers log-probs for reqs with the model loaded in dtype, with
     score_detail's fields."""
@@ -280,6 +318,8 @@ def main():
         bad += dtype_goldens(d, reqs, args.check)
         if name in MOES:
             bad += router_file(d, args.check)
+        if name in LONGROPE:
+            bad += crossing_file(d, args.check)
         lines = golden(d, reqs)
         path = os.path.join(d, "golden.jsonl")
         if not args.check:

@@ -1,0 +1,56 @@
+package engine
+
+import "github.com/goeval/goeval/lm"
+
+// LongRoPE generation (Phi-3/3.5, Phi-4-mini). A row's rotary factors are
+// the short ones while its sequence fits original_max_position_embeddings
+// (orig) and the long ones beyond, so the keys cached while a generation
+// was short are rotated by the wrong factors once it grows past orig.
+// transformers' Phi-3 drops its cache when a sequence first grows past
+// orig and runs the whole sequence again; so does the engine: the step
+// that feeds a row the token at position orig re-prefills the row (prompt
+// and generated ids) instead, which rewrites its cache with the long
+// factors and gives that step's logits.
+
+// crossingRows are the busy rows whose token this step sits at position
+// orig (the first of a sequence longer than orig), for a LongRoPE model;
+// nil otherwise. pos holds each row's position this step.
+func (e *Engine) crossingRows(rows []*genRow, pos []int32) []int {
+	orig := e.cfg.LongRopeLength()
+	if orig == 0 {
+		return nil
+	}
+	var out []int
+	for r, row := range rows {
+		if row != nil && int(pos[r]) == orig {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// reprefill runs the rows crossing the LongRoPE switch again whole —
+// prompt and generated ids — in one prefill (their decode logits of this
+// step are dropped) and picks each one's next token from it.
+func (e *Engine) reprefill(gs *genState, c *kvCache, rows []*genRow, crossing []int, results []lm.GenerateResult) error {
+	if len(crossing) == 0 {
+		return nil
+	}
+	items := make([]*genItem, len(crossing))
+	for i, r := range crossing {
+		row := rows[r]
+		items[i] = row.it
+		whole := *row.it // the same stopper and sampler
+		whole.ctx = append(append(make([]int32, 0, len(row.it.ctx)+len(row.ids)), row.it.ctx...), row.ids...)
+		row.it = &whole
+	}
+	held := make([]*genRow, len(crossing))
+	for i, r := range crossing {
+		held[i] = rows[r] // push frees a row that finishes
+	}
+	err := e.prefillRows(gs, c, rows, crossing, results, genGroup{}, 0, nil)
+	for i, row := range held {
+		row.it = items[i]
+	}
+	return err
+}
