@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strconv"
 )
 
@@ -40,7 +41,8 @@ func synthPhiConfig(o *ModelOptions, m map[string]any) {
 	m["qk_layernorm"], m["resid_pdrop"], m["embd_pdrop"] = false, jsonFloat(0), jsonFloat(0)
 }
 
-// synthPhi3Config: no sliding window unless asked.
+// synthPhi3Config: no sliding window unless asked; LongRoPE (Phi-3.5's
+// rope_scaling) when o.RopeScaling is "longrope".
 func synthPhi3Config(o *ModelOptions, m map[string]any) {
 	m["sliding_window"] = nil
 	if o.SlidingWindow > 0 {
@@ -48,6 +50,26 @@ func synthPhi3Config(o *ModelOptions, m map[string]any) {
 	}
 	m["original_max_position_embeddings"], m["resid_pdrop"], m["embd_pdrop"] = o.MaxPositions, jsonFloat(0), jsonFloat(0)
 	m["pad_token_id"] = o.EOS // Phi3Config defaults to 32000, past a small vocabulary
+	if r := o.RopeScaling; r != nil && r.Type == "longrope" {
+		short, long := longRopeFactors(o)
+		m["original_max_position_embeddings"] = r.OriginalMaxPositionEmbeddings
+		m["rope_scaling"] = map[string]any{"type": "longrope", "short_factor": short, "long_factor": long}
+	}
+}
+
+// longRopeFactors are LongRoPE's per-frequency factors (head_dim/2 each)
+// for o, seeded: short ones near 1, long ones rising from 1 to about
+// max_position_embeddings / original_max_position_embeddings, as
+// Phi-3.5's do.
+func longRopeFactors(o *ModelOptions) (short, long []float64) {
+	n := o.HeadDim / 2
+	rng := rand.New(rand.NewPCG(o.Seed, 0x10e6))
+	ratio := float64(o.MaxPositions) / float64(o.RopeScaling.OriginalMaxPositionEmbeddings)
+	for i := range n {
+		short = append(short, 1+0.1*rng.Float64())
+		long = append(long, 1+(ratio-1)*float64(i)/float64(max(n-1, 1))+0.1*rng.Float64())
+	}
+	return short, long
 }
 
 // synthGemmaConfig: Gemma's activation, query scale, soft-caps (Gemma 2's

@@ -7,6 +7,7 @@ import (
 
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/lm"
+	"github.com/goeval/goeval/models"
 )
 
 // TestSynthArchs synthesizes each architecture outside the llama family (the
@@ -44,5 +45,28 @@ func TestSynthArchs(t *testing.T) {
 				t.Errorf("log-prob %g is not negative", lp)
 			}
 		})
+	}
+}
+
+// TestSynthLongRope: --arch phi3 with LongRoPE scaling writes Phi-3.5's
+// rope_scaling (short and long factors, head_dim/2 each) and
+// original_max_position_embeddings, which the engine reads as a LongRoPE
+// model switching at 16 tokens. parity/archs/arch_golden.py --synth checks
+// the file against transformers.
+func TestSynthLongRope(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "phi35")
+	err := Model(ModelOptions{Arch: "phi3", Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 48, Vocab: 64,
+		Seed: 1, BOS: 1, EOS: 2, MaxPositions: 128, Out: dir,
+		RopeScaling: &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: 16}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(dir, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if got := e.Config().LongRopeLength(); got != 16 {
+		t.Errorf("LongRopeLength %d, want 16", got)
 	}
 }

@@ -64,11 +64,11 @@ func parseSynthModel(args []string) (o synth.ModelOptions, help bool, err error)
 	fs.IntVar(&o.HeadDim, "head-dim", 0, "attention head size (0 = hidden/heads)")
 	fs.BoolVar(&o.Tie, "tie", o.Tie, "tie lm_head to the token embeddings (no lm_head.weight)")
 	fs.Float64Var(&o.RopeTheta, "rope-theta", o.RopeTheta, "rotary embedding base")
-	scaling := fs.String("rope-scaling", "", "rope scaling: '' (none) or llama3")
+	scaling := fs.String("rope-scaling", "", "rope scaling: '' (none), llama3, or longrope (--arch phi3: Phi-3.5's LongRoPE, seeded short and long factors)")
 	fs.Float64Var(new(float64), "rope-factor", 32, "llama3 rope scaling factor")
 	fs.Float64Var(new(float64), "rope-low", 1, "llama3 rope scaling low_freq_factor")
 	fs.Float64Var(new(float64), "rope-high", 4, "llama3 rope scaling high_freq_factor")
-	fs.IntVar(new(int), "rope-original", 8192, "llama3 rope scaling original_max_position_embeddings")
+	fs.IntVar(new(int), "rope-original", 8192, "llama3 and longrope scaling: original_max_position_embeddings")
 	fs.IntVar(&o.MaxPositions, "max-positions", o.MaxPositions, "max_position_embeddings")
 	fs.IntVar(&o.SlidingWindow, "sliding-window", 0, "sliding_window (mistral, phi3, gemma2, gemma3, mixtral, qwen2moe, qwen3moe; 0 = none)")
 	fs.IntVar(&o.MoE.Experts, "experts", 0, "mixture-of-experts archs: number of experts (0 = 4)")
@@ -143,8 +143,17 @@ func applyRopeScaling(fs *flag.FlagSet, o *synth.ModelOptions, kind string) erro
 	case "llama3":
 		o.RopeScaling = &models.RopeScaling{Type: "llama3", Factor: get("rope-factor"), LowFreqFactor: get("rope-low"),
 			HighFreqFactor: get("rope-high"), OriginalMaxPositionEmbeddings: int(get("rope-original"))}
+	case "longrope":
+		if o.Arch != "phi3" {
+			return errs.BadInputf("--rope-scaling longrope is Phi-3.5's: use it with --arch phi3")
+		}
+		orig := int(get("rope-original"))
+		if orig <= 0 || orig >= o.MaxPositions {
+			return errs.BadInputf("--rope-scaling longrope: --rope-original %d must be positive and below --max-positions %d", orig, o.MaxPositions)
+		}
+		o.RopeScaling = &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: orig}
 	default:
-		return errs.BadInputf("--rope-scaling %q: use llama3 or leave it empty", kind)
+		return errs.BadInputf("--rope-scaling %q: use llama3 or longrope (phi3), or leave it empty", kind)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ reloaded (strictly: no missing or unexpected keys), the log-probs
 recomputed, and any difference from golden.jsonl beyond REF_TOL, or from a
 half-precision golden beyond reftol.dtype_differences, is an error (exit 1).
 With --synth, `goeval synth model` writes each architecture (Gemma with a
-4-token sliding window, the MoEs with SYNTH_FLAGS), transformers must
+4-token sliding window, the MoEs and Phi-3.5's LongRoPE with SYNTH_FLAGS), transformers must
 load it strictly, and `goeval score` must match transformers' log-probs
 to 1e-4.
 """
@@ -110,9 +110,11 @@ SYNTH_FLAGS = {
     "qwen2moe": ["--experts", "8", "--experts-per-token", "2", "--sparse-step", "1"],
     "qwen3moe": ["--experts", "6", "--experts-per-token", "3", "--norm-topk", "--sparse-step", "2"],
     "olmoe": ["--experts", "8", "--experts-per-token", "2", "--norm-topk"],
+    "phi35": ["--rope-scaling", "longrope", "--rope-original", "16", "--max-positions", "128"],
 }
+SYNTH_ARCH = {"phi35": "phi3"}  # --arch of a name goeval synth model does not know
 ROUTER_TOKENS = 48
-NO_SYNTH = {"phi35"}  # `goeval synth model` writes no LongRoPE
+NO_SYNTH = set()
 
 
 @torch.no_grad()
@@ -267,7 +269,7 @@ def check_synth(goeval, reqs):
     with tempfile.TemporaryDirectory() as tmp:
         for name in sorted(set(ARCHS) - NO_SYNTH):
             d = os.path.join(tmp, name)
-            subprocess.run([goeval, "synth", "model", "--arch", name, "--hidden", "32", "--layers", "3",
+            subprocess.run([goeval, "synth", "model", "--arch", SYNTH_ARCH.get(name, name), "--hidden", "32", "--layers", "3",
                             "--heads", "4", "--kv-heads", "2", "--intermediate", "64", "--vocab", str(VOCAB),
                             "--seed", "5", "--out", d] + (["--sliding-window", "4"] if "gemma" in name else [])
                            + SYNTH_FLAGS.get(name, []),
