@@ -50,8 +50,10 @@ check "weight-only bfloat16 vs transformers float32" parity/models/make_bf16_gol
 check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARITY_DEVICE=xla-cpu go test -count=1 -timeout 30m ./parity/models/"
 # Packed rows, cached and shared prefixes on XLA CPU against its unpacked rows
 # (engine/pack_test.go: ≤ 1e-6 per token, a model's own floor, or twice XLA's own batch noise),
-# generation's shared prompt prefixes and its measured batch size there.
-check "packing, shared prefixes, batch auto on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -timeout 45m -run 'TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead' ./engine/"
+# generation's shared prompt prefixes and its measured batch size there; the
+# Phi, Gemma, MoE and LongRoPE goldens through the engine (scores, greedy
+# generation, LongRoPE generation across its switch).
+check "packing, shared prefixes, batch auto, archs on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -timeout 45m -run 'TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead|TestArchsThroughEngine|TestGenerateCrossesLongRope' ./engine/"
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
 check "bitsandbytes 4-bit (dequantize_4bit, transformers, peft)" $PY parity/bnb/bnb_golden.py --check
 check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
