@@ -1,6 +1,9 @@
 package report
 
 import (
+	"encoding/json"
+	"strings"
+
 	"github.com/goeval/goeval"
 	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/tasks"
@@ -76,4 +79,55 @@ func addThoughts(line *Sample, s goeval.Sample) {
 	line.Extra.Set(ReasoningKey, reasoning)
 	line.Extra.Set(ReasoningTokensKey, rtoks)
 	line.Extra.Set(AnswerTokensKey, atoks)
+}
+
+// lineThought is the reasoning a samples line (a shard's) logged for
+// request i's answer j, nil when none (addThoughts' keys read back).
+// Found is not logged: the reasoning holds the think-end token exactly
+// when it is more than the answer's stripped leading whitespace (a
+// whitespace-only think-end token aside).
+func lineThought(s *Sample, i, j int) *tasks.Thought {
+	r, ok := s.Extra.Get(ReasoningKey)
+	if !ok {
+		return nil
+	}
+	text, ok := nested(r, i, j).(string)
+	if !ok {
+		return nil
+	}
+	t := &tasks.Thought{Reasoning: text, Found: strings.TrimFunc(text, py.IsSpace) != ""}
+	rt, _ := s.Extra.Get(ReasoningTokensKey)
+	at, _ := s.Extra.Get(AnswerTokensKey)
+	rn, rok := jsonInt(nested(rt, i, j))
+	an, aok := jsonInt(nested(at, i, j))
+	if rok && aok {
+		t.ReasoningTokens, t.AnswerTokens, t.Counted = rn, an, true
+	}
+	return t
+}
+
+// nested is v[i][j] of a decoded JSON list of lists, nil when absent.
+func nested(v any, i, j int) any {
+	outer, _ := v.([]any)
+	if i >= len(outer) {
+		return nil
+	}
+	inner, _ := outer[i].([]any)
+	if j >= len(inner) {
+		return nil
+	}
+	return inner[j]
+}
+
+// jsonInt is a decoded JSON integer (json.Number as py.ParseJSON reads
+// numbers; a Go int when built in memory).
+func jsonInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		n, err := x.Int64()
+		return int(n), err == nil
+	case int:
+		return x, true
+	}
+	return 0, false
 }
