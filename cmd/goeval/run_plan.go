@@ -318,6 +318,11 @@ func runInfo(f *runFlags, p *runPlan, seeds report.Seeds) report.RunInfo {
 		Settings: report.RunSettings{BatchSize: batch, Device: device, Limit: f.limit,
 			BootstrapIters: f.bootstrap, GenKwargs: p.eval.Task.GenKwargs, Seeds: seeds, ModelArgs: f.apiModelArgs()},
 		Prompt: report.PromptSettings{SystemInstruction: f.sysInstr, ApplyChatTemplate: f.chat}}
+	info.Settings.ThinkEndToken = f.think.endToken
+	if f.think.enable.set {
+		v := f.think.enable.val
+		info.Settings.EnableThinking = &v
+	}
 	if f.chat || f.multiturn.set {
 		v := f.multiturn.or(f.chat)
 		info.Prompt.FewshotAsMultiturn = &v
