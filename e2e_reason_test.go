@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -52,7 +54,10 @@ func TestReasonLMEval(t *testing.T) {
 		}
 		run := r.e2eRun
 		run.goldens = reasonDir
-		if r.Replay != "" {
+		switch {
+		case r.Replay != "" && run.ThinkEndToken != "": // the raw answers: the golden's are cut
+			run.model = replayRaw(t, m, filepath.Join(reasonDir, run.Name), r.Replay)
+		case r.Replay != "":
 			run.model = replayOf(t, m, filepath.Join(reasonDir, run.Name))
 		}
 		t.Run(run.Name, func(t *testing.T) {
@@ -99,6 +104,54 @@ func replayOf(t *testing.T, m *engine.Engine, golden string) *replayLM {
 				return err
 			}
 			r.answers[prompt] = s.Resps[0]
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+// replayRaw is replayOf with the answers of the replay file (task → doc
+// id → answers per request, parity/reason/lmeval_replay.py's format)
+// rather than the golden samples' (lm-eval logs the answers it cut at
+// think_end_token); the golden samples give each document's prompt.
+func replayRaw(t *testing.T, m *engine.Engine, golden, file string) *replayLM {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers map[string]map[string][][]string
+	if err := json.Unmarshal(raw, &answers); err != nil {
+		t.Fatal(err)
+	}
+	r := replayOf(t, m, golden)
+	files, _ := filepath.Glob(filepath.Join(golden, "samples_*.jsonl"))
+	for _, f := range files {
+		task := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "samples_"), ".jsonl")
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fh.Close()
+		err = jsonl.Lines(fh, func(_ int, b []byte) error {
+			var s struct {
+				DocID     int                                   `json:"doc_id"`
+				Arguments map[string]map[string]json.RawMessage `json:"arguments"`
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				return err
+			}
+			var prompt string
+			if err := json.Unmarshal(s.Arguments["gen_args_0"]["arg_0"], &prompt); err != nil {
+				return err
+			}
+			a := answers[task][strconv.Itoa(s.DocID)]
+			if len(a) == 0 {
+				return fmt.Errorf("%s has no answer for %s doc %d", file, task, s.DocID)
+			}
+			r.answers[prompt] = a[0]
 			return nil
 		})
 		if err != nil {

@@ -60,6 +60,9 @@ type e2eRun struct {
 	BootstrapIters int `json:"bootstrap_iters"`
 	// ConfirmRunUnsafeCode runs code tasks (parity/reason's code runs).
 	ConfirmRunUnsafeCode bool `json:"confirm_run_unsafe_code"`
+	// ThinkEndToken cuts the answers' reasoning (Options.Thinking;
+	// parity/reason's think run).
+	ThinkEndToken string `json:"think_end_token"`
 	// goldens is the folder of the run's golden folder ("": e2eDir), and
 	// model, when set, answers the requests instead of the engine (whose
 	// description still goes into the results).
@@ -138,6 +141,7 @@ func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e
 		prompt.FewshotAsMultiturn, prompt.ChatTemplate = &multi, m.ChatTemplate()
 	}
 	opts.Task.ConfirmRunUnsafeCode = run.ConfirmRunUnsafeCode
+	opts.Thinking = lm.Thinking{EndToken: run.ThinkEndToken}
 	var answers lm.LM = m
 	if run.model != nil {
 		answers = run.model

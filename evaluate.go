@@ -50,6 +50,14 @@ type Options struct {
 	// nil: DefaultSamplingSeed). Each sampled answer (do_sample) gets a seed
 	// derived from it, the task, the document and the repeat (seeds.go).
 	SamplingSeed *int64
+
+	// Thinking splits each generation at its last think-end token as
+	// lm-eval's think_end_token does: filters and metrics see the answer
+	// only; the reasoning stays in Results.Samples (tasks.Thought) and its
+	// tokens are counted (TaskResult.Thinking). With Thinking.Enabled
+	// (enable_thinking=True), loglikelihood requests are refused as lm-eval
+	// refuses them. The zero value changes nothing.
+	Thinking lm.Thinking
 }
 
 // Progress is one progress report.

@@ -35,6 +35,9 @@ func runRequests(ctx context.Context, model lm.LM, runs []*taskRun, opts Options
 			}
 		}
 	}
+	if err := checkThinking(opts.Thinking, runs, byKind[tasks.ReqLoglikelihood]); err != nil {
+		return err
+	}
 	for _, refs := range byKind {
 		pr.total += len(refs)
 	}
@@ -133,7 +136,7 @@ func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*ta
 			return err
 		}
 		for i, ref := range refs {
-			setResp(runs, ref, tasks.Response{Text: out[i].Text, NumTokens: len(out[i].IDs)})
+			setResp(runs, ref, generated(out[i], opts.Thinking))
 			tokens += len(out[i].IDs)
 		}
 	}

@@ -56,6 +56,9 @@ type TaskResult struct {
 	// Shard is the shard's part of the task in a sharded evaluation
 	// (Options.Shard); nil otherwise.
 	Shard *TaskShard
+	// Thinking sums the reasoning cut from the task's generations
+	// (Options.Thinking); nil when none was cut.
+	Thinking *ThinkingCounts
 }
 
 // Metric returns the named metric under filter.

@@ -16,6 +16,7 @@ func scoreTask(r *taskRun, opts Options) (*TaskResult, error) {
 	if len(opts.Task.GenKwargs) > 0 && t.OutputType() == tasks.GenerateUntil {
 		tr.GenKwargs = opts.Task.GenKwargs
 	}
+	tr.Thinking = thinkingCounts(r.resps)
 	filters := t.Filters()
 	raw := map[string][]metrics.Value{} // "metric,filter" → values in doc order
 	perDoc := make([]map[string]tasks.SampleResult, len(r.insts))

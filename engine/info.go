@@ -19,9 +19,10 @@ func (e *Engine) Tokenizer() *tokenizer.Tokenizer { return e.tok }
 func (e *Engine) ChatTemplate() string { return lmtok.Chat{Tok: e.tok}.ChatTemplate() }
 
 // ApplyChatTemplate implements lm.ChatTemplater with the tokenizer's chat
-// template (tokenizer_config.json's chat_template).
+// template (tokenizer_config.json's chat_template) and
+// Options.ChatTemplateArgs.
 func (e *Engine) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool) (string, error) {
-	return lmtok.Chat{Tok: e.tok}.ApplyChatTemplate(msgs, addGenerationPrompt)
+	return lmtok.Chat{Tok: e.tok, Args: e.opts.ChatTemplateArgs}.ApplyChatTemplate(msgs, addGenerationPrompt)
 }
 
 // Info implements lm.Describer with the facts lm-eval's HF model reports:

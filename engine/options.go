@@ -60,6 +60,10 @@ type Options struct {
 	// rolling windows have this size. 0: config max_position_embeddings,
 	// else 2048.
 	MaxLength int
+	// ChatTemplateArgs are more chat template variables (lm-eval's
+	// chat_template_args, with enable_thinking): ApplyChatTemplate passes
+	// them as transformers' apply_chat_template passes keyword arguments.
+	ChatTemplateArgs map[string]any
 	// Tokenizer, when set, replaces the checkpoint's tokenizer.json for
 	// string requests (Open loads that one otherwise).
 	Tokenizer Tokenizer

@@ -46,6 +46,9 @@ func FromResults(r *goeval.Results, info RunInfo) (*Results, map[string][]Sample
 	for _, k := range sortedKeys(extra) {
 		out.Extra.Set(k, extra[k])
 	}
+	if th := thinkingEntry(r); th != nil {
+		out.Extra.Set(ThinkingKey, th)
+	}
 	out.Extra.Set(VersionKey, buildinfo.Version()) // where lm-eval writes lm_eval_version
 	return out, fromSamples(r), nil
 }

@@ -46,6 +46,7 @@ func sampleLine(s goeval.Sample) Sample {
 		}
 	}
 	line.Resps = resps
+	addThoughts(&line, s)
 	if s.OutputType != tasks.MultipleChoice && len(s.Requests) == 1 {
 		// lm-eval logs one filtered response per request: ["18"], not "18".
 		line.FilteredResps = []any{s.FilteredResps}

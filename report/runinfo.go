@@ -88,6 +88,11 @@ type RunSettings struct {
 	// ModelArgs, when set, is "model_args" as given (lm-eval's --model_args
 	// spelling), replacing the one built from Model, Peft and DType.
 	ModelArgs *py.Map[any]
+	// ThinkEndToken and EnableThinking are goeval run's --think-end-token
+	// and --enable-thinking, written after dtype in the model_args built
+	// (lm-eval's think_end_token and enable_thinking model arguments).
+	ThinkEndToken  string `json:",omitempty"`
+	EnableThinking *bool  `json:",omitempty"`
 }
 
 // Seeds are lm-eval's four seeds (--seed): Python's random, NumPy's,
@@ -135,6 +140,12 @@ func RunConfig(s RunSettings) *py.Map[any] {
 			args.Set("peft", s.Peft)
 		}
 		args.Set("dtype", s.DType)
+		if s.ThinkEndToken != "" {
+			args.Set("think_end_token", s.ThinkEndToken)
+		}
+		if s.EnableThinking != nil {
+			args.Set("enable_thinking", *s.EnableThinking)
+		}
 	}
 	c := py.NewMap[any]()
 	c.Set("model", "goeval")

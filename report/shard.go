@@ -84,6 +84,12 @@ type EvalSettings struct {
 	Samples            map[string][]int `json:"samples,omitempty"`
 	BootstrapIters     int              `json:"bootstrap_iters"`
 	LogSamples         bool             `json:"log_samples"`
+	// Python and PythonTimeout are the run's --python and
+	// --python-timeout (the interpreter of the task files' Python
+	// functions), goeval merge's defaults; like the paths, they may differ
+	// between shards (other machines), and the first shard's is used.
+	Python        string  `json:"python,omitempty" shard:"path"`
+	PythonTimeout float64 `json:"python_timeout_seconds,omitempty" shard:"path"`
 }
 
 // ShardTask is a shard's part of one task.

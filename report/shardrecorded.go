@@ -85,6 +85,7 @@ func lineResponses(s *Sample, inst *tasks.Instance) ([]tasks.Response, error) {
 			if all[j], err = response(q.Kind, v); err != nil {
 				return nil, fmt.Errorf("response %d: %w", i, err)
 			}
+			all[j].Thought = lineThought(s, i, j)
 		}
 		out[i] = all[0]
 		if len(all) > 1 {

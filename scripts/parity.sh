@@ -70,6 +70,6 @@ check "Phi, Gemma, MoE synth load in HF" $PY parity/archs/arch_golden.py --synth
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
 # repeats, take_first_k, majority_vote and maj@k: lm-eval over goeval's sampled answers (the code
 # runs also need evaluate's code_eval folder: reason.py --runs code,pass_at_k --code-eval DIR).
-check "repeats and voting vs lm-eval (replayed answers)" $PY parity/reason/reason.py --check --runs self_consistency,vote,first
+check "repeats, voting and reasoning cut vs lm-eval (replayed answers)" $PY parity/reason/reason.py --check --runs self_consistency,vote,first,think
 check "goeval serve: lm_eval local-completions, openai client" $PY parity/serve/serve_check.py "$BIN"
 exit $fail

@@ -159,7 +159,12 @@ func TestLimit(t *testing.T) {
 }
 
 func TestExpandGroups(t *testing.T) {
-	ts, gs, err := tasks.NewIndex().Expand([]string{"mmlu", "gsm8k", "mmlu_anatomy"})
+	// mmlu_anatomy is in mmlu: the union keeps it once; Expand refuses the
+	// overlap as lm-eval does (cmd/goeval's groups_overlap.txtar).
+	if _, _, err := tasks.NewIndex().Expand([]string{"mmlu", "gsm8k", "mmlu_anatomy"}); !errs.IsBadInput(err) {
+		t.Fatalf("Expand of overlapping names: err = %v, want lm-eval's duplicate-task refusal", err)
+	}
+	ts, gs, err := tasks.NewIndex().ExpandUnion([]string{"mmlu", "gsm8k", "mmlu_anatomy"})
 	if err != nil {
 		t.Fatal(err)
 	}

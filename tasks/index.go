@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"cmp"
 	"os"
 	"sort"
 	"strings"
@@ -128,11 +129,32 @@ func (ix *Index) unknown(name string) error {
 // Expand resolves task and group names into tasks (groups expanded
 // recursively, order kept, duplicates dropped) and the groups met. A name
 // that is the path of a YAML file (path/to/task.yaml) is indexed first.
+// Like lm-eval's TaskManager.load, it refuses a task that two of the names
+// reach from different sources (two groups, or a group and the task
+// itself; a tag's tasks are each their own source).
 func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
+	return ix.expand(names, true)
+}
+
+// ExpandUnion is Expand without the overlap check: the union of the
+// names' tasks (goeval synth data writes each dataset once).
+func (ix *Index) ExpandUnion(names []string) ([]Task, []Group, error) {
+	return ix.expand(names, false)
+}
+
+func (ix *Index) expand(names []string, strict bool) ([]Task, []Group, error) {
 	var ts []Task
 	var gs []Group
 	seenT, seenG := map[string]bool{}, map[string]bool{}
+	from := map[string]string{} // task → the top-level name that brought it (lm-eval's _check_duplicates)
+	source, top := "", false    // the top-level group being walked ("": a task or tag); whether n is top-level
+	var dup error
 	add := func(n string, t Task) {
+		src := cmp.Or(source, n)
+		if prev, ok := from[n]; ok && prev != src && strict && dup == nil {
+			dup = errs.BadInputf("duplicate task '%s': found in both '%s' and '%s' (lm-eval refuses it too: evaluate groups that overlap in separate runs)", n, prev, src)
+		}
+		from[n] = src
 		if !seenT[n] {
 			seenT[n] = true
 			ts = append(ts, t)
@@ -163,6 +185,12 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 				return err
 			}
 		}
+		if top {
+			top = false
+			if ok && !g.tag {
+				source = n
+			}
+		}
 		if ok {
 			if !seenG[n] && !g.tag {
 				seenG[n] = true
@@ -190,8 +218,12 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 		if strings.TrimSpace(n) == "" {
 			return nil, nil, errs.BadInputf("--tasks has an empty name in %q (a stray comma?)", strings.Join(names, ","))
 		}
+		source, top = "", true
 		if err := walk(strings.TrimSpace(n), nil); err != nil {
 			return nil, nil, err
+		}
+		if dup != nil {
+			return nil, nil, dup
 		}
 	}
 	return ts, gs, nil

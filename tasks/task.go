@@ -86,6 +86,21 @@ type Response struct {
 	// in repeat order; the fields above are then the first one's, which is
 	// what lm-eval's take_first keeps. nil for a request answered once.
 	Repeats []Response
+	// Thought is the reasoning cut from a generation when the run splits
+	// reasoning from answers (lm.Thinking, lm-eval's think_end_token):
+	// Text is then the answer only. nil otherwise.
+	Thought *Thought
+}
+
+// Thought is the reasoning part of one generation (Response.Thought).
+type Thought struct {
+	Reasoning string // the generation before the answer (think-end token and whitespace included)
+	Found     bool   // the think-end token occurs in the generation
+	// ReasoningTokens and AnswerTokens split the generated tokens at the
+	// last think-end token (Counted false: the token's id or the LM's
+	// token ids are unknown).
+	ReasoningTokens, AnswerTokens int
+	Counted                       bool
 }
 
 // All are the request's answers: Repeats, or the response itself.

@@ -44,6 +44,8 @@ func runMerge(args []string) error {
 	out := fs.String("output-path", "", "where the run's files go, under <model name sanitized>/ (default: the shards' --output-path, when the folders are OUT/<model>/shard-i-of-N)")
 	dataDir := fs.String("data-dir", "", "dataset root to build the documents from (default: the first shard's --data-dir; the datasets must give the shards' prompts)")
 	model := fs.String("model", "", "with --apply-chat-template runs: the checkpoint folder whose tokenizer files hold the chat template (default: the shards' --model)")
+	python := fs.String("python", "", "Python interpreter for the task files' Python functions, as goeval run's --python (default: the one the shards recorded, else python3; \"none\" refuses such tasks)")
+	pyTimeout := fs.Duration("python-timeout", 0, "longest one call of a task file's Python function may take, as goeval run's (default: the shards' recorded value, else goeval run's default)")
 	unsafeCode := fs.Bool("confirm-run-unsafe-code", false, "run the code tasks' recorded programs again in goeval's sandbox (their pass@k is computed by running them); refused without it, as goeval run")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), mergeUsage)
@@ -69,7 +71,8 @@ func runMerge(args []string) error {
 			return errs.BadInputf("the shard folders are not all OUT/<model>/shard-i-of-N under one OUT: give --output-path")
 		}
 	}
-	return mergeShards(context.Background(), shards, dir, *dataDir, *model, *unsafeCode)
+	py := mergePython(shards[0].Manifest.Run, *python, *pyTimeout)
+	return mergeShards(context.Background(), shards, dir, *dataDir, *model, py, *unsafeCode)
 }
 
 // readShards finds and reads the shard folders of dirs and checks that
@@ -94,9 +97,9 @@ func readShards(dirs []string) ([]*report.ShardRun, error) {
 // mergeShards evaluates the shards' run from their samples and writes its
 // files under out, after checking that every shard's samples line is
 // the merged run's.
-func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, model string, unsafeCode bool) error {
+func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, model string, py pythonFlags, unsafeCode bool) error {
 	first := shards[0].Manifest
-	opts, err := mergeOptions(first.Run, dataDir)
+	opts, err := mergeOptions(first.Run, dataDir, py)
 	if err != nil {
 		return err
 	}
@@ -139,8 +142,8 @@ func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, m
 }
 
 // mergeOptions are the evaluation options of the shards' run.
-func mergeOptions(run report.EvalSettings, dataDir string) (goevalpkg.Options, error) {
-	ix, err := taskIndex(run.IncludePath, pythonFlags{path: "python3"})
+func mergeOptions(run report.EvalSettings, dataDir string, py pythonFlags) (goevalpkg.Options, error) {
+	ix, err := taskIndex(run.IncludePath, py)
 	if err != nil {
 		return goevalpkg.Options{}, err
 	}
@@ -157,6 +160,20 @@ func mergeOptions(run report.EvalSettings, dataDir string) (goevalpkg.Options, e
 	t.ApplyChatTemplate, t.FewshotAsMultiturn, t.SystemInstruction = run.ApplyChatTemplate, run.FewshotAsMultiturn, run.SystemInstruction
 	t.GenKwargs, t.Samples = gk, run.Samples
 	return o, nil
+}
+
+// mergePython is the merge's Python interpreter and timeout: the flags
+// when given, else what the shards recorded (run), else goeval run's
+// defaults (shards of an older goeval record neither).
+func mergePython(run report.EvalSettings, path string, timeout time.Duration) pythonFlags {
+	py := pythonFlags{path: cmp.Or(path, run.Python, "python3"), timeout: timeout}
+	if py.timeout <= 0 {
+		py.timeout = time.Duration(run.PythonTimeout * float64(time.Second))
+	}
+	if py.timeout <= 0 {
+		py.timeout = tasks.DefaultPythonTimeout
+	}
+	return py
 }
 
 // mergeChatTemplate is the chat template the shards' prompts were

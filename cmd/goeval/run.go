@@ -139,6 +139,10 @@ func checkModelDir(dir string) error {
 func (r *runner) evaluate(ctx context.Context, t goevalpkg.Target, m openedModel) error {
 	p := r.plan
 	opts := p.eval
+	var err error
+	if opts.Thinking, err = p.think.resolve(r.tokenizerOf(m)); err != nil {
+		return err
+	}
 	pp := newProgressPrinter(os.Stderr, p.out.progressEvery)
 	opts.Progress = pp.report
 	if evalOptionsHook != nil {

@@ -152,7 +152,10 @@ func (f *runFlags) apiModelArg(k, v string) error {
 			return errs.BadInputf("--model_args tokenizer_backend=%s: goeval reads Hugging Face tokenizer.json files only", v)
 		}
 	default:
-		return errs.BadInputf("--model_args key %q is not supported for an API model (goeval honours model, base_url, tokenizer, num_concurrent, max_retries, max_length, timeout, tokenized_requests, tokenizer_backend)", k)
+		if ok, err := f.think.thinkModelArg(k, v); ok {
+			return err
+		}
+		return errs.BadInputf("--model_args key %q is not supported for an API model (goeval honours model, base_url, tokenizer, num_concurrent, max_retries, max_length, timeout, tokenized_requests, tokenizer_backend, think_end_token, enable_thinking)", k)
 	}
 	return nil
 }
@@ -186,7 +189,7 @@ func planAPI(f *runFlags) (*apiPlan, error) {
 		}
 		no := false
 		prefix, _ := t.EOS() // lm-eval's API models: prefix_token_id = eot_token_id, no BOS added
-		o.Tokenizer, o.Specials, o.Template = t, lmenc.Specials{Prefix: prefix, AddBOS: &no}, lmtok.Chat{Tok: t}
+		o.Tokenizer, o.Specials, o.Template = t, lmenc.Specials{Prefix: prefix, AddBOS: &no}, lmtok.Chat{Tok: t, Args: f.think.chatArgs()}
 		if f.lmeval.addBOS != nil {
 			o.Specials.AddBOS = f.lmeval.addBOS
 		}

@@ -34,6 +34,7 @@ type runFlags struct {
 	lmeval                                                                      lmevalState // lm-eval's options (run_lmeval*.go)
 	api                                                                         apiState    // --model-type: a model behind an API (run_api.go)
 	scale                                                                       scaleFlags  // --shard, --devices (run_shard.go, run_devices.go)
+	think                                                                       thinkState  // think_end_token, enable_thinking (run_think.go)
 }
 
 // runUsage heads goeval run --help.
@@ -97,6 +98,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	defineLMEvalFlags(fs, f)
 	defineAPIFlags(fs, &f.api)
 	defineScaleFlags(fs, &f.scale)
+	defineThinkFlags(fs, &f.think)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
@@ -136,6 +138,9 @@ func (f *runFlags) validate() error {
 		return errs.BadInputf("--overwrite needs --output-path (it replaces results there)")
 	}
 	if _, err := prefixCacheOption(f.prefixCacheMB); err != nil {
+		return err
+	}
+	if err := f.think.check(f.api.kind == "chat"); err != nil {
 		return err
 	}
 	if err := f.validateAdapters(); err != nil {
@@ -185,7 +190,8 @@ func (f *runFlags) seeds() (report.Seeds, error) {
 // --prefix-cache-mb and lm-eval's model arguments, on the device choice.
 func (f *runFlags) engineOptions(choice engine.DeviceChoice) engine.Options {
 	eo := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
-		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB)}
+		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB),
+		ChatTemplateArgs: f.think.chatArgs()}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
 		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)

@@ -29,7 +29,7 @@ type lmevalState struct {
 }
 
 // modelArgKeys are the --model_args keys goeval honours.
-var modelArgKeys = "pretrained, dtype, peft, max_length, add_bos_token, prefix_token_id, truncation, revision, trust_remote_code"
+var modelArgKeys = "pretrained, dtype, peft, max_length, add_bos_token, prefix_token_id, truncation, revision, trust_remote_code, think_end_token, enable_thinking, chat_template_args"
 
 // applyLMEval turns lm-eval's options into goeval's (after parsing, before
 // validate).
@@ -136,6 +136,9 @@ func (f *runFlags) modelArg(k string, v any) error {
 		}
 	case "revision": // applied after pretrained (applyModelArgs)
 	default:
+		if ok, err := f.think.thinkModelArg(k, v); ok {
+			return err
+		}
 		return errs.BadInputf("--model_args key %q is not supported by goeval (it honours %s)", k, modelArgKeys)
 	}
 	return nil

@@ -49,7 +49,8 @@ type runPlan struct {
 	// shardRun, with --shard (eval.Shard), is what the shard's manifest
 	// records of the evaluation's settings (run_shard.go).
 	shardRun report.EvalSettings
-	devices  []int // --devices: the device numbers; nil: all (run_devices.go)
+	devices  []int      // --devices: the device numbers; nil: all (run_devices.go)
+	think    thinkState // think_end_token and enable_thinking (run_think.go)
 }
 
 // outputPlan is what a run prints and writes, and how it ends.
@@ -67,7 +68,7 @@ type outputPlan struct {
 // any model is opened (Hub models and datasets are fetched, and an XLA
 // plugin installed, here).
 func planRun(ctx context.Context, f *runFlags) (_ *runPlan, err error) {
-	p := &runPlan{}
+	p := &runPlan{think: f.think}
 	defer func() {
 		if err != nil && p.eval.Index != nil {
 			p.eval.Index.Close() // its Python worker, if a task started one
@@ -317,6 +318,11 @@ func runInfo(f *runFlags, p *runPlan, seeds report.Seeds) report.RunInfo {
 		Settings: report.RunSettings{BatchSize: batch, Device: device, Limit: f.limit,
 			BootstrapIters: f.bootstrap, GenKwargs: p.eval.Task.GenKwargs, Seeds: seeds, ModelArgs: f.apiModelArgs()},
 		Prompt: report.PromptSettings{SystemInstruction: f.sysInstr, ApplyChatTemplate: f.chat}}
+	info.Settings.ThinkEndToken = f.think.endToken
+	if f.think.enable.set {
+		v := f.think.enable.val
+		info.Settings.EnableThinking = &v
+	}
 	if f.chat || f.multiturn.set {
 		v := f.multiturn.or(f.chat)
 		info.Prompt.FewshotAsMultiturn = &v

@@ -153,7 +153,11 @@ func shardSettings(f *runFlags, o goevalpkg.Options) (report.EvalSettings, error
 	s := report.EvalSettings{Tasks: taskNames, IncludePath: strings.Join(include, ","), DataDir: abs(t.DataDir),
 		HubCache: abs(t.HubCache), NumFewshot: t.NumFewshot, Limit: t.Limit, FewshotSeed: t.Seed,
 		ApplyChatTemplate: t.ApplyChatTemplate, FewshotAsMultiturn: t.FewshotAsMultiturn, SystemInstruction: t.SystemInstruction,
-		GenKwargs: f.genKwargs, Samples: t.Samples, BootstrapIters: o.BootstrapIters, LogSamples: f.logSamples}
+		GenKwargs: f.genKwargs, Samples: t.Samples, BootstrapIters: o.BootstrapIters, LogSamples: f.logSamples,
+		Python: f.python.path, PythonTimeout: f.python.timeout.Seconds()}
+	if strings.ContainsRune(s.Python, filepath.Separator) { // a path (a name on PATH stays as given)
+		s.Python = abs(s.Python)
+	}
 	return s, err
 }
 

@@ -67,7 +67,7 @@ func synthData(task, out string, o synth.DataOptions) ([]string, error) {
 	if slices.ContainsFunc(names, func(n string) bool { return strings.TrimSpace(n) == "" }) {
 		return nil, errs.BadInputf("--task has an empty name in %q (a stray comma?)", task)
 	}
-	ts, _, err := tasks.NewIndex().Expand(names)
+	ts, _, err := tasks.NewIndex().ExpandUnion(names)
 	if err != nil {
 		return nil, err
 	}

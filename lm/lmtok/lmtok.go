@@ -13,8 +13,13 @@ import (
 
 // Chat is a tokenizer's chat template (tokenizer_config.json's
 // chat_template) as an lm.ChatTemplater. A nil tokenizer, or one without a
-// template, has none: ChatTemplate is "" and rendering fails.
-type Chat struct{ Tok *tokenizer.Tokenizer }
+// template, has none: ChatTemplate is "" and rendering fails. Args are more
+// template variables (lm-eval's chat_template_args and enable_thinking),
+// passed as transformers passes apply_chat_template's keyword arguments.
+type Chat struct {
+	Tok  *tokenizer.Tokenizer
+	Args map[string]any
+}
 
 var _ lm.ChatTemplater = Chat{}
 
@@ -38,9 +43,9 @@ func (c Chat) ApplyChatTemplate(msgs []lm.ChatMessage, addGenerationPrompt bool)
 		tm[i] = tokenizer.Message{Role: m.Role, Content: m.Content}
 	}
 	if !addGenerationPrompt {
-		return c.Tok.ContinueChatTemplate(tm)
+		return c.Tok.ContinueChatTemplateArgs(tm, c.Args)
 	}
-	return c.Tok.ApplyChatTemplate(tm, true)
+	return c.Tok.ApplyChatTemplateArgs(tm, true, c.Args)
 }
 
 // Token is the token get returns (tok.BOS, tok.EOS, tok.Pad, …) as lm

@@ -24,20 +24,33 @@ var errNoTemplate = errors.New("tokenizer has no chat_template")
 // transformers' apply_chat_template(tokenize=False): bos_token, eos_token
 // and the other special tokens of the config are available to the template.
 func (t *Tokenizer) ApplyChatTemplate(msgs []Message, addGenerationPrompt bool) (string, error) {
+	return t.ApplyChatTemplateArgs(msgs, addGenerationPrompt, nil)
+}
+
+// ApplyChatTemplateArgs is ApplyChatTemplate with more template variables,
+// as transformers' apply_chat_template passes its extra keyword arguments
+// (lm-eval's chat_template_args, enable_thinking among them). A special
+// token of the config wins over an argument of the same name, as the
+// tokenizer's own values do in transformers.
+func (t *Tokenizer) ApplyChatTemplateArgs(msgs []Message, addGenerationPrompt bool, args map[string]any) (string, error) {
 	if t.cfg.chatTemplate == "" {
 		return "", errNoTemplate
 	}
-	return RenderChatTemplate(t.cfg.chatTemplate, msgs, addGenerationPrompt, t.templateVars())
+	return RenderChatTemplate(t.cfg.chatTemplate, msgs, addGenerationPrompt, t.templateVars(args))
 }
 
-// templateVars are the config's special tokens a chat template may read.
-func (t *Tokenizer) templateVars() map[string]any {
+// templateVars are args and the config's special tokens a chat template
+// may read.
+func (t *Tokenizer) templateVars(args map[string]any) map[string]any {
 	vars := map[string]any{}
 	if t.cfg.hasBOS {
 		vars["bos_token"] = t.cfg.bos
 	}
 	if t.cfg.hasEOS {
 		vars["eos_token"] = t.cfg.eos
+	}
+	for k, v := range args { // transformers: kwargs overwrite special tokens
+		vars[k] = v
 	}
 	return vars
 }

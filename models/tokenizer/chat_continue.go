@@ -18,10 +18,16 @@ const continueTag = "CONTINUE_FINAL_MESSAGE_TAG "
 // the conversation rendered, and the text cut where the tag starts (with
 // trailing whitespace trimmed when the template trimmed the tag's space).
 func (t *Tokenizer) ContinueChatTemplate(msgs []Message) (string, error) {
+	return t.ContinueChatTemplateArgs(msgs, nil)
+}
+
+// ContinueChatTemplateArgs is ContinueChatTemplate with more template
+// variables (see ApplyChatTemplateArgs).
+func (t *Tokenizer) ContinueChatTemplateArgs(msgs []Message, args map[string]any) (string, error) {
 	if t.cfg.chatTemplate == "" {
 		return "", errNoTemplate
 	}
-	return ContinueChatTemplate(t.cfg.chatTemplate, msgs, t.templateVars())
+	return ContinueChatTemplate(t.cfg.chatTemplate, msgs, t.templateVars(args))
 }
 
 // ContinueChatTemplate is RenderChatTemplate continuing the final message.

@@ -67,6 +67,12 @@ RUNS = [
      "replay": "parity/reason/code_answers.json", "confirm_run_unsafe_code": True},
     {"name": "pass_at_k", "limit": 3, "include_path": "parity/reason/tasks", "data_dir": "parity/reason/data",
      "tasks": ["humaneval_64"], "replay": "parity/reason/code_answers.json", "confirm_run_unsafe_code": True},
+    # A reasoning model's raw answers (think_answers.json), cut by lm-eval's
+    # own postprocess_generated_text (HFLM's think_end_token) before its
+    # filters; e2e_reason_test.go replays the same raw answers to goeval
+    # with Options.Thinking.
+    {"name": "think", "include_path": "parity/reason/tasks", "data_dir": "parity/reason/data",
+     "tasks": ["reason_think"], "replay": "parity/reason/think_answers.json", "think_end_token": "</think>"},
 ]
 
 
@@ -130,7 +136,8 @@ def run_lmeval(work, m, run, replay, code_eval):
             sys.exit(f"run {run['name']} needs --code-eval DIR (huggingface/evaluate's metrics/code_eval)")
         extra = ["--confirm_run_unsafe_code"]
     e2e.sh([sys.executable, os.path.join(HERE, "lmeval_replay.py"), "--replay", replay,
-            *(["--code-eval", code_eval] if code_eval else []), *data, "--model", "hf",
+            *(["--code-eval", code_eval] if code_eval else []),
+            *(["--think-end", run["think_end_token"]] if run.get("think_end_token") else []), *data, "--model", "hf",
             "--model_args", f"pretrained={m},dtype=float32" + run.get("model_args", ""), "--device", "cpu",
             "--tasks", ",".join(run["tasks"]), "--log_samples", "--output_path", out,
             "--include_path", run["include_path"],

@@ -54,6 +54,8 @@ def evaluate(
     output_path: Optional[PathArg] = None,
     overwrite: bool = False,
     fail_on_nonfinite: bool = False,
+    python: Optional[PathArg] = None,
+    python_timeout: Union[float, str, None] = None,
     extra_args: Sequence[str] = (),
     progress: ProgressArg = True,
     progress_interval: float = 1.0,
@@ -94,6 +96,13 @@ def evaluate(
             lm-eval's ``--output_path`` writes them) under this folder;
             default: a temporary folder, removed.
         overwrite, fail_on_nonfinite: ``goeval run``'s flags of those names.
+        python: the Python interpreter (a path, or a name on PATH) that runs
+            the Python functions task files name with ``!function``
+            (``goeval run --python``; default ``python3``; ``"none"``
+            refuses such tasks).
+        python_timeout: the longest one call of such a function may take:
+            seconds, or a Go duration such as ``"90s"``
+            (``goeval run --python-timeout``).
         extra_args: more ``goeval run`` flags, as given on its command line.
         progress: True: a tqdm bar when tqdm is installed, else goeval's
             progress lines on stderr; False: nothing; a callable: called

@@ -32,6 +32,16 @@ def _flag(name: str, value: Any) -> list[str]:
     return [f"--{name}={value}"]
 
 
+def _duration(v: Any) -> Any:
+    """A timeout as goeval's flags take it: seconds (a number) as a Go
+    duration, a string as given."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError(f"python_timeout must be seconds or a duration string like \"90s\", not {v!r}")
+    return f"{float(v):g}s"
+
+
 def run_flags(model: Optional[PathArg], tasks: Union[str, Sequence[str]], o: Mapping[str, Any]) -> list[str]:
     """goeval run's command line for evaluate's arguments (o: the keyword
     arguments by name)."""
@@ -66,6 +76,7 @@ def run_flags(model: Optional[PathArg], tasks: Union[str, Sequence[str]], o: Map
         ("fail-on-nonfinite", o.get("fail_on_nonfinite")), ("predict-only", o.get("predict_only")),
         ("check-integrity", o.get("check_integrity")), ("cache-requests", o.get("cache_requests")),
         ("confirm-run-unsafe-code", o.get("confirm_run_unsafe_code")),
+        ("python", o.get("python")), ("python-timeout", _duration(o.get("python_timeout"))),
     ]
     for name, value in pairs:
         if isinstance(value, os.PathLike):
