@@ -38,6 +38,11 @@ generate.jsonl is that model's greedy continuations. A variant with an
 adapter also has lora/ (a random peft LoRA on every projection) and
 golden_lora.jsonl (PeftModel over the dense dequantized model).
 
+--autoawq FILE cross-checks the AWQ unpacking against autoawq's own
+dequantize_gemm (FILE: awq/utils/packing_utils.py from the autoawq
+0.2.7.post3 wheel, which imports only torch; the package itself needs a
+CUDA build), given float32 scales so that its product is exact too.
+
 With --check the goldens are recomputed from the committed checkpoints
 (nothing is re-quantized): any dequant.json difference, or a log-prob
 beyond REF_TOL, is an error (exit 1).
@@ -230,6 +235,24 @@ def dequant_awq(t, qc):
     return ((q - z[g]).astype(np.float32) * s[g]).T.copy()
 
 
+def crosscheck_autoawq(path, d, weights):
+    """Raises unless autoawq's dequantize_gemm (packing_utils.py at path) gives weights for d's AWQ tensors."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("awq_packing_utils", path)
+    pu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pu)
+    with open(os.path.join(d, "config.json")) as f:
+        gs = json.load(f)["quantization_config"]["group_size"]
+    with safe_open(os.path.join(d, "model.safetensors"), "pt") as f:
+        for w, want in weights.items():
+            m = w[: -len(".weight")]
+            got = pu.dequantize_gemm(f.get_tensor(m + ".qweight"), f.get_tensor(m + ".qzeros"),
+                                     f.get_tensor(m + ".scales").float(), 4, gs).T.contiguous().numpy()
+            if not np.array_equal(got.view(np.int32), want.view(np.int32)):
+                raise SystemExit(f"{d}: {w}: autoawq's dequantize_gemm differs from the NumPy reader")
+    print(f"{os.path.basename(d)}: autoawq dequantize_gemm agrees on {len(weights)} weights")
+
+
 def dequantized(d):
     """Every quantized weight of d's checkpoint, dequantized to float32 [out, in], by name."""
     with open(os.path.join(d, "config.json")) as f:
@@ -316,12 +339,14 @@ def compare(path, lines, check):
 
 
 @torch.no_grad()
-def variant(name, out, reqs, check):
+def variant(name, out, reqs, check, autoawq=None):
     d = os.path.join(out, name)
     if not check:
         shutil.rmtree(d, ignore_errors=True)
         quantize(name, d)
     weights = dequantized(d)
+    if autoawq and VARIANTS[name][1] == "awq":
+        crosscheck_autoawq(autoawq, d, weights)
     bad = 0
     text = json.dumps({k: digest(v) for k, v in weights.items()}, indent=1, sort_keys=True) + "\n"
     path = os.path.join(d, "dequant.json")
@@ -351,6 +376,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="models/testdata/quant")
     ap.add_argument("--check", action="store_true", help="recompute and compare with the committed goldens")
+    ap.add_argument("--autoawq", help="autoawq's awq/utils/packing_utils.py, to cross-check the AWQ reader")
     ap.add_argument("names", nargs="*", help=f"subset of {sorted(VARIANTS)}")
     args = ap.parse_args()
     torch.set_num_threads(1)
@@ -362,7 +388,7 @@ def main():
             f.writelines(json.dumps(r) + "\n" for r in make_requests(torch.Generator().manual_seed(11)))
     with open(req_path) as f:
         reqs = [json.loads(x) for x in f if x.strip()]
-    bad = sum(variant(n, args.out, reqs, args.check) for n in args.names or sorted(VARIANTS))
+    bad = sum(variant(n, args.out, reqs, args.check, args.autoawq) for n in args.names or sorted(VARIANTS))
     if args.check:
         print("quant goldens:", "FAIL" if bad else "match")
     return 1 if bad else 0
