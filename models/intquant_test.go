@@ -150,3 +150,24 @@ func TestGPTQLoRAMatchesPeft(t *testing.T) {
 		t.Errorf("%d LoRA modules (want 14), adapter vs base %g (want a visible change)", len(a.Layers), moved)
 	}
 }
+
+// TestGPTQv1ZeroOffset: v1 ("gptq") stores each zero point minus one, so
+// a stored 15 (a zero of 0, wrapped) reads back as 16, as gptqmodel's v1
+// to v2 conversion gives; v2 reads it as stored. Codes unpack low bits
+// first, 8-bit ones too.
+func TestGPTQv1ZeroOffset(t *testing.T) {
+	z := make([]int32, 8)
+	unpackGPTQCols(z, []uint32{0x7654321F}, 4, true)
+	if want := []int32{16, 2, 3, 4, 5, 6, 7, 8}; !equalIDs(z, want) {
+		t.Errorf("v1 zeros %v, want %v", z, want)
+	}
+	unpackGPTQCols(z, []uint32{0x7654321F}, 4, false)
+	if want := []int32{15, 1, 2, 3, 4, 5, 6, 7}; !equalIDs(z, want) {
+		t.Errorf("v2 zeros %v, want %v", z, want)
+	}
+	codes := make([]uint8, 8) // qweight [1, 2] of 8-bit codes → [4, 2]
+	unpackGPTQRows(codes, []uint32{0x04030201, 0x08070605}, 2, 8)
+	if want := []uint8{1, 5, 2, 6, 3, 7, 4, 8}; string(codes) != string(want) {
+		t.Errorf("8-bit codes %v, want %v", codes, want)
+	}
+}
