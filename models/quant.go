@@ -38,12 +38,12 @@ type Quantization struct {
 	SkipModules []string `json:"llm_int8_skip_modules"`
 
 	// Bits is GPTQ's and AWQ's bits per code (w_bit in AutoAWQ's own file).
-	Bits int `json:"bits"`
+	Bits int `json:"bits,omitempty"`
 	// GroupSize is GPTQ's and AWQ's group_size (q_group_size in
 	// AutoAWQ's): input rows sharing one scale and zero; −1 for one group.
-	GroupSize int `json:"group_size"`
+	GroupSize int `json:"group_size,omitempty"`
 	// DescAct is GPTQ's desc_act (act-order): g_idx is then a shuffle.
-	DescAct bool `json:"desc_act"`
+	DescAct bool `json:"desc_act,omitempty"`
 	// Sym is GPTQ's sym (recorded; the zero points are read either way).
 	Sym *bool `json:"sym,omitempty"`
 	// CheckpointFormat is GPTQ's checkpoint_format ("gptq", the v1
