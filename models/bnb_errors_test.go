@@ -16,7 +16,15 @@ import (
 // none) to its tensors.
 func bnbCopy(t *testing.T, edit func(q map[string]any), rewrite func([]safetensors.Tensor) []safetensors.Tensor) string {
 	t.Helper()
-	src, dir := filepath.Join(testdata, "bnb", "llama-nf4-dq"), t.TempDir()
+	return quantCopy(t, filepath.Join(testdata, "bnb", "llama-nf4-dq"), edit, rewrite)
+}
+
+// quantCopy copies the quantized checkpoint src into a temporary folder,
+// with edit applied to config.json's quantization_config and rewrite (nil:
+// none) to its tensors.
+func quantCopy(t *testing.T, src string, edit func(q map[string]any), rewrite func([]safetensors.Tensor) []safetensors.Tensor) string {
+	t.Helper()
+	dir := t.TempDir()
 	var cfg map[string]any
 	data, err := os.ReadFile(filepath.Join(src, ConfigFile))
 	if err != nil {
@@ -61,9 +69,11 @@ func TestBnbBadInput(t *testing.T) {
 		rewrite func([]safetensors.Tensor) []safetensors.Tensor
 		want    string
 	}{
-		"8-bit": {edit: func(q map[string]any) { q["load_in_4bit"], q["load_in_8bit"] = false, true }, want: "8-bit checkpoints (load_in_8bit) are not supported"},
-		"gptq":  {edit: func(q map[string]any) { q["quant_method"] = "gptq" }, want: `quant_method "gptq" is not supported`},
-		"int4":  {edit: func(q map[string]any) { q["bnb_4bit_quant_type"] = "int4" }, want: `bnb_4bit_quant_type "int4" is not supported`},
+		"8-bit": {edit: func(q map[string]any) { q["load_in_4bit"], q["load_in_8bit"] = false, true }, want: "bitsandbytes 8-bit quantization_config but no tensor ends in .SCB"},
+		"gptq": {edit: func(q map[string]any) { q["quant_method"], q["bits"], q["group_size"] = "gptq", 4, 64 },
+			want: "GPTQ 4-bit gptq, group 64 quantization_config but no tensor ends in .qweight"},
+		"exl2": {edit: func(q map[string]any) { q["quant_method"] = "exl2" }, want: `quant_method "exl2" is not supported`},
+		"int4": {edit: func(q map[string]any) { q["bnb_4bit_quant_type"] = "int4" }, want: `bnb_4bit_quant_type "int4" is not supported`},
 		"storage": {edit: func(q map[string]any) { q["bnb_4bit_quant_storage"] = "bfloat16" },
 			want: `bnb_4bit_quant_storage "bfloat16" is not supported`},
 		"type mismatch": {edit: func(q map[string]any) { q["bnb_4bit_quant_type"] = "fp4" }, want: "quant_type nf4, config.json's bnb_4bit_quant_type is fp4"},

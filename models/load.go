@@ -95,8 +95,8 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 		return nil, err
 	}
 	defer set.Close()
-	if b, ok := set.(*bnbSet); ok && o.Logf != nil {
-		o.Logf("%s: %d weights dequantized at load to %s", cfg.Quantization, len(b.weights), o.weightDTypes().held)
+	if q, ok := set.(interface{ Quantized() []string }); ok && o.Logf != nil {
+		o.Logf("%s: %d weights dequantized at load to %s", cfg.Quantization, len(q.Quantized()), o.weightDTypes().held)
 	}
 	adapters, err := loadAdapters(set, o, mode)
 	if err != nil {

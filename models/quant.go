@@ -10,9 +10,10 @@ import (
 
 // Quantization is config.json's quantization_config, as transformers
 // writes it for a pre-quantized checkpoint. Load reads bitsandbytes 4-bit
-// checkpoints (nf4 or fp4, with or without double quantization: bnb.go)
-// and dequantizes them at load; every other method or variant is a
-// bad-input error (Supported), while Inspect still describes it.
+// checkpoints (nf4 or fp4, with or without double quantization: bnb.go),
+// bitsandbytes 8-bit ones (LLM.int8), GPTQ (4 or 8 bits, v1 or v2
+// packing) and AWQ GEMM (intquant*.go), and dequantizes them at load; every other method or variant is a bad-input error (Supported),
+// while Inspect still describes it.
 type Quantization struct {
 	// Method is quant_method: "bitsandbytes", "gptq", "awq", ...
 	Method string `json:"quant_method"`
@@ -35,6 +36,28 @@ type Quantization struct {
 	QuantStorage string `json:"bnb_4bit_quant_storage"`
 	// SkipModules is llm_int8_skip_modules: modules left unquantized.
 	SkipModules []string `json:"llm_int8_skip_modules"`
+
+	// Bits is GPTQ's and AWQ's bits per code (w_bit in AutoAWQ's own file).
+	Bits int `json:"bits,omitempty"`
+	// GroupSize is GPTQ's and AWQ's group_size (q_group_size in
+	// AutoAWQ's): input rows sharing one scale and zero; −1 for one group.
+	GroupSize int `json:"group_size,omitempty"`
+	// DescAct is GPTQ's desc_act (act-order): g_idx is then a shuffle.
+	DescAct bool `json:"desc_act,omitempty"`
+	// Sym is GPTQ's sym (recorded; the zero points are read either way).
+	Sym *bool `json:"sym,omitempty"`
+	// CheckpointFormat is GPTQ's checkpoint_format ("gptq", the v1
+	// packing with zero points stored minus one, or "gptq_v2"); gptqmodel
+	// names it format. Empty means "gptq".
+	CheckpointFormat string `json:"checkpoint_format,omitempty"`
+	Format           string `json:"format,omitempty"`
+	// IsMarlinFormat is auto-gptq's is_marlin_format (a repacked layout).
+	IsMarlinFormat bool `json:"is_marlin_format,omitempty"`
+	// ZeroPoint is AWQ's zero_point (asymmetric codes with qzeros).
+	ZeroPoint *bool `json:"zero_point,omitempty"`
+	// Version is AWQ's packing: "gemm" (read), "gemv", "gemv_fast",
+	// "exllama", "ipex", "marlin" (refused).
+	Version string `json:"version,omitempty"`
 }
 
 // parseQuantization reads quantization_config from the raw config (nil
@@ -55,22 +78,33 @@ func (c *Config) parseQuantization() error {
 	if q.Method == "bitsandbytes" && q.LoadIn4Bit && q.QuantType == "" {
 		q.QuantType = "fp4" // BitsAndBytesConfig's default
 	}
+	q.normalizeIntQuant()
 	c.Quantization = q
 	return nil
 }
 
 // Supported reports whether Load reads checkpoints of this quantization:
-// bitsandbytes 4-bit, nf4 or fp4, packed as uint8. The error is one
-// bad-input line naming config.json.
+// bitsandbytes 4-bit (nf4 or fp4, packed as uint8) or 8-bit, GPTQ and
+// AWQ GEMM (intquant_config.go). The error is one bad-input line naming
+// config.json.
 func (q *Quantization) Supported(path string) error {
 	if q == nil {
 		return nil
 	}
+	switch q.Method {
+	case "gptq":
+		return q.gptqSupported(path)
+	case "awq":
+		return q.awqSupported(path)
+	case "bitsandbytes":
+	default:
+		return errs.BadInputf("%s: quantization_config.quant_method %q is not supported (bitsandbytes 4- and 8-bit, GPTQ and AWQ checkpoints are)", path, q.Method)
+	}
 	switch {
-	case q.Method != "bitsandbytes":
-		return errs.BadInputf("%s: quantization_config.quant_method %q is not supported (bitsandbytes 4-bit checkpoints are; GPTQ, AWQ and others are not)", path, q.Method)
+	case q.LoadIn8Bit && q.LoadIn4Bit:
+		return errs.BadInputf("%s: quantization_config has both load_in_4bit and load_in_8bit", path)
 	case q.LoadIn8Bit:
-		return errs.BadInputf("%s: bitsandbytes 8-bit checkpoints (load_in_8bit) are not supported; only 4-bit ones (load_in_4bit, nf4 or fp4)", path)
+		return nil
 	case !q.LoadIn4Bit:
 		return errs.BadInputf("%s: quantization_config has quant_method bitsandbytes but neither load_in_4bit nor load_in_8bit", path)
 	case q.QuantType != "nf4" && q.QuantType != "fp4":
@@ -85,6 +119,9 @@ func (q *Quantization) Supported(path string) error {
 func (q *Quantization) String() string {
 	if q == nil {
 		return "none"
+	}
+	if q.Method == "gptq" || q.Method == "awq" {
+		return q.intQuantString()
 	}
 	if q.Method != "bitsandbytes" {
 		return q.Method
@@ -110,7 +147,7 @@ type QuantSummary struct {
 	Config *Quantization `json:"config"`
 	// Tensors counts the quantized weights (0 when Load cannot read them).
 	Tensors int `json:"tensors"`
-	// Blocksizes counts the quantized weights by block size.
+	// Blocksizes counts the bitsandbytes 4-bit weights by block size.
 	Blocksizes map[int]int `json:"blocksizes,omitempty"`
 }
 
@@ -121,12 +158,15 @@ func quantSummary(q *Quantization, set Tensors) *QuantSummary {
 		return nil
 	}
 	s := &QuantSummary{Description: q.String(), Config: q}
-	if b, ok := set.(*bnbSet); ok {
+	switch b := set.(type) {
+	case *bnbSet:
 		s.Blocksizes = map[int]int{}
 		for _, w := range b.weights {
 			s.Tensors++
 			s.Blocksizes[w.state.Blocksize]++
 		}
+	case *intQuantSet:
+		s.Tensors = len(b.weights)
 	}
 	return s
 }

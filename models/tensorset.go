@@ -6,7 +6,8 @@ import (
 
 // Tensors is a checkpoint's tensors as the loader reads them: a
 // *safetensors.Set, or a view over one that presents each bitsandbytes
-// 4-bit weight as the dense tensor it stands for (bnbSet). Names, Info and
+// 4-bit, 8-bit, GPTQ or AWQ weight as the dense tensor it stands for
+// (bnbSet, intQuantSet). Names, Info and
 // the readers see the same tensors; CheckTensors, the weight loader, LoRA
 // adapters and Inspect all go through it.
 type Tensors interface {
@@ -32,7 +33,9 @@ var _ Tensors = (*safetensors.Set)(nil)
 
 // OpenTensors maps the safetensors checkpoint in dir as cfg describes it:
 // the file set itself, or for a bitsandbytes 4-bit checkpoint
-// (cfg.Quantization) the view that dequantizes its weights when read.
+// (cfg.Quantization) the view that dequantizes its weights when read:
+// bnbSet for bitsandbytes 4-bit, intQuantSet for GPTQ, AWQ and
+// bitsandbytes 8-bit.
 // An unsupported quantization is one bad-input error.
 func OpenTensors(dir string, cfg *Config) (Tensors, error) {
 	if err := cfg.Quantization.Supported(configName(cfg)); err != nil {
@@ -45,10 +48,15 @@ func OpenTensors(dir string, cfg *Config) (Tensors, error) {
 	if cfg.Quantization == nil {
 		return set, nil
 	}
-	b, err := newBnbSet(set, cfg.Quantization)
+	var view Tensors
+	if q := cfg.Quantization; q.Method == "bitsandbytes" && q.LoadIn4Bit {
+		view, err = newBnbSet(set, q)
+	} else {
+		view, err = newIntQuantSet(set, q)
+	}
 	if err != nil {
 		set.Close()
 		return nil, err
 	}
-	return b, nil
+	return view, nil
 }

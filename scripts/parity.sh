@@ -56,6 +56,7 @@ check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARI
 check "packing, shared prefixes, batch auto, archs on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -timeout 45m -run 'TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead|TestArchsThroughEngine|TestGenerateCrossesLongRope' ./engine/"
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
 check "bitsandbytes 4-bit (dequantize_4bit, transformers, peft)" $PY parity/bnb/bnb_golden.py --check
+check "GPTQ, AWQ (NumPy dequantizer), bitsandbytes 8-bit (int8_vectorwise_dequant); transformers, peft" $PY parity/quant/quant_golden.py --check
 check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
 # Held-out: the original llama.cpp fixtures beside the repository, when present.
 shared="$(cd .. && pwd)/shared/fixtures"

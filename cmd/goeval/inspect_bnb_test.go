@@ -47,11 +47,12 @@ func TestInspectBnb(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = inspectJSON(t, eight)
-	if r.Check.OK || len(r.Check.Problems) == 0 || !strings.Contains(r.Check.Problems[0], "8-bit checkpoints (load_in_8bit) are not supported") {
+	const both = "quantization_config has both load_in_4bit and load_in_8bit"
+	if r.Check.OK || len(r.Check.Problems) == 0 || !strings.Contains(r.Check.Problems[0], both) {
 		t.Errorf("8-bit: check %+v", r.Check)
 	}
 	_, stderr, code := goeval(t, "score", "--model", eight, "--device", "cpu")
-	if code != 2 || !strings.Contains(stderr, "8-bit checkpoints (load_in_8bit) are not supported") {
+	if code != 2 || !strings.Contains(stderr, both) {
 		t.Errorf("score on an 8-bit checkpoint: exit %d, %s", code, stderr)
 	}
 }

@@ -17,6 +17,8 @@
 //
 //	go test ./cmd/goeval -run TestScripts/NAME -update
 //
+// $QUANT_TESTDATA is models/testdata/quant (GPTQ, AWQ and 8-bit goldens).
+//
 // Besides testscript's built-in commands the scripts have:
 //
 //	exitcode N PROG [ARGS...]  run PROG (goeval) and fail unless it exits with status N
@@ -78,7 +80,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HF_HUB_OFFLINE", "1")
 			env.Setenv("GOEVAL_DEVICE", "cpu")
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
-			return nil
+			// The committed quantized checkpoints (quant.txtar copies them).
+			quant, err := filepath.Abs(filepath.Join("..", "..", "models", "testdata", "quant"))
+			env.Setenv("QUANT_TESTDATA", quant)
+			return err
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exitcode": cmdExitcode,
