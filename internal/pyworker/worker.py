@@ -2,7 +2,10 @@
 # (`!function module.attr`) for a goeval process. Requests come as JSON
 # lines on stdin, answers go as JSON lines to the original stdout; values
 # cross in the tagged encoding of internal/pyworker (codec.go). The hooks'
-# own prints are caught: a hook that writes to stdout fails its call.
+# own prints are caught: a hook that writes to stdout fails its call. A
+# module's prints while it is imported go to stderr, as lm-eval shows them
+# on its console (leaderboard/ifeval's instructions_util prints whether it
+# downloaded nltk's punkt_tab).
 import base64
 import importlib.util
 import inspect
@@ -141,7 +144,7 @@ def module(path):
     spec = importlib.util.spec_from_file_location(name, path)
     m = importlib.util.module_from_spec(spec)
     try:
-        quiet(spec.loader.exec_module, m)
+        to_stderr(spec.loader.exec_module, m)
     except ModuleNotFoundError as e:
         if e.name is None:
             raise
@@ -193,6 +196,16 @@ def metric_defaults(name):
     agg = registry.metric_agg_registry.get(name, None)
     agg_name = next((k for k, v in registry.aggregation_registry.items() if v is agg), None)
     return {"agg": agg_name, "higher": registry.higher_is_better_registry.get(name, None)}
+
+
+def to_stderr(fn, *args):
+    """fn(*args) with sys.stdout sent to stderr (a module printing as it loads)."""
+    keep = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return fn(*args)
+    finally:
+        sys.stdout = keep
 
 
 def quiet(fn, *args, **kwargs):
