@@ -132,23 +132,28 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 	var ts []Task
 	var gs []Group
 	seenT, seenG := map[string]bool{}, map[string]bool{}
+	lm, taskIDs := newLMRandom(), 0 // lm-eval's global random (lmrandom.go)
 	add := func(n string, t Task) {
 		if !seenT[n] {
 			seenT[n] = true
 			ts = append(ts, t)
+			if s, ok := t.(*spec); ok {
+				s.lm = lmRandomState{stream: lm, taskIDs: taskIDs}
+			}
 		}
 	}
 	// walk expands n; in is n's definition when its group's file
-	// configures it (groupinline.go), else n is looked up by name.
-	var walk func(n string, in *inlineMember) error
-	walk = func(n string, in *inlineMember) error {
+	// configures it (groupinline.go), else n is looked up by name. It
+	// says whether n is a task (not a group or tag).
+	var walk func(n string, in *inlineMember) (bool, error)
+	walk = func(n string, in *inlineMember) (bool, error) {
 		if in != nil && in.task != nil {
 			s, err := newYAMLSpec(in.task.config(), ix.hook, ix.python())
 			if err != nil {
-				return err
+				return false, err
 			}
 			add(n, s)
-			return nil
+			return true, nil
 		}
 		g, ok, err := Group{}, false, error(nil)
 		if in != nil {
@@ -156,11 +161,11 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 		} else {
 			if isTaskFile(n) {
 				if n, err = ix.LoadTaskFile(n); err != nil {
-					return err
+					return false, err
 				}
 			}
 			if g, ok, err = ix.group(n); err != nil {
-				return err
+				return false, err
 			}
 		}
 		if ok {
@@ -168,29 +173,37 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 				seenG[n] = true
 				gs = append(gs, g)
 			}
+			members := 0
 			for _, sub := range g.Subtasks {
 				var in *inlineMember
 				if m, has := g.inline[sub]; has {
 					in = &m
 				}
-				if err := walk(sub, in); err != nil {
-					return err
+				isTask, err := walk(sub, in)
+				if err != nil {
+					return false, err
+				}
+				if isTask {
+					members++
 				}
 			}
-			return nil
+			if !g.tag { // Group.add reads each task member's task_name twice
+				taskIDs += 2 * members
+			}
+			return false, nil
 		}
 		t, err := ix.Get(n)
 		if err != nil {
-			return err
+			return false, err
 		}
 		add(n, t)
-		return nil
+		return true, nil
 	}
 	for _, n := range names {
 		if strings.TrimSpace(n) == "" {
 			return nil, nil, errs.BadInputf("--tasks has an empty name in %q (a stray comma?)", strings.Join(names, ","))
 		}
-		if err := walk(strings.TrimSpace(n), nil); err != nil {
+		if _, err := walk(strings.TrimSpace(n), nil); err != nil {
 			return nil, nil, err
 		}
 	}

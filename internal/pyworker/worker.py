@@ -268,8 +268,27 @@ def datasets_module():
     return _DS[0]
 
 
+_LM_RANDOM = {"epoch": None, "ids": 0}
+
+
+def lm_random(state):
+    """Puts the global random where lm-eval's is when it builds the task:
+    seeded 0 at each new evaluation (epoch), then random_task_id's
+    random.choices(k=8) once per task name lm-eval read before (tasks/lmrandom.go)."""
+    import random
+    import string
+    if state["epoch"] != _LM_RANDOM["epoch"]:
+        random.seed(0)
+        _LM_RANDOM.update(epoch=state["epoch"], ids=0)
+    while _LM_RANDOM["ids"] < state["task_ids"]:
+        random.choices(string.ascii_lowercase + string.digits, k=8)
+        _LM_RANDOM["ids"] += 1
+
+
 def op_process_docs(req):
     docs, cols = dec(req["docs"]), req["columns"]
+    if req.get("lm_random") is not None:
+        lm_random(req["lm_random"])
     ds = datasets_module()
     arg = ds.Dataset.from_dict({c: [d.get(c) for d in docs] for c in cols}) if ds is not None else docs
     out = quiet(function(req["ref"]), arg)
