@@ -6,7 +6,8 @@ dataset (the ones lm-eval's task files read, plus a few it ignores), with
 values that exercise the tasks' Python: GPQA's preprocess ([title], [...]
 markup, double spaces), MuSR's choices as a Python list literal, MMLU-Pro's
 4 to 10 options, MATH's levels (process_docs keeps Level 5) and boxed
-solutions, BBH's input/target, IFEval's instruction ids and kwargs.
+solutions, BBH's input/target, IFEval's instruction ids and kwargs; and
+TruthfulQA's multiple_choice (mc1 and mc2 targets), outside the leaderboard.
 
 Usage: python parity/leaderboard/data.py OUT [--docs N]
 """
@@ -115,6 +116,18 @@ def ifeval(rnd, i):
             "kwargs": full}
 
 
+def truthfulqa(rnd, i):
+    """truthful_qa multiple_choice: mc1 (one true answer, first) and mc2
+    (several true answers, anywhere)."""
+    mc1 = [words(rnd, 4) for _ in range(rnd.choice([2, 4, 5]))]
+    mc2 = [words(rnd, 4) for _ in range(rnd.choice([3, 6, 9]))]
+    labels2 = [rnd.choice([0, 1]) for _ in mc2]
+    labels2[0] = 1
+    rnd.shuffle(labels2)
+    return {"question": f"{words(rnd, 7)}?", "mc1_targets": {"choices": mc1, "labels": [1] + [0] * (len(mc1) - 1)},
+            "mc2_targets": {"choices": mc2, "labels": labels2}}
+
+
 def main():
     out = sys.argv[1]
     n = int(sys.argv[sys.argv.index("--docs") + 1]) if "--docs" in sys.argv else 6
@@ -131,6 +144,7 @@ def main():
     for name in LEADERBOARD_BBH:
         write(out, "SaylorTwift/bbh", name, "test", [bbh(rnd, i, name) for i in range(n)])
     write(out, "wis-k/instruction-following-eval", None, "train", [ifeval(rnd, i) for i in range(n)])
+    write(out, "truthfulqa/truthful_qa", "multiple_choice", "validation", [truthfulqa(rnd, i) for i in range(n)])
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ schemas (data.py). Two runs (RUNS):
   needed: the synthetic documents' instructions do not split sentences;
 - "leaderboard_go": every subgroup but ifeval with --python none, so that
   goeval's Go hooks (tasks/hooks_leaderboard*.go) answer gpqa, musr,
-  mmlu_pro and math_hard.
+  mmlu_pro and math_hard;
+- "truthfulqa_go": truthfulqa_mc1 and truthfulqa_mc2 (its process_results
+  a Go hook) with --python none.
 
 Documents, prompts (arguments), per-sample metrics and the subtask and
 group aggregates are compared (parity/e2e/compare.py). lm-eval's configs
@@ -54,7 +56,8 @@ COMMON = {"model": "L", "limit": 2, "apply_chat_template": True, "fewshot_as_mul
           "gen_kwargs": "max_gen_toks=64", "include_path": "parity/leaderboard/testdata/tasks",
           "data_dir": "parity/leaderboard/testdata/data"}
 RUNS = [dict(COMMON, name="leaderboard", tasks=["leaderboard"], python=True),
-        dict(COMMON, name="leaderboard_go", tasks=SUBGROUPS, python=False)]
+        dict(COMMON, name="leaderboard_go", tasks=SUBGROUPS, python=False),
+        dict(COMMON, name="truthfulqa_go", tasks=["truthfulqa_mc1", "truthfulqa_mc2"], python=False)]
 MODEL = {"tokenizer": ["--eos", "<|im_end|>"], "model": e2e.MODEL_ARGS + ["--max-positions", "4096"]}
 HOOK_SRC = re.compile(r"^def (\w+)\(")
 HOOK_REPR = re.compile(r"^<function (\w+)(?: at 0x[0-9a-f]+)?>$")
@@ -66,10 +69,12 @@ def lm_eval_leaderboard():
 
 
 def copy_tasks():
-    """lm-eval's leaderboard task files (YAML and Python) into TASKS."""
+    """lm-eval's leaderboard and truthfulqa task files (YAML and Python)
+    into TASKS."""
     shutil.rmtree(TASKS, ignore_errors=True)
-    shutil.copytree(lm_eval_leaderboard(), os.path.join(TASKS, "leaderboard"),
-                    ignore=shutil.ignore_patterns("__pycache__", "README.md"))
+    for name in ("leaderboard", "truthfulqa"):
+        shutil.copytree(os.path.join(os.path.dirname(lm_eval_leaderboard()), name), os.path.join(TASKS, name),
+                        ignore=shutil.ignore_patterns("__pycache__", "README.md"))
 
 
 def synth(work):
