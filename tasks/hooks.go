@@ -69,8 +69,9 @@ type registered struct {
 	fn    any
 	added []string
 	// withoutPython: a built-in hook that stands in for the Python
-	// function only where goeval runs no Python (it is not identical to
-	// it on every input); with Python, the task file's own function runs.
+	// function only where goeval runs no Python, or its Python cannot
+	// import the task file's module (it is not identical to the function
+	// on every input); otherwise the task file's own function runs.
 	withoutPython bool
 }
 
@@ -184,6 +185,7 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 		lookup = builtinHook
 	}
 	cands := hookCandidates(ref)
+	var fallback *registered // a withoutPython hook, for a Python that cannot run the file
 	for _, c := range cands {
 		reg, ok := lookup(c)
 		if !ok {
@@ -191,6 +193,9 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 		}
 		var right bool
 		if reg.withoutPython && r.py != nil && r.py.Available() == nil {
+			if fallback == nil {
+				fallback = &reg
+			}
 			continue
 		}
 		switch reg.fn.(type) {
@@ -212,6 +217,12 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 			return registered{}
 		}
 		return reg
+	}
+	if r.py != nil && fallback != nil {
+		if f, err := resolvePy(r.py, key, ref, kind); err == nil {
+			return registered{fn: f}
+		}
+		return *fallback // the module does not import (e.g. math_verify missing): the Go stand-in
 	}
 	if r.py != nil {
 		return r.pyHook(key, kind, ref, cands[max(0, len(cands)-2)])

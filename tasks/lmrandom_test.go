@@ -1,6 +1,10 @@
 package tasks
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/goeval/goeval/internal/py"
@@ -70,5 +74,57 @@ func TestLMRandomAt(t *testing.T) {
 		t.Error("the stream went back")
 	} else {
 		done()
+	}
+}
+
+// TestWithoutPythonFallback: leaderboard/math's process_results is the
+// task file's Python function where the worker imports the module, and
+// goeval's Go stand-in where goeval runs no Python or the module does not
+// import (math_verify missing, here a package that does not exist).
+func TestWithoutPythonFallback(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	yaml := "task: lbfallback_%s\ndataset_path: x\ntest_split: test\noutput_type: generate_until\n" +
+		"doc_to_text: problem\ndoc_to_target: answer\nprocess_results: !function utils.process_results\n" +
+		"metric_list:\n  - metric: exact_match\n    aggregation: mean\n"
+	for _, c := range []struct {
+		name, module, python string
+		wantGo               bool
+	}{
+		{"imports", "def process_results(doc, results):\n    return {'exact_match': 1}\n", "python3", false},
+		{"missing", "import goeval_no_such_package\n", "python3", true},
+		{"nopython", "def process_results(doc, results):\n    return {'exact_match': 1}\n", "", true},
+	} {
+		dir := filepath.Join(t.TempDir(), c.name, "leaderboard", "math")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "utils.py"), []byte(c.module), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(yaml, c.name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ix := NewIndex()
+		ix.SetPython(c.python, 0)
+		if _, _, err := ix.IncludePath(dir); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ix.spec("lbfallback_" + c.name)
+		t.Cleanup(func() { ix.Close() })
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		doc := Doc{"problem": "p", "solution": "$\\boxed{5}$", "answer": "5"}
+		res, err := s.score(s, &Instance{Doc: doc, DocKeys: map[string][]string{"": {"problem", "solution", "answer"}}},
+			[]Response{{Text: "no answer"}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		em, _ := res["none"].Metrics["exact_match"].Float()
+		if isGo := em == 0; isGo != c.wantGo { // the Python stub says 1, the Go hook 0
+			t.Errorf("%s: the Go hook answers: %v, want %v", c.name, isGo, c.wantGo)
+		}
 	}
 }

@@ -279,6 +279,8 @@ def lm_random(state):
     import string
     if state["epoch"] != _LM_RANDOM["epoch"]:
         random.seed(0)
+        if "numpy" in sys.modules:
+            sys.modules["numpy"].random.seed(1234)  # simple_evaluate's numpy seed, too
         _LM_RANDOM.update(epoch=state["epoch"], ids=0)
     while _LM_RANDOM["ids"] < state["task_ids"]:
         random.choices(string.ascii_lowercase + string.digits, k=8)
