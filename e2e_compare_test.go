@@ -231,6 +231,9 @@ func (c *cmp) metricValue(p, k string, row *py.Map[any], want, got any) bool {
 			}
 		}
 	}
+	if len(lls) > 0 && llMass(want, got) {
+		return false
+	}
 	slices.Sort(lls)
 	if n := len(lls); n >= 2 && lls[n-1]-lls[n-2] <= tieAbs {
 		c.notes = append(c.notes, fmt.Sprintf("%s.%s: near-tie flip: lm-eval %v goeval %v", p, k, want, got))
@@ -238,6 +241,21 @@ func (c *cmp) metricValue(p, k string, row *py.Map[any], want, got any) bool {
 		c.fail("%s.%s: lm-eval %v goeval %v", p, k, want, got)
 	}
 	return false
+}
+
+// llMass: a probability mass over the choices' likelihoods
+// (truthfulqa_mc2's acc, a ratio of sums of exp(ll)) — floats other than 0
+// and 1 — within the relative 2*llAbs that log-likelihoods within llAbs
+// allow.
+func llMass(want, got any) bool {
+	w, wok := want.(json.Number)
+	g, gok := got.(json.Number)
+	if !wok || !gok || !strings.ContainsAny(w.String(), ".e") || !strings.ContainsAny(g.String(), ".e") {
+		return false
+	}
+	wf, _ := w.Float64()
+	gf, _ := g.Float64()
+	return wf != 0 && wf != 1 && math.Abs(wf-gf) <= 2*llAbs*math.Max(math.Abs(wf), math.Abs(gf))
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }

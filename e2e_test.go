@@ -63,6 +63,11 @@ type e2eRun struct {
 	// ThinkEndToken cuts the answers' reasoning (Options.Thinking;
 	// parity/reason's think run).
 	ThinkEndToken string `json:"think_end_token"`
+	// Python runs the task files' Python functions in a worker of
+	// pythonPath (parity/leaderboard's "leaderboard" run); without it
+	// goeval runs none (--python none).
+	Python     bool `json:"python"`
+	pythonPath string
 	// goldens is the folder of the run's golden folder ("": e2eDir), and
 	// model, when set, answers the requests instead of the engine (whose
 	// description still goes into the results).
@@ -74,11 +79,12 @@ type e2eRun struct {
 // tokenizer (eos = pad = <|endoftext|> = config bos_token_id); C, a Qwen
 // chat-style one (no BOS, eos <|im_end|>, pad and config bos_token_id
 // <|endoftext|>) with 128 positions (two rolling windows per wikitext page,
-// left-truncated chat prompts).
+// left-truncated chat prompts); L, parity/leaderboard's, C with 4096
+// positions.
 var e2eModels = map[string]struct {
 	eos          string
 	maxPositions int
-}{"M": {"<|endoftext|>", 2048}, "C": {"<|im_end|>", 128}}
+}{"M": {"<|endoftext|>", 2048}, "C": {"<|im_end|>", 128}, "L": {"<|im_end|>", 4096}}
 
 // TestEndToEndLMEval re-synthesizes the tiny models and the data exactly as
 // parity/e2e/e2e.py does, evaluates them in-process and compares the results
@@ -120,6 +126,10 @@ func TestEndToEndLMEval(t *testing.T) {
 // does, writes the files to out and compares them with the run's goldens.
 func runE2E(t *testing.T, m *engine.Engine, modelDir, dataDir, out string, run e2eRun) {
 	ix := tasks.NewIndex()
+	if run.Python {
+		ix.SetPython(run.pythonPath, 0)
+		defer ix.Close()
+	}
 	if run.IncludePath != "" {
 		if _, _, err := ix.IncludePath(run.IncludePath); err != nil {
 			t.Fatal(err)
@@ -242,6 +252,9 @@ func parseKV(t *testing.T, s string) map[string]any {
 // regenScript is the script that makes the goldens under dir:
 // parity/reason/reason.py for reasonDir's, else parity/e2e/e2e.py.
 func regenScript(dir string) string {
+	if rel, err := filepath.Rel(leaderboardDir, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		return "parity/leaderboard/leaderboard.py"
+	}
 	if rel, err := filepath.Rel(reasonDir, dir); err == nil && !strings.HasPrefix(rel, "..") {
 		return "parity/reason/reason.py"
 	}

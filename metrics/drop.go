@@ -188,3 +188,7 @@ func npSum(xs []float64) float64 {
 	n2 -= n2 % 8
 	return npSum(xs[:n2]) + npSum(xs[n2:])
 }
+
+// NPSum is numpy's sum of a contiguous float64 vector (pairwise summation,
+// as npSum), for task hooks that port numpy code.
+func NPSum(xs []float64) float64 { return npSum(xs) }

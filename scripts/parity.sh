@@ -69,6 +69,7 @@ fi
 check "Phi, Gemma, MoE, long-rope vs transformers"  $PY parity/archs/arch_golden.py --check
 check "Phi, Gemma, MoE synth load in HF" $PY parity/archs/arch_golden.py --synth "$BIN"
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
+check "Open LLM Leaderboard v2 vs lm_eval --tasks leaderboard (end to end)" $PY parity/leaderboard/leaderboard.py --check
 # repeats, take_first_k, majority_vote and maj@k: lm-eval over goeval's sampled answers (the code
 # runs also need evaluate's code_eval folder: reason.py --runs code,pass_at_k --code-eval DIR).
 check "repeats, voting and reasoning cut vs lm-eval (replayed answers)" $PY parity/reason/reason.py --check --runs self_consistency,vote,first,think

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/metrics"
 )
 
@@ -54,6 +55,10 @@ func (k hookKind) String() string {
 		"an aggregation", "a filter class", "a filter function", "a few-shot samples function"}[k]
 }
 
+// randDocsHook is a built-in process_docs that draws from lm-eval's
+// global random module (lmrandom.go), given as rnd.
+type randDocsHook func(docs []Doc, rnd *py.Rand) ([]Doc, error)
+
 // builtinResults is a process_results hook answered by a built-in task's
 // own scoring (all its filters), named by the task.
 type builtinResults string
@@ -63,6 +68,11 @@ type builtinResults string
 type registered struct {
 	fn    any
 	added []string
+	// withoutPython: a built-in hook that stands in for the Python
+	// function only where goeval runs no Python, or its Python cannot
+	// import the task file's module (it is not identical to the function
+	// on every input); otherwise the task file's own function runs.
+	withoutPython bool
 }
 
 // builtinHooks are the hooks goeval's own task files answer (hooks_builtin.go),
@@ -71,7 +81,7 @@ var builtinHooks = map[string]registered{}
 
 // registerBuiltinHook adds a built-in hook.
 func registerBuiltinHook(name string, fn any, added ...string) {
-	builtinHooks[name] = registered{hookFunc(name, fn), added}
+	builtinHooks[name] = registered{fn: hookFunc(name, fn), added: added}
 }
 
 // RegisterHook makes fn answer `!function` references to name
@@ -81,7 +91,7 @@ func registerBuiltinHook(name string, fn any, added ...string) {
 // DocsHook, added names the fields it appends to each document, in the
 // order Python adds them. It panics on any other type.
 func (ix *Index) RegisterHook(name string, fn any, added ...string) {
-	r := registered{hookFunc(name, fn), added}
+	r := registered{fn: hookFunc(name, fn), added: added}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.hooks[name] = r
@@ -100,7 +110,7 @@ func hookFunc(name string, fn any) any {
 		return FilterHook(f)
 	case func() ([]Doc, error):
 		return SamplesHook(f)
-	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook:
+	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook, randDocsHook:
 		return fn
 	}
 	panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
@@ -175,14 +185,21 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 		lookup = builtinHook
 	}
 	cands := hookCandidates(ref)
+	var fallback *registered // a withoutPython hook, for a Python that cannot run the file
 	for _, c := range cands {
 		reg, ok := lookup(c)
 		if !ok {
 			continue
 		}
 		var right bool
+		if reg.withoutPython && r.py != nil && r.py.Available() == nil {
+			if fallback == nil {
+				fallback = &reg
+			}
+			continue
+		}
 		switch reg.fn.(type) {
-		case DocsHook:
+		case DocsHook, randDocsHook:
 			right = kind == hookDocs
 		case DocHook:
 			right = kind == hookDoc
@@ -200,6 +217,12 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 			return registered{}
 		}
 		return reg
+	}
+	if r.py != nil && fallback != nil {
+		if f, err := resolvePy(r.py, key, ref, kind); err == nil {
+			return registered{fn: f}
+		}
+		return *fallback // the module does not import (e.g. math_verify missing): the Go stand-in
 	}
 	if r.py != nil {
 		return r.pyHook(key, kind, ref, cands[max(0, len(cands)-2)])

@@ -58,7 +58,7 @@ func TestGoHooksMatchPython(t *testing.T) {
 					t.Fatal(err)
 				}
 				keys := append([]string{}, tab.Keys[""]...)
-				if err := pyProcessDocs(f, tab); err != nil {
+				if err := pyProcessDocs(f, tab, lmRandomState{}); err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(goRows, tab.Rows) || !reflect.DeepEqual(keys, tab.Keys[""]) {

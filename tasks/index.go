@@ -143,90 +143,121 @@ func (ix *Index) ExpandUnion(names []string) ([]Task, []Group, error) {
 }
 
 func (ix *Index) expand(names []string, strict bool) ([]Task, []Group, error) {
-	var ts []Task
-	var gs []Group
-	seenT, seenG := map[string]bool{}, map[string]bool{}
-	from := map[string]string{} // task → the top-level name that brought it (lm-eval's _check_duplicates)
-	source, top := "", false    // the top-level group being walked ("": a task or tag); whether n is top-level
-	var dup error
-	add := func(n string, t Task) {
-		src := cmp.Or(source, n)
-		if prev, ok := from[n]; ok && prev != src && strict && dup == nil {
-			dup = errs.BadInputf("duplicate task '%s': found in both '%s' and '%s' (lm-eval refuses it too: evaluate groups that overlap in separate runs)", n, prev, src)
-		}
-		from[n] = src
-		if !seenT[n] {
-			seenT[n] = true
-			ts = append(ts, t)
-		}
-	}
-	// walk expands n; in is n's definition when its group's file
-	// configures it (groupinline.go), else n is looked up by name.
-	var walk func(n string, in *inlineMember) error
-	walk = func(n string, in *inlineMember) error {
-		if in != nil && in.task != nil {
-			s, err := newYAMLSpec(in.task.config(), ix.hook, ix.python())
-			if err != nil {
-				return err
-			}
-			add(n, s)
-			return nil
-		}
-		g, ok, err := Group{}, false, error(nil)
-		if in != nil {
-			g, ok = *in.group, true
-		} else {
-			if isTaskFile(n) {
-				if n, err = ix.LoadTaskFile(n); err != nil {
-					return err
-				}
-			}
-			if g, ok, err = ix.group(n); err != nil {
-				return err
-			}
-		}
-		if top {
-			top = false
-			if ok && !g.tag {
-				source = n
-			}
-		}
-		if ok {
-			if !seenG[n] && !g.tag {
-				seenG[n] = true
-				gs = append(gs, g)
-			}
-			for _, sub := range g.Subtasks {
-				var in *inlineMember
-				if m, has := g.inline[sub]; has {
-					in = &m
-				}
-				if err := walk(sub, in); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		t, err := ix.Get(n)
-		if err != nil {
-			return err
-		}
-		add(n, t)
-		return nil
-	}
+	x := &expander{ix: ix, strict: strict, seenT: map[string]bool{}, seenG: map[string]bool{},
+		from: map[string]string{}, lm: newLMRandom()}
 	for _, n := range names {
 		if strings.TrimSpace(n) == "" {
 			return nil, nil, errs.BadInputf("--tasks has an empty name in %q (a stray comma?)", strings.Join(names, ","))
 		}
-		source, top = "", true
-		if err := walk(strings.TrimSpace(n), nil); err != nil {
+		x.source, x.top = "", true
+		if _, err := x.walk(strings.TrimSpace(n), nil); err != nil {
 			return nil, nil, err
 		}
-		if dup != nil {
-			return nil, nil, dup
+		if x.dup != nil {
+			return nil, nil, x.dup
 		}
 	}
-	return ts, gs, nil
+	return x.ts, x.gs, nil
+}
+
+// expander is one Expand: the tasks and groups met, in order, and what
+// lm-eval's TaskManager.load tracks while it builds the same tree.
+type expander struct {
+	ix           *Index
+	strict       bool // refuse a task two top-level names reach
+	ts           []Task
+	gs           []Group
+	seenT, seenG map[string]bool
+	from         map[string]string // task → the top-level name that brought it (lm-eval's _check_duplicates)
+	source       string            // the top-level group being walked ("": a task or tag)
+	top          bool              // whether the name walked next is top-level
+	dup          error
+	lm           *lmRandom // lm-eval's global random (lmrandom.go)
+	taskIDs      int       // random_task_id draws so far
+}
+
+// add records task t named n (once), reached from the current source.
+func (x *expander) add(n string, t Task) {
+	src := cmp.Or(x.source, n)
+	if prev, ok := x.from[n]; ok && prev != src && x.strict && x.dup == nil {
+		x.dup = errs.BadInputf("duplicate task '%s': found in both '%s' and '%s' (lm-eval refuses it too: evaluate groups that overlap in separate runs)", n, prev, src)
+	}
+	x.from[n] = src
+	if !x.seenT[n] {
+		x.seenT[n] = true
+		x.ts = append(x.ts, t)
+		if s, ok := t.(*spec); ok {
+			s.lm = lmRandomState{stream: x.lm, taskIDs: x.taskIDs}
+		}
+	}
+}
+
+// walk expands n; in is n's definition when its group's file configures
+// it (groupinline.go), else n is looked up by name. It says whether n is
+// a task (not a group or tag).
+func (x *expander) walk(n string, in *inlineMember) (bool, error) {
+	if in != nil && in.task != nil {
+		s, err := newYAMLSpec(in.task.config(), x.ix.hook, x.ix.python())
+		if err != nil {
+			return false, err
+		}
+		x.add(n, s)
+		return true, nil
+	}
+	g, ok, err := Group{}, false, error(nil)
+	if in != nil {
+		g, ok = *in.group, true
+	} else {
+		if isTaskFile(n) {
+			if n, err = x.ix.LoadTaskFile(n); err != nil {
+				return false, err
+			}
+		}
+		if g, ok, err = x.ix.group(n); err != nil {
+			return false, err
+		}
+	}
+	if x.top {
+		x.top = false
+		if ok && !g.tag {
+			x.source = n
+		}
+	}
+	if ok {
+		return false, x.walkGroup(n, g)
+	}
+	t, err := x.ix.Get(n)
+	if err != nil {
+		return false, err
+	}
+	x.add(n, t)
+	return true, nil
+}
+
+// walkGroup expands group (or tag) g named n: its members in order.
+func (x *expander) walkGroup(n string, g Group) error {
+	if !x.seenG[n] && !g.tag {
+		x.seenG[n] = true
+		x.gs = append(x.gs, g)
+	}
+	members := 0
+	for _, sub := range g.Subtasks {
+		var in *inlineMember
+		if m, has := g.inline[sub]; has {
+			in = &m
+		}
+		isTask, err := x.walk(sub, in)
+		if err != nil {
+			return err
+		}
+		if isTask {
+			members++
+		}
+	}
+	if !g.tag { // Group.add reads each task member's task_name twice
+		x.taskIDs += 2 * members
+	}
+	return nil
 }
 
 // group finds a group or tag by name (YAML definitions first); an error

@@ -18,7 +18,8 @@ import (
 // hands it a datasets.Dataset of t's rows (a list of dicts when the
 // datasets package is missing) and returns the documents and columns of
 // what it gives back.
-func pyProcessDocs(f *pyFunc, t *table) error {
+// The worker's global random is put where lm-eval's is for the task (lm).
+func pyProcessDocs(f *pyFunc, t *table, lm lmRandomState) error {
 	docs := make([]any, len(t.Rows))
 	for i, d := range t.Rows {
 		docs[i] = OrderedDoc(d, t.Keys)
@@ -26,6 +27,9 @@ func pyProcessDocs(f *pyFunc, t *table) error {
 	req := py.NewMap[any]()
 	req.Set("docs", docs)
 	req.Set("columns", columns(t))
+	if lm.stream != nil {
+		req.Set("lm_random", lm.pyState())
+	}
 	v, err := f.call("process_docs", req)
 	if err != nil {
 		return err

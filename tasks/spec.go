@@ -22,6 +22,10 @@ type spec struct {
 	added   []string
 	// processAll is a process_docs hook of a task YAML: the whole split.
 	processAll DocsHook
+	// randDocs is a Go process_docs that draws from lm-eval's global
+	// random (lmrandom.go); lm is where that stream stands for this task.
+	randDocs randDocsHook
+	lm       lmRandomState
 	// pyDocs is a Python process_docs (pydocs.go); pyDoc the Python
 	// doc_to_* hooks, whose values Build fetches in batches; ownAgg the
 	// Python aggregations by metric name.
@@ -139,13 +143,13 @@ func (s *spec) docs(loc dataLoc, split string) (*table, error) {
 	}
 	s.keyOrder = t.Keys
 	if s.pyDocs != nil {
-		if err := pyProcessDocs(s.pyDocs, t); err != nil {
+		if err := pyProcessDocs(s.pyDocs, t, s.lmState()); err != nil {
 			return nil, errs.BadInputf("%s: split %s: %w", s.name, split, err)
 		}
 		s.keyOrder = t.Keys
 	}
-	if s.processAll != nil {
-		rows, err := s.processAll(t.Rows)
+	if s.processAll != nil || s.randDocs != nil {
+		rows, err := s.processAllDocs(t.Rows)
 		if err != nil {
 			return nil, errs.BadInputf("%s: split %s: %w", s.name, split, err)
 		}
@@ -170,6 +174,18 @@ func (s *spec) docs(loc dataLoc, split string) (*table, error) {
 	}
 	s.addKeys(t)
 	return t, nil
+}
+
+// processAllDocs runs the whole-split process_docs hook (a random one at
+// lm-eval's global random for this task).
+func (s *spec) processAllDocs(rows []Doc) ([]Doc, error) {
+	if s.randDocs == nil {
+		return s.processAll(rows)
+	}
+	st := s.lmState()
+	rnd, done := st.stream.at(st.taskIDs)
+	defer done()
+	return s.randDocs(rows, rnd)
 }
 
 // addKeys appends the fields process_docs adds to the column order.

@@ -217,6 +217,8 @@ func (r *cfgReader) dataset(s *spec) {
 		switch fn := h.fn.(type) {
 		case DocsHook:
 			s.processAll, s.added = fn, h.added
+		case randDocsHook:
+			s.randDocs, s.added = fn, h.added
 		case *pyFunc:
 			s.pyDocs = fn
 		}

@@ -2,7 +2,10 @@
 # (`!function module.attr`) for a goeval process. Requests come as JSON
 # lines on stdin, answers go as JSON lines to the original stdout; values
 # cross in the tagged encoding of internal/pyworker (codec.go). The hooks'
-# own prints are caught: a hook that writes to stdout fails its call.
+# own prints are caught: a hook that writes to stdout fails its call. A
+# module's prints while it is imported go to stderr, as lm-eval shows them
+# on its console (leaderboard/ifeval's instructions_util prints whether it
+# downloaded nltk's punkt_tab).
 import base64
 import importlib.util
 import inspect
@@ -141,7 +144,7 @@ def module(path):
     spec = importlib.util.spec_from_file_location(name, path)
     m = importlib.util.module_from_spec(spec)
     try:
-        quiet(spec.loader.exec_module, m)
+        to_stderr(spec.loader.exec_module, m)
     except ModuleNotFoundError as e:
         if e.name is None:
             raise
@@ -193,6 +196,16 @@ def metric_defaults(name):
     agg = registry.metric_agg_registry.get(name, None)
     agg_name = next((k for k, v in registry.aggregation_registry.items() if v is agg), None)
     return {"agg": agg_name, "higher": registry.higher_is_better_registry.get(name, None)}
+
+
+def to_stderr(fn, *args):
+    """fn(*args) with sys.stdout sent to stderr (a module printing as it loads)."""
+    keep = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return fn(*args)
+    finally:
+        sys.stdout = keep
 
 
 def quiet(fn, *args, **kwargs):
@@ -255,8 +268,29 @@ def datasets_module():
     return _DS[0]
 
 
+_LM_RANDOM = {"epoch": None, "ids": 0}
+
+
+def lm_random(state):
+    """Puts the global random where lm-eval's is when it builds the task:
+    seeded 0 at each new evaluation (epoch), then random_task_id's
+    random.choices(k=8) once per task name lm-eval read before (tasks/lmrandom.go)."""
+    import random
+    import string
+    if state["epoch"] != _LM_RANDOM["epoch"]:
+        random.seed(0)
+        if "numpy" in sys.modules:
+            sys.modules["numpy"].random.seed(1234)  # simple_evaluate's numpy seed, too
+        _LM_RANDOM.update(epoch=state["epoch"], ids=0)
+    while _LM_RANDOM["ids"] < state["task_ids"]:
+        random.choices(string.ascii_lowercase + string.digits, k=8)
+        _LM_RANDOM["ids"] += 1
+
+
 def op_process_docs(req):
     docs, cols = dec(req["docs"]), req["columns"]
+    if req.get("lm_random") is not None:
+        lm_random(req["lm_random"])
     ds = datasets_module()
     arg = ds.Dataset.from_dict({c: [d.get(c) for d in docs] for c in cols}) if ds is not None else docs
     out = quiet(function(req["ref"]), arg)

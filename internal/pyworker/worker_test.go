@@ -243,3 +243,20 @@ func TestClosed(t *testing.T) {
 		t.Errorf("after Close: %v", err)
 	}
 }
+
+// TestImportPrints: a module that prints while it is imported (lm-eval's
+// leaderboard/ifeval/instructions_util.py) loads, its print going to
+// stderr as on lm-eval's console; its functions' own prints still fail.
+func TestImportPrints(t *testing.T) {
+	r := testRuntime(t, time.Minute)
+	req := py.NewMap[any]()
+	req.Set("ref", hooksRef(t, "loud_import", "ident"))
+	req.Set("args", []any{"x"})
+	v, err := r.Call("call", req)
+	if err != nil {
+		t.Fatalf("a module printing at import: %v", err)
+	}
+	if got := v.(*py.Map[any]).Value("value"); got != "x" {
+		t.Errorf("ident(x) = %v", got)
+	}
+}

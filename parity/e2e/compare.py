@@ -180,12 +180,22 @@ def metric_value(c, p, k, a, b):
             c.problems.append(f"{p}.{k}: lm-eval {x} goeval {y}")
         return False
     lls = [asfloat(r[0]) for r in a.get("filtered_resps", []) if isinstance(r, list) and r]
+    if lls and all(v is not None for v in lls) and ll_mass(x, y):
+        return False
     top = sorted((v for v in lls if v is not None), reverse=True)
     if len(top) >= 2 and top[0] - top[1] <= TIE_ABS:
         c.notes.append(f"{p}.{k}: near-tie flip (top log-likelihoods {top[0]} and {top[1]}): lm-eval {x} goeval {y}")
     else:
         c.problems.append(f"{p}.{k}: lm-eval {x} goeval {y}")
     return False
+
+
+def ll_mass(x, y):
+    """A probability mass over the choices' likelihoods (truthfulqa_mc2's
+    acc: a ratio of sums of exp(ll)): floats other than 0 and 1, within the
+    relative 2*LL_ABS that log-likelihoods within LL_ABS allow."""
+    return (type(x) is float and type(y) is float and x not in (0.0, 1.0)
+            and abs(x - y) <= 2 * LL_ABS * max(abs(x), abs(y)))
 
 
 def compare_runs(lres, lsamp, gres, gsamp):
