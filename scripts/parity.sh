@@ -37,6 +37,10 @@ check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --chec
 # math-verify's verdicts on the corpus regenerated (the package's own tests
 # from its pinned sdist plus generated variants), then goeval's port on it.
 check "math-verify corpus vs math-verify" $PY parity/mathverify/golden.py --check
+# ifeval's instruction checks: lm-eval's verdicts on generated cases, then
+# goeval's Go checks (internal/ifeval) on them.
+check "ifeval checks corpus vs lm-eval" $PY parity/ifeval/golden.py --check
+check "internal/ifeval vs the corpus" go test -count=1 -run TestAgreement ./internal/ifeval/
 check "metrics/mathverify vs the corpus" go test -count=1 -run TestCorpusAgreement ./metrics/mathverify/
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
