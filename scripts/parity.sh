@@ -31,7 +31,7 @@ check "YAML tasks with Python hooks vs lm-eval" $PY parity/lmeval/dump_pyhook_ta
 # (the tests skip without it: here a skip fails).
 no_skip() { local out rc=0; out=$("$@" 2>&1) || rc=$?; echo "$out" | grep -E '^(--- |ok|FAIL)'; [ $rc -eq 0 ] && ! grep -q -- '--- SKIP' <<<"$out"; }
 check "Python hooks through goeval's worker vs lm-eval" no_skip \
-	go test -count=1 -v -run 'TestLMEvalPythonHooksParity|TestGoHooksMatchPython' ./tasks/
+	go test -count=1 -v -run 'TestLMEvalPythonHooksParity|TestGoHooksMatchPython|TestIfevalHooksMatchPython|TestIfevalTaskWithoutPython' ./tasks/
 check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
 check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
 # math-verify's verdicts on the corpus regenerated (the package's own tests

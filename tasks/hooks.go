@@ -63,6 +63,10 @@ type builtinResults string
 type registered struct {
 	fn    any
 	added []string
+	// pyFallback: a ResultsHook that answers ErrNeedsPython for some
+	// documents, which the task file's Python function then scores
+	// (when the Index has a Python).
+	pyFallback bool
 }
 
 // builtinHooks are the hooks goeval's own task files answer (hooks_builtin.go),
@@ -71,7 +75,7 @@ var builtinHooks = map[string]registered{}
 
 // registerBuiltinHook adds a built-in hook.
 func registerBuiltinHook(name string, fn any, added ...string) {
-	builtinHooks[name] = registered{hookFunc(name, fn), added}
+	builtinHooks[name] = registered{fn: hookFunc(name, fn), added: added}
 }
 
 // RegisterHook makes fn answer `!function` references to name
@@ -81,7 +85,7 @@ func registerBuiltinHook(name string, fn any, added ...string) {
 // DocsHook, added names the fields it appends to each document, in the
 // order Python adds them. It panics on any other type.
 func (ix *Index) RegisterHook(name string, fn any, added ...string) {
-	r := registered{hookFunc(name, fn), added}
+	r := registered{fn: hookFunc(name, fn), added: added}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.hooks[name] = r
@@ -100,7 +104,9 @@ func hookFunc(name string, fn any) any {
 		return FilterHook(f)
 	case func() ([]Doc, error):
 		return SamplesHook(f)
-	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook:
+	case func([]metrics.Value) (float64, error):
+		return AggregateFunc(f)
+	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook, AggregateFunc:
 		return fn
 	}
 	panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
@@ -194,6 +200,8 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 			right = kind == hookMetric
 		case SamplesHook:
 			right = kind == hookSamples
+		case AggregateFunc:
+			right = kind == hookAgg
 		}
 		if !right {
 			r.failf(key, "!function %s: goeval's %s is not %s", ref.Name, c, kind)
