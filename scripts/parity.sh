@@ -31,12 +31,16 @@ check "YAML tasks with Python hooks vs lm-eval" $PY parity/lmeval/dump_pyhook_ta
 # (the tests skip without it: here a skip fails).
 no_skip() { local out rc=0; out=$("$@" 2>&1) || rc=$?; echo "$out" | grep -E '^(--- |ok|FAIL)'; [ $rc -eq 0 ] && ! grep -q -- '--- SKIP' <<<"$out"; }
 check "Python hooks through goeval's worker vs lm-eval" no_skip \
-	go test -count=1 -v -run 'TestLMEvalPythonHooksParity|TestGoHooksMatchPython' ./tasks/
+	go test -count=1 -v -run 'TestLMEvalPythonHooksParity|TestGoHooksMatchPython|TestIfevalHooksMatchPython|TestIfevalTaskWithoutPython' ./tasks/
 check "task Jinja templates vs lm-eval" $PY parity/lmeval/jinja_golden.py --check
 check "multi_choice_regex vs lm-eval" $PY parity/lmeval/mcregex_golden.py --check
 # math-verify's verdicts on the corpus regenerated (the package's own tests
 # from its pinned sdist plus generated variants), then goeval's port on it.
 check "math-verify corpus vs math-verify" $PY parity/mathverify/golden.py --check
+# ifeval's instruction checks: lm-eval's verdicts on generated cases, then
+# goeval's Go checks (internal/ifeval) on them.
+check "ifeval checks corpus vs lm-eval" $PY parity/ifeval/golden.py --check
+check "internal/ifeval vs the corpus" go test -count=1 -run TestAgreement ./internal/ifeval/
 check "metrics/mathverify vs the corpus" go test -count=1 -run TestCorpusAgreement ./metrics/mathverify/
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check

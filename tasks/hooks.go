@@ -73,6 +73,10 @@ type registered struct {
 	// import the task file's module (it is not identical to the function
 	// on every input); otherwise the task file's own function runs.
 	withoutPython bool
+	// pyFallback: a ResultsHook that answers ErrNeedsPython for some
+	// documents, which the task file's Python function then scores
+	// (when the Index has a Python).
+	pyFallback bool
 }
 
 // builtinHooks are the hooks goeval's own task files answer (hooks_builtin.go),
@@ -110,7 +114,9 @@ func hookFunc(name string, fn any) any {
 		return FilterHook(f)
 	case func() ([]Doc, error):
 		return SamplesHook(f)
-	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook, randDocsHook:
+	case func([]metrics.Value) (float64, error):
+		return AggregateFunc(f)
+	case DocsHook, DocHook, ResultsHook, builtinResults, FilterHook, MetricHook, SamplesHook, randDocsHook, AggregateFunc:
 		return fn
 	}
 	panic(fmt.Sprintf("tasks: hook %s has unsupported type %T", name, fn))
@@ -211,6 +217,8 @@ func (r *cfgReader) hookAt(key string, v any, kind hookKind) registered {
 			right = kind == hookMetric
 		case SamplesHook:
 			right = kind == hookSamples
+		case AggregateFunc:
+			right = kind == hookAgg
 		}
 		if !right {
 			r.failf(key, "!function %s: goeval's %s is not %s", ref.Name, c, kind)

@@ -87,7 +87,16 @@ func (r *cfgReader) metricAggregation(key string, s *spec, m *py.Map[any], ms *M
 // function is lm-eval's registered one (the same object), else run in
 // Python. Like lm-eval, goeval gives such an aggregation no stderr.
 func (r *cfgReader) pyAggregation(key string, s *spec, ms *MetricSpec, ref hookRef) {
-	f, ok := r.hookAt(key, ref, hookAgg).fn.(*pyFunc)
+	fn := r.hookAt(key, ref, hookAgg).fn
+	if g, isGo := fn.(AggregateFunc); isGo { // a Go hook answers it
+		ms.Aggregation = "!function " + ref.Name
+		if s.ownAgg == nil {
+			s.ownAgg = map[string]AggregateFunc{}
+		}
+		s.ownAgg[ms.Name] = g
+		return
+	}
+	f, ok := fn.(*pyFunc)
 	if !ok {
 		return
 	}

@@ -58,8 +58,12 @@ type yamlScorer struct {
 	// Python (pyscore.go): process_results; metric functions and their
 	// keyword arguments, by metric name.
 	pyResults *pyFunc
-	pyMetrics map[string]*pyFunc
-	pyKwargs  map[string]*py.Map[any]
+	// pyFallback is the task file's own process_results, for the
+	// documents a Go hook leaves to Python (nil without a Python).
+	pyFallback    *pyFunc
+	pyFallbackErr error // why pyFallback is nil
+	pyMetrics     map[string]*pyFunc
+	pyKwargs      map[string]*py.Map[any]
 }
 
 // metrics reads metric_list (or the output type's defaults) and
@@ -68,9 +72,13 @@ func (r *cfgReader) metrics(s *spec) {
 	sc := &yamlScorer{pyMetrics: map[string]*pyFunc{}, pyKwargs: map[string]*py.Map[any]{}}
 	hooked := r.has("process_results")
 	if hooked {
-		switch h := r.hook("process_results", hookResults).(type) {
+		reg := r.hookReg("process_results", hookResults)
+		switch h := reg.fn.(type) {
 		case ResultsHook:
 			sc.results = h
+			if reg.pyFallback {
+				sc.pyFallback, sc.pyFallbackErr = r.pyFallback()
+			}
 		case builtinResults:
 			sc.builtin = string(h)
 		case *pyFunc:

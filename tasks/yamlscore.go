@@ -19,6 +19,12 @@ func (sc *yamlScorer) score(s *spec, inst *Instance, resps []Response) (map[stri
 	}
 	if sc.results != nil {
 		m, err := sc.results(inst.Doc, resps)
+		if err != nil && needsPython(err) && sc.pyFallback != nil {
+			return sc.withPy(sc.pyFallback).scorePyResults(s, inst, resps)
+		}
+		if err != nil && needsPython(err) {
+			return nil, fmt.Errorf("process_results: %w, and the task file's Python function cannot run (%v): give --python with lm-eval's ifeval extra (langdetect, immutabledict, nltk and its punkt data)", err, sc.pyFallbackErr)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("process_results: %w", err)
 		}
