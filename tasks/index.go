@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/internal/pyworker"
 )
 
@@ -31,6 +32,8 @@ type Index struct {
 	// unsafeOK: task files with unsafe_code: true may start Python
 	// (ConfirmRunUnsafeCode).
 	unsafeOK bool
+	// meta is the run's metadata (SetMetadata) for custom_dataset.
+	meta *py.Map[any]
 }
 
 // NewIndex returns an Index of the built-in tasks and hooks.
@@ -147,7 +150,7 @@ func (ix *Index) Expand(names []string) ([]Task, []Group, error) {
 			if err != nil {
 				return err
 			}
-			add(n, s)
+			add(n, ix.withMetadata(s))
 			return nil
 		}
 		g, ok, err := Group{}, false, error(nil)
