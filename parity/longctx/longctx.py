@@ -51,8 +51,7 @@ LB_TASKS = ["longbench_hotpotqa", "longbench_trec", "longbench_gov_report", "lon
 # metric_list entry (RULER's six lengths) and goeval the metrics reported.
 KNOWN = ('lm-eval "def ', "'custom_dataset'", "higher_is_better.")
 RUNS = [
-    {"name": "ruler", "folder": "ruler", "tasks": ["niah_single_1"], "args": ["--metadata", '{"max_seq_lengths": [4096]}',
-                                                           "--limit", "2"]},
+    {"name": "ruler", "folder": "ruler", "tasks": ["niah_single_1"], "args": []},  # --metadata, --limit: main
     {"name": "longbench", "folder": "longbench", "tasks": LB_TASKS, "args": []},
 ]
 
@@ -77,6 +76,8 @@ def main():
     ap.add_argument("--model", default="/work/shared/fixtures/tiny-qwen2")
     ap.add_argument("--work")
     ap.add_argument("--runs", default="")
+    ap.add_argument("--ruler-lengths", default="4096", help="RULER's max_seq_lengths, comma-separated")
+    ap.add_argument("--limit", default="2", help="RULER documents per run")
     a = ap.parse_args()
     work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="goeval-longctx-"))
     data = os.path.join(work, "data")
@@ -84,6 +85,8 @@ def main():
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     tasks_dir = subprocess.run([a.python, "-c", "import lm_eval, os; print(os.path.dirname(lm_eval.__file__))"],
                                check=True, capture_output=True, text=True).stdout.strip() + "/tasks"
+    lengths = [int(x) for x in a.ruler_lengths.split(",")]
+    RUNS[0]["args"] = ["--metadata", json.dumps({"max_seq_lengths": lengths}), "--limit", a.limit]
     problems = []
     for run in RUNS:
         if a.runs and run["name"] not in a.runs.split(","):
