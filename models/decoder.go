@@ -98,15 +98,14 @@ func (d *decoder) rows(ctx *context.Context, tokens, positions, keyValid, rowLen
 			}
 		}
 	}
-	maskFor := func(w int) *Node { return nn.AttentionMask(positions, positions, keyValid, w) }
+	maskFor := func(w int) nn.Mask { return nn.PositionMask(positions, positions, keyValid, w) }
 	return Outputs{Hidden: d.forward(ctx, tokens, rotated, maskFor, hooks, false, 0), KV: kv}
 }
 
 // packed is Forward over packed rows: the rows' prefix-tree mask ANDed
 // into every layer's causal (and windowed) mask.
 func (d *decoder) packed(ctx *context.Context, tokens, positions *Node, p *Packing) *Node {
-	visible := nn.PackedMask(p.Node, p.End)
-	maskFor := func(w int) *Node { return LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) }
+	maskFor := func(w int) nn.Mask { return nn.PackedPositionMask(positions, p.Node, p.End, w) }
 	return d.forward(ctx, tokens, positions, maskFor, func(int) kvHook { return nil }, false, 0)
 }
 
@@ -120,10 +119,9 @@ func (d *decoder) packed(ctx *context.Context, tokens, positions *Node, p *Packi
 // padding slot at a position past every query's is never seen) beside the
 // packed rows' own.
 func (d *decoder) packedAfter(ctx *context.Context, tokens, positions *Node, p *Packing, past *Past) *Node {
-	visible := nn.PackedMask(p.Node, p.End)
-	maskFor := func(w int) *Node {
-		own := LogicalAnd(nn.AttentionMask(positions, positions, nil, w), visible) // [B, T, T]
-		return Concatenate([]*Node{nn.AttentionMask(positions, past.Pos, nil, w), own}, 2)
+	maskFor := func(w int) nn.Mask {
+		own := nn.PackedPositionMask(positions, p.Node, p.End, w) // [B, T, T]
+		return nn.PastMask(nn.PositionMask(positions, past.Pos, nil, w), own, past.Pos.Shape().Dim(1))
 	}
 	hooks := func(i int) kvHook {
 		return func(k, v *Node) (*Node, *Node) {
@@ -159,7 +157,7 @@ func (d *decoder) decode(ctx *context.Context, tokens, positions *Node, cache []
 			return next[i].K, next[i].V
 		}
 	}
-	maskFor := func(w int) *Node { return nn.AttentionMask(pos, slots, nil, w) }
+	maskFor := func(w int) nn.Mask { return nn.PositionMask(pos, slots, nil, w) }
 	h := d.forward(ctx, tok, pos, maskFor, hooks, true, 0)
 	return Outputs{Hidden: Reshape(h, b, d.cfg.HiddenSize), KV: next}
 }
@@ -215,20 +213,21 @@ func (d *decoder) extend(ctx *context.Context, tokens, positions *Node, cache []
 			return k, v
 		}
 	}
-	maskFor := func(w int) *Node { return nn.AttentionMask(positions, slots, nil, w) }
+	maskFor := func(w int) nn.Mask { return nn.PositionMask(positions, slots, nil, w) }
 	return Outputs{Hidden: d.forward(ctx, tokens, positions, maskFor, hooks, true, 0), KV: next}
 }
 
 // forward is the decoder with a per-layer KV hook and masks built by
-// maskFor(window) ([B, T, S], S the attended length), one per window;
+// maskFor(window) ([B, T, S], S the attended length, a query chunk at a
+// time inside each layer's attention: nn.Mask);
 // positions are the rotary embedding's (the masks have their own). With
 // cached, the hooks return the cache's keys and values [B, K, S, D]
 // (nn.AttentionCached), else [B, S, K, D] (nn.Attention) whose first past
 // keys are a cached prefix (nn.AttentionOptions.Past).
-func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) *Node, hook func(int) kvHook, cached bool, past int) *Node {
+func (d *decoder) forward(ctx *context.Context, tokens, positions *Node, maskFor func(int) nn.Mask, hook func(int) kvHook, cached bool, past int) *Node {
 	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 	x := d.blocks.embed(ctx, tokens) // [B, T, H]
-	masks := map[int]*Node{}
+	masks := map[int]nn.Mask{}
 	for i, o := range d.attn {
 		if masks[o.Window] == nil {
 			masks[o.Window] = maskFor(o.Window)

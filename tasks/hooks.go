@@ -48,11 +48,12 @@ const (
 	hookFilter   // filter_list[].filter[].function: a Filter class
 	hookFilterFn // filter_list[].filter[].filter_fn of the custom filter
 	hookSamples  // fewshot_config.samples
+	hookDataset  // custom_dataset: called with keyword arguments
 )
 
 func (k hookKind) String() string {
 	return [...]string{"a process_docs hook", "a doc_to_* hook", "a process_results hook", "a metric function",
-		"an aggregation", "a filter class", "a filter function", "a few-shot samples function"}[k]
+		"an aggregation", "a filter class", "a filter function", "a few-shot samples function", "a custom_dataset function"}[k]
 }
 
 // randDocsHook is a built-in process_docs that draws from lm-eval's

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/internal/pyworker"
 )
 
@@ -32,6 +33,8 @@ type Index struct {
 	// unsafeOK: task files with unsafe_code: true may start Python
 	// (ConfirmRunUnsafeCode).
 	unsafeOK bool
+	// meta is the run's metadata (SetMetadata) for custom_dataset.
+	meta *py.Map[any]
 }
 
 // NewIndex returns an Index of the built-in tasks and hooks.
@@ -201,7 +204,7 @@ func (x *expander) walk(n string, in *inlineMember) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		x.add(n, s)
+		x.add(n, x.ix.withMetadata(s))
 		return true, nil
 	}
 	g, ok, err := Group{}, false, error(nil)

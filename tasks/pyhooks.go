@@ -57,6 +57,7 @@ var pyArity = map[hookKind]struct {
 	hookFilter:   {-1, ""}, // a class, built with the step's keyword arguments
 	hookFilterFn: {2, "two arguments (the responses and the documents)"},
 	hookSamples:  {0, "no arguments"},
+	hookDataset:  {-1, ""}, // keywords: the task's metadata and dataset_kwargs
 }
 
 // pyHook resolves ref in Python for the key of the given kind; goName is

@@ -3,6 +3,7 @@ package tasks
 import (
 	"time"
 
+	"github.com/goeval/goeval/internal/py"
 	"github.com/goeval/goeval/internal/pyworker"
 	"github.com/goeval/goeval/metrics"
 )
@@ -30,6 +31,50 @@ func (ix *Index) SetPython(python string, timeout time.Duration) {
 	if python != "" {
 		ix.py = pyworker.New(python, timeout)
 	}
+}
+
+// SetMetadata sets the run's metadata, lm-eval's TaskManager metadata:
+// modelArgs (its --model_args) with metadata (its --metadata) over them,
+// both optional; pretrained, when not "" and modelArgs names no
+// pretrained, tokenizer or model, is the checkpoint (goeval's --model
+// DIR). A task file's custom_dataset gets it over the file's own metadata
+// as keyword arguments (RULER reads tokenizer or pretrained, and
+// max_seq_lengths). Call it before the Index builds tasks.
+func (ix *Index) SetMetadata(modelArgs, metadata *py.Map[any], pretrained string) {
+	m := py.NewMap[any]()
+	named := false
+	if modelArgs != nil {
+		for _, k := range modelArgs.Keys() {
+			m.Set(k, modelArgs.Value(k))
+			named = named || k == "pretrained" || k == "tokenizer" || k == "model"
+		}
+	}
+	if !named && pretrained != "" {
+		m.Set("pretrained", pretrained)
+	}
+	if metadata != nil {
+		for _, k := range metadata.Keys() {
+			m.Set(k, metadata.Value(k))
+		}
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.meta = m
+}
+
+// metadata is SetMetadata's (nil: none).
+func (ix *Index) metadata() *py.Map[any] {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.meta
+}
+
+// withMetadata gives a task file's custom_dataset the run's metadata.
+func (ix *Index) withMetadata(s *spec) *spec {
+	if s != nil && s.custom != nil {
+		s.custom.run = ix.metadata
+	}
+	return s
 }
 
 // ConfirmRunUnsafeCode records lm-eval's confirm_run_unsafe_code for ix's

@@ -31,6 +31,9 @@ type spec struct {
 	// Python aggregations by metric name.
 	pyDocs *pyFunc
 	pyDoc  []*pyDocHook
+	// custom is a Python custom_dataset (pydataset.go): the splits come
+	// from it, not from dataset_path.
+	custom *customDataset
 	ownAgg map[string]AggregateFunc
 	// samplesFn is a Python fewshot_config.samples: the few-shot pool.
 	samplesFn func() ([]Doc, error)
@@ -137,7 +140,13 @@ func (s *spec) evalSplit() string {
 
 // docs loads and processes one split.
 func (s *spec) docs(loc dataLoc, split string) (*table, error) {
-	t, err := loadSplit(loc, s.ds, split)
+	var t *table
+	var err error
+	if s.custom != nil {
+		t, err = s.custom.split(split)
+	} else {
+		t, err = loadSplit(loc, s.ds, split)
+	}
 	if err != nil {
 		return nil, err
 	}

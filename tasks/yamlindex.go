@@ -168,7 +168,7 @@ func (ix *Index) yamlTask(name string) (*spec, bool, error) {
 	if err != nil && refused { // it needs Python, which an unconfirmed code task does not start
 		return nil, true, errs.BadInputf("%s", UnsafeRefusal(name))
 	}
-	return s, true, err
+	return ix.withMetadata(s), true, err
 }
 
 // yamlGroup returns a group or tag defined by YAML files.

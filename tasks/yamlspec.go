@@ -161,7 +161,6 @@ func yamlStrings(v any, want string, one bool) ([]string, error) {
 func (r *cfgReader) unsupported() {
 	for _, u := range []struct{ key, why string }{
 		{"class", "a Python task class cannot run in goeval"},
-		{"custom_dataset", "a Python dataset function cannot run in goeval; give dataset_path (and data_files)"},
 		{"use_prompt", "promptsource prompts are not supported; write doc_to_text and doc_to_target"},
 		{"task_list", "task_list is not supported; give each task its own file"},
 		{"doc_to_image", "multimodal tasks are not supported"},
@@ -176,10 +175,12 @@ func (r *cfgReader) unsupported() {
 // dataset reads dataset_path, dataset_name, dataset_kwargs and the splits.
 func (r *cfgReader) dataset(s *spec) {
 	s.ds = dataset{Path: r.str("dataset_path"), Name: r.str("dataset_name"), dir: r.c.dirOf()}
-	if s.ds.Path == "" {
+	if r.has("custom_dataset") {
+		r.customDataset(s)
+	} else if s.ds.Path == "" {
 		r.failf("dataset_path", "a task needs a dataset (a Hugging Face dataset name, or json/csv/parquet with dataset_kwargs.data_files)")
 	}
-	if kw, ok := r.c.get("dataset_kwargs"); ok && kw != nil {
+	if kw, ok := r.c.get("dataset_kwargs"); ok && kw != nil && s.custom == nil {
 		m, ok := kw.(*py.Map[any])
 		if !ok {
 			r.failf("dataset_kwargs", "want a mapping, got %s", yamlKind(kw))

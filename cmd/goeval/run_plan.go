@@ -89,6 +89,7 @@ func planRun(ctx context.Context, f *runFlags) (_ *runPlan, err error) {
 	if err != nil {
 		return nil, err
 	}
+	p.setRunMetadata(f, models) // custom_dataset's keyword arguments
 	if err := p.planCode(f); err != nil {
 		return nil, err
 	}

@@ -303,6 +303,20 @@ def op_process_docs(req):
     return {"columns": list(rows[0]) if rows else cols, "docs": enc([dict(r) for r in rows])}
 
 
+def op_custom_dataset(req):
+    """custom_dataset(**kwargs): each split's columns and documents, in the mapping's order."""
+    out = quiet(function(req["ref"]), **dec(req.get("kwargs", {})))
+    ds = datasets_module()
+    splits = []
+    for name, rows in dict(out).items():
+        if ds is not None and isinstance(rows, ds.Dataset):
+            splits.append({"name": str(name), "columns": list(rows.column_names), "docs": enc(rows.to_list())})
+            continue
+        rows = [dict(r) for r in rows]
+        splits.append({"name": str(name), "columns": list(rows[0]) if rows else [], "docs": enc(rows)})
+    return {"splits": splits}
+
+
 def op_doc(req):
     """f(doc) for each document: {"v": value} or {"e": error} each."""
     f = function(req["ref"])
@@ -357,7 +371,8 @@ def op_filter(req):
     return enc(quiet(lambda: list(f(**dec(req.get("kwargs", {}))).apply(resps, docs))))
 
 
-OPS = {"hello": op_hello, "resolve": op_resolve, "process_docs": op_process_docs, "doc": op_doc,
+OPS = {"hello": op_hello, "resolve": op_resolve, "process_docs": op_process_docs,
+       "custom_dataset": op_custom_dataset, "doc": op_doc,
        "call": op_call, "metric": op_metric, "filter": op_filter}
 
 

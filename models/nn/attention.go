@@ -38,11 +38,17 @@ func AttentionMask(qPos, kPos, keyValid *Node, window int) *Node {
 // causality and the sliding window, which follow the tokens' positions.
 //
 //	node, end [B, T] int32 → [B, T, T] bool
-func PackedMask(node, end *Node) *Node {
-	b, t := node.Shape().Dim(0), node.Shape().Dim(1)
-	q := BroadcastToDims(Reshape(node, b, t, 1), b, t, t)
-	k := func(x *Node) *Node { return BroadcastToDims(Reshape(x, b, 1, t), b, t, t) }
-	return LogicalAnd(LessOrEqual(k(node), q), LessThan(q, k(end)))
+func PackedMask(node, end *Node) *Node { return packedVisible(node, node, end) }
+
+// packedVisible is PackedMask for the queries' nodes over the keys' nodes
+// and ends (a chunk of a row's queries over its first keys).
+//
+//	qNode [B, T], kNode, kEnd [B, S] int32 → [B, T, S] bool
+func packedVisible(qNode, kNode, kEnd *Node) *Node {
+	b, t, s := qNode.Shape().Dim(0), qNode.Shape().Dim(1), kNode.Shape().Dim(1)
+	q := BroadcastToDims(Reshape(qNode, b, t, 1), b, t, s)
+	k := func(x *Node) *Node { return BroadcastToDims(Reshape(x, b, 1, s), b, t, s) }
+	return LogicalAnd(LessOrEqual(k(kNode), q), LessThan(q, k(kEnd)))
 }
 
 // AttentionOptions are the per-layer settings of Attention.
@@ -80,28 +86,36 @@ type AttentionOptions struct {
 // the bits of an unchunked one (nn_test.go).
 var AttentionChunkBytes = 32 << 20
 
+// AttentionMaxChunks bounds the query chunks of one Attention call: rows
+// so long that AttentionChunkBytes would give more chunks get chunks of
+// ⌈T/AttentionMaxChunks⌉ rows (a multiple of 8) instead, so a 32 k-token
+// prefill builds 256 chunks per layer, not 2048 (graph size and per-op
+// overhead), at 235 MB of scores per chunk for the 0.5B shape.
+var AttentionMaxChunks = 256
+
 // Attention is scaled dot-product attention with grouped-query heads, taking
 // K and V explicitly (so a KV cache can supply them) and never repeating
 // them per query head: q is viewed as [B, T, K, G, D] and contracted against
 // each KV head. Scores (scaled, then soft-capped) and softmax are in
 // float32; masked keys get −∞, so they contribute exact zeros (padding never
 // changes the result bits). Long query runs are computed in chunks of
-// queryChunk rows (see AttentionChunkBytes).
+// queryChunk rows (see AttentionChunkBytes), each with its own slice of
+// the mask, built only then (Mask).
 //
-//	q [B, T, N, D], k, v [B, S, K, D], mask [B, T, S] bool → [B, T, N·D]
-func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
+//	q [B, T, N, D], k, v [B, S, K, D], mask → [B, T, S] bool → [B, T, N·D]
+func Attention(q, k, v *Node, mask Mask, o AttentionOptions) *Node {
 	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
 	s, kv := k.Shape().Dim(1), k.Shape().Dim(2)
 	if n%kv != 0 || k.Shape().Dim(3) != d || !v.Shape().Equal(k.Shape()) {
 		panicf("Attention: q %s incompatible with k %s / v %s", q.Shape(), k.Shape(), v.Shape())
 	}
-	tc := queryChunk(b, n, t, s)
+	tc := chunkRows(b, n, t, s)
 	causal := o.Causal && s == t+o.Past
 	if causal {
 		tc = min(tc, causalChunk(t))
 	}
 	if tc >= t {
-		return attend(q, k, v, mask, o)
+		return attend(q, k, v, mask(0, t, s), o)
 	}
 	// The last chunk is built (and on goeval's backend run) first: with
 	// causal key ranges it is the largest, and the smaller chunks after it
@@ -110,14 +124,26 @@ func Attention(q, k, v, mask *Node, o AttentionOptions) *Node {
 	for i := len(outs) - 1; i >= 0; i-- {
 		t0, t1 := i*tc, min((i+1)*tc, t)
 		rows := AxisRange(t0, t1)
-		kc, vc, mc := k, v, Slice(mask, AxisRange(), rows)
+		kc, vc, sc := k, v, s
 		if causal && o.Past+t1 < s { // keys past the chunk's last query
-			keys := AxisRange(0, o.Past+t1)
-			kc, vc, mc = Slice(k, AxisRange(), keys), Slice(v, AxisRange(), keys), Slice(mc, AxisRange(), AxisRange(), keys)
+			sc = o.Past + t1
+			keys := AxisRange(0, sc)
+			kc, vc = Slice(k, AxisRange(), keys), Slice(v, AxisRange(), keys)
 		}
-		outs[i] = attend(Slice(q, AxisRange(), rows), kc, vc, mc, o)
+		outs[i] = attend(Slice(q, AxisRange(), rows), kc, vc, mask(t0, t1, sc), o)
 	}
 	return Concatenate(outs, 1)
+}
+
+// chunkRows is queryChunk raised, for rows so long that it would give
+// more than AttentionMaxChunks chunks, to ⌈t/AttentionMaxChunks⌉ rounded
+// up to a multiple of 8.
+func chunkRows(b, n, t, s int) int {
+	tc := queryChunk(b, n, t, s)
+	if tc < t && (t+tc-1)/tc > AttentionMaxChunks {
+		tc = ((t+AttentionMaxChunks-1)/AttentionMaxChunks + 7) / 8 * 8
+	}
+	return tc
 }
 
 // causalChunk is the query chunk of causal attention over t columns: t
@@ -167,21 +193,21 @@ func attend(q, k, v, mask *Node, o AttentionOptions) *Node {
 // queries are the small side), so no operand needs a copy. The same dot
 // products and softmax as Attention, chunked the same way.
 //
-//	q [B, T, N, D], k, v [B, K, S, D], mask [B, T, S] bool → [B, T, N·D]
-func AttentionCached(q, k, v, mask *Node, o AttentionOptions) *Node {
+//	q [B, T, N, D], k, v [B, K, S, D], mask → [B, T, S] bool → [B, T, N·D]
+func AttentionCached(q, k, v *Node, mask Mask, o AttentionOptions) *Node {
 	b, t, n, d := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
 	kv, s := k.Shape().Dim(1), k.Shape().Dim(2)
 	if n%kv != 0 || k.Shape().Dim(3) != d || !v.Shape().Equal(k.Shape()) {
 		panicf("AttentionCached: q %s incompatible with k %s / v %s", q.Shape(), k.Shape(), v.Shape())
 	}
-	tc := queryChunk(b, n, t, s)
+	tc := chunkRows(b, n, t, s)
 	if tc >= t {
-		return attendCached(q, k, v, mask, o)
+		return attendCached(q, k, v, mask(0, t, s), o)
 	}
 	var outs []*Node
 	for t0 := 0; t0 < t; t0 += tc {
-		rows := AxisRange(t0, min(t0+tc, t))
-		outs = append(outs, attendCached(Slice(q, AxisRange(), rows), k, v, Slice(mask, AxisRange(), rows), o))
+		t1 := min(t0+tc, t)
+		outs = append(outs, attendCached(Slice(q, AxisRange(), AxisRange(t0, t1)), k, v, mask(t0, t1, s), o))
 	}
 	return Concatenate(outs, 1)
 }

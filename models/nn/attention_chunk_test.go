@@ -66,7 +66,7 @@ func TestAttentionChunkedExact(t *testing.T) {
 		defer func() { AttentionChunkBytes = saved }()
 		out := MustExecOnce(backend, func(q, k, v, valid *Node) *Node {
 			pos := Iota(q.Graph(), shapes.Make(dtypes.Int32, b, tq), 1)
-			return Attention(q, k, v, AttentionMask(pos, pos, valid, 0), AttentionOptions{})
+			return Attention(q, k, v, MaskOf(AttentionMask(pos, pos, valid, 0)), AttentionOptions{})
 		}, q, k, v, tensors.FromFlatDataAndDimensions(valid, b, tq))
 		return tensors.MustCopyFlatData[float32](out)
 	}
@@ -117,7 +117,10 @@ func TestAttentionCausalExact(t *testing.T) {
 		run := func(causal bool) []float32 {
 			out := MustExecOnce(backend, func(q, k, v, valid *Node) *Node {
 				pos := Iota(q.Graph(), shapes.Make(dtypes.Int32, b, tq), 1)
-				return Attention(q, k, v, AttentionMask(pos, pos, valid, 0), AttentionOptions{Causal: causal})
+				if !causal { // one pass over the whole mask, built at once
+					return Attention(q, k, v, MaskOf(AttentionMask(pos, pos, valid, 0)), AttentionOptions{})
+				}
+				return Attention(q, k, v, PositionMask(pos, pos, valid, 0), AttentionOptions{Causal: true})
 			}, tensors.FromFlatDataAndDimensions(qf, b, tq, n, d), tensors.FromFlatDataAndDimensions(kf, b, tq, kv, d),
 				tensors.FromFlatDataAndDimensions(vf, b, tq, kv, d), tensors.FromFlatDataAndDimensions(valid, b, tq))
 			return tensors.MustCopyFlatData[float32](out)
