@@ -119,15 +119,25 @@ func q4Row(c, a []float32, b *PackedQ4, n0, n1 int) {
 	}
 }
 
-// q4BlockDot is Σ a[k]·Table[q_k] over one block (len(a) = 2·len(codes)),
-// in two interleaved f32 chains.
+// q4BlockDot is Σ a[k]·Table[q_k] over one block (len(a) = 2·len(codes),
+// a multiple of 8 values or a tail of pairs), in four interleaved f32
+// chains.
 func q4BlockDot(a []float32, codes []byte, table *[256][2]float32) float32 {
-	var s0, s1 float32
+	var s0, s1, s2, s3 float32
 	a = a[:2*len(codes)]
+	for len(codes) >= 4 {
+		x, c := a[:8:8], codes[:4:4]
+		t0, t1, t2, t3 := &table[c[0]], &table[c[1]], &table[c[2]], &table[c[3]]
+		s0 += x[0]*t0[0] + x[4]*t2[0]
+		s1 += x[1]*t0[1] + x[5]*t2[1]
+		s2 += x[2]*t1[0] + x[6]*t3[0]
+		s3 += x[3]*t1[1] + x[7]*t3[1]
+		a, codes = a[8:], codes[4:]
+	}
 	for i, q := range codes {
 		t := &table[q]
 		s0 += a[2*i] * t[0]
 		s1 += a[2*i+1] * t[1]
 	}
-	return s0 + s1
+	return (s0 + s1) + (s2 + s3)
 }
