@@ -60,6 +60,7 @@ check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARI
 check "packing, shared prefixes, batch auto, archs on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -timeout 45m -run 'TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead|TestArchsThroughEngine|TestGenerateCrossesLongRope' ./engine/"
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
 check "bitsandbytes 4-bit (dequantize_4bit, transformers, peft)" $PY parity/bnb/bnb_golden.py --check
+check "bitsandbytes quantize_4bit (--load-in-4bit's quantizer)" $PY parity/bnb/quantize_golden.py --check
 check "GPTQ, AWQ (NumPy dequantizer), bitsandbytes 8-bit (int8_vectorwise_dequant); transformers, peft" $PY parity/quant/quant_golden.py --check
 check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
 # Held-out: the original llama.cpp fixtures beside the repository, when present.
@@ -71,6 +72,7 @@ else
 	echo "== parity: held-out ../shared/fixtures check NOT RUN: $shared does not exist"
 fi
 check "Phi, Gemma, MoE, long-rope vs transformers"  $PY parity/archs/arch_golden.py --check
+check "3,000-token rows (chunked attention) vs transformers" $PY parity/archs/long_golden.py --check
 check "Phi, Gemma, MoE synth load in HF" $PY parity/archs/arch_golden.py --synth "$BIN"
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
 check "Open LLM Leaderboard v2 vs lm_eval --tasks leaderboard (end to end)" $PY parity/leaderboard/leaderboard.py --check

@@ -5,13 +5,15 @@ tensors, nf4 and fp4, several block sizes, ragged and odd lengths, an
 all-zero block and values on the code book's midpoints (ties).
 
 Usage:
-    quantize_golden.py [--out models/testdata/bnb_quantize/golden.safetensors]
+    quantize_golden.py [--out models/testdata/bnb_quantize/golden.safetensors] [--check]
 
 Needs bitsandbytes (parity/requirements.lock pins it). Writes one
 safetensors file; for case NAME: NAME.x (float32 input), NAME.packed
 (uint8 codes) and NAME.absmax (float32), the case's quant type and block
 size in the metadata as NAME = "quant_type/blocksize". goeval's codes
-and absmax must be bit-identical.
+and absmax must be bit-identical. With --check, the cases are recomputed and
+any difference from the committed file (a tensor's bits, a case, its
+metadata) is an error (exit 1).
 """
 import argparse
 import json
@@ -19,6 +21,7 @@ import json
 import torch
 import bitsandbytes.functional as F
 from bitsandbytes.functional import get_4bit_type
+from safetensors import safe_open
 from safetensors.torch import save_file
 
 
@@ -46,6 +49,7 @@ def ties(quant_type):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="models/testdata/bnb_quantize/golden.safetensors")
+    ap.add_argument("--check", action="store_true", help="recompute and compare with the committed file")
     args = ap.parse_args()
     gen = torch.Generator().manual_seed(40)
     base = inputs(gen)
@@ -60,9 +64,30 @@ def main():
                 tensors[key + ".packed"] = q.reshape(-1).clone()
                 tensors[key + ".absmax"] = st.absmax.float().clone()
                 meta[key] = f"{qt}/{bs}"
+    if args.check:
+        return check(args.out, tensors, meta)
     save_file(tensors, args.out, metadata=meta)
     print(json.dumps({"cases": len(meta), "out": args.out}))
+    return 0
+
+
+def check(path, tensors, meta):
+    """Compares the recomputed tensors and metadata with path's; returns 1 on a difference."""
+    bad = []
+    with safe_open(path, "pt") as f:
+        if (f.metadata() or {}) != meta:
+            bad.append("metadata differs")
+        if set(f.keys()) != set(tensors):
+            bad.append(f"tensors differ: {sorted(set(f.keys()) ^ set(tensors))[:5]}")
+        for k in sorted(set(f.keys()) & set(tensors)):
+            old, new = f.get_tensor(k), tensors[k]
+            if old.dtype != new.dtype or old.shape != new.shape or not torch.equal(old.view(torch.uint8), new.contiguous().view(torch.uint8)):
+                bad.append(f"{k}: differs from bitsandbytes' quantize_4bit")
+    for b in bad[:20]:
+        print(f"{path}: {b}")
+    print("quantize_4bit golden:", "FAIL" if bad else "match")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
