@@ -156,7 +156,7 @@ func defineLMEvalFlags(fs *flag.FlagSet, f *runFlags) {
 	fs.StringVar(&s.modelArgs, "model-args", "", "lm-eval's model arguments, with --model hf: pretrained=DIR[,dtype=auto|float32|bfloat16|float16|half][,peft=ADAPTER][,max_length=N][,add_bos_token=BOOL][,prefix_token_id=ID][,revision=REV] (or a JSON object); recorded as given in the results file")
 	fs.IntVar(&s.maxBatch, "max-batch-size", 0, "with --batch-size auto: at most this many rows per forward pass")
 	fs.StringVar(&s.samples, "samples", "", "documents by index instead of --limit: a JSON object (or file) {\"task\": [0, 5, …]}; as in lm-eval they are taken in dataset order and keep their index as doc_id")
-	fs.StringVar(&s.metadata, "metadata", "", "key=value pairs or a JSON object added to every task config's metadata in the results file (lm-eval's --metadata)")
+	fs.StringVar(&s.metadata, "metadata", "", "key=value pairs or a JSON object added to every task config's metadata in the results file and passed to task files' custom_dataset functions, e.g. RULER's {\"max_seq_lengths\":[8192]} (lm-eval's --metadata)")
 	fs.StringVar(&s.configFile, "config", "", "a YAML file of lm-eval run options (model, model_args, tasks, num_fewshot, batch_size, …, as lm-eval's --config reads); flags on the command line win")
 	fs.BoolVar(&s.writeOut, "write-out", false, "print each task's first prompt and target to stderr (lm-eval's --write_out)")
 	fs.BoolVar(&s.showConfig, "show-config", false, "print the task configs (the results file's \"configs\") after the summary table")
