@@ -125,8 +125,17 @@ func TestBnbMatchTransformers(t *testing.T) {
 // dequantized weights and separate in the graph, against PeftModel over
 // bitsandbytes' 4-bit layers.
 func TestBnbLoRAMatchesPeft(t *testing.T) {
-	dir := filepath.Join(testdata, "bnb", "llama-nf4-dq")
-	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(testdata, "bnb", "requests.jsonl"))
+	checkLoRAOverQuantized(t, "bnb", "llama-nf4-dq")
+}
+
+// checkLoRAOverQuantized scores testdata/<set>/<name>'s adapter (lora/,
+// peft LoRA on all 14 projections) merged into the dequantized base and
+// separate in the graph against peft's golden_lora.jsonl (1e-4 each), and
+// requires the adapter to move the base's log-probs visibly.
+func checkLoRAOverQuantized(t *testing.T, set, name string) {
+	t.Helper()
+	dir := filepath.Join(testdata, set, name)
+	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(testdata, set, "requests.jsonl"))
 	want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden_lora.jsonl"))
 	_, base := openBnb(t, dir)
 	a, err := LoadAdapter(filepath.Join(dir, "lora"), base)

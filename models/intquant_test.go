@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-
 	"github.com/goeval/goeval/internal/testutil"
 )
 
@@ -127,28 +125,7 @@ func equalIDs(a, b []int32) bool {
 // weights and separate in the graph, against PeftModel over transformers'
 // dense dequantized model.
 func TestGPTQLoRAMatchesPeft(t *testing.T) {
-	dir := filepath.Join(testdata, "quant", "llama-gptq4-g32")
-	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(testdata, "quant", "requests.jsonl"))
-	want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden_lora.jsonl"))
-	_, base := openBnb(t, dir)
-	a, err := LoadAdapter(filepath.Join(dir, "lora"), base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	merged := loadTestModel(t, dir, a.MergeInto).score(t, reqs, -1)
-	sep := loadTestModel(t, dir, nil)
-	if err := LoadAdapterVariables(sep.ctx, sep.backend, a, 0, dtypes.Float32); err != nil {
-		t.Fatal(err)
-	}
-	separate, plain := sep.score(t, reqs, 0), sep.score(t, reqs, -1)
-	dm, ds, moved := maxDiff(merged, want), maxDiff(separate, want), maxDiffRuns(plain, separate)
-	t.Logf("%d LoRA modules: merged vs peft %.3g, separate vs peft %.3g; adapter vs base %.3g", len(a.Layers), dm, ds, moved)
-	if dm > 1e-4 || ds > 1e-4 {
-		t.Errorf("merged %g, separate %g: over 1e-4", dm, ds)
-	}
-	if len(a.Layers) != 14 || moved < 1e-2 {
-		t.Errorf("%d LoRA modules (want 14), adapter vs base %g (want a visible change)", len(a.Layers), moved)
-	}
+	checkLoRAOverQuantized(t, "quant", "llama-gptq4-g32")
 }
 
 // TestGPTQv1ZeroOffset: v1 ("gptq") stores each zero point minus one, so
