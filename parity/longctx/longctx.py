@@ -14,16 +14,16 @@ Usage (from the repo root):
   python parity/longctx/longctx.py --goeval BIN [--python PY] [--model DIR] [--work DIR] [--runs ruler,longbench]
 
 PY is the interpreter of both sides (default: this one). It needs
-lm_eval[longbench]'s packages (checked with jieba 0.42.1, fuzzywuzzy
-0.18.0, rouge 1.0.1) and lm_eval[ruler]'s (wonderwords 2.2.0, nltk 3.9.1):
-a wrapper script that puts a `pip install --target` folder on PYTHONPATH
-leaves the project's venv as it is. RULER's prepare_niah.py downloads
-nltk's punkt_tab when it is imported and prints a line to stdout, which
-fails goeval's worker call; offline, point NLTK_DATA at a folder holding
-an empty tokenizers/punkt_tab (the noise haystack never tokenizes
-sentences).
-DIR is a checkpoint with a real tokenizer (RULER sizes its documents with
-it): by default the shared tiny-qwen2 fixture (Qwen2.5's tokenizer). RULER
+lm_eval[longbench]'s and lm_eval[ruler]'s packages (jieba, fuzzywuzzy,
+rouge, wonderwords, nltk: pinned in parity/requirements.lock, so the
+project's venv has them). RULER's prepare_niah.py downloads nltk's
+punkt_tab when it is imported and prints a line to stdout, which fails
+goeval's worker call; offline, the script points NLTK_DATA (unless set) at
+a folder holding an empty tokenizers/punkt_tab (the noise haystack never
+tokenizes sentences).
+DIR is a checkpoint whose tokenizer transformers loads (RULER sizes its
+documents with it); by default a tiny Qwen2 model and tokenizer that
+`goeval synth` writes into the work folder. RULER
 uses its noise haystacks only (niah_single_1: "repeat"); the essay
 haystacks download Paul Graham's essays and are not run here.
 """
@@ -63,6 +63,26 @@ def sh(cmd, log, env=None):
         sys.exit(f"{' '.join(cmd[:3])} … failed ({r.returncode}); see {log}")
 
 
+def offline_nltk(work):
+    """A folder where nltk finds an (empty) punkt_tab, so RULER's modules do
+    not try to download it (the noise haystack never splits sentences)."""
+    d = os.path.join(work, "nltk_data")
+    os.makedirs(os.path.join(d, "tokenizers", "punkt_tab"), exist_ok=True)
+    return d
+
+
+def synth_model(goeval, work):
+    """A tiny Qwen2 with goeval's synthetic Qwen-style tokenizer and room for
+    RULER's 4k documents."""
+    m = os.path.join(work, "model")
+    for cmd in (["synth", "tokenizer", "--out", m],
+                ["synth", "model", "--arch", "qwen2", "--hidden", "64", "--layers", "2", "--heads", "4",
+                 "--kv-heads", "2", "--intermediate", "128", "--seed", "1", "--max-positions", "8192",
+                 "--tokenizer", m, "--out", m]):
+        subprocess.run([goeval, *cmd], check=True, stdout=subprocess.DEVNULL)
+    return m
+
+
 def lm_args(model, run, out, data):
     return ["--model", "hf", "--model_args", f"pretrained={model},dtype=float32", "--device", "cpu",
             "--tasks", ",".join(run["tasks"]), "--log_samples", "--output_path", out, "--batch_size", "1",
@@ -73,7 +93,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--goeval", required=True)
     ap.add_argument("--python", default=sys.executable)
-    ap.add_argument("--model", default="/work/shared/fixtures/tiny-qwen2")
+    ap.add_argument("--model", help="checkpoint (default: a tiny synthesized Qwen2)")
     ap.add_argument("--work")
     ap.add_argument("--runs", default="")
     ap.add_argument("--ruler-lengths", default="4096", help="RULER's max_seq_lengths, comma-separated")
@@ -83,6 +103,10 @@ def main():
     data = os.path.join(work, "data")
     subprocess.run([a.python, os.path.join(HERE, "longbench_data.py"), data], check=True)
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    if "NLTK_DATA" not in env:
+        env["NLTK_DATA"] = offline_nltk(work)
+    if not a.model:
+        a.model = synth_model(a.goeval, work)
     tasks_dir = subprocess.run([a.python, "-c", "import lm_eval, os; print(os.path.dirname(lm_eval.__file__))"],
                                check=True, capture_output=True, text=True).stdout.strip() + "/tasks"
     lengths = [int(x) for x in a.ruler_lengths.split(",")]
