@@ -74,7 +74,7 @@ fi
 check "Phi, Gemma, MoE, long-rope vs transformers"  $PY parity/archs/arch_golden.py --check
 check "3,000-token rows (chunked attention) vs transformers" $PY parity/archs/long_golden.py --check
 check "Phi, Gemma, MoE synth load in HF" $PY parity/archs/arch_golden.py --synth "$BIN"
-# RULER (niah_single_1 at 4k, documents from lm-eval's custom_dataset in goeval's worker) and 8
+# RULER (niah_single_1, niah_multikey_2/3, ruler_fwe at 4k, documents from lm-eval's custom_dataset in goeval's worker) and 8
 # LongBench tasks on synthetic documents: goeval generates, lm-eval scores the same answers.
 check "RULER and LongBench vs lm-eval (long context)" $PY parity/longctx/longctx.py --goeval "$BIN" --python "$PY"
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
