@@ -11,14 +11,13 @@ import (
 
 // generated is one generation as the tasks see it: with th on, the answer
 // only (lm-eval's think_end_token), the reasoning kept in Thought for the
-// samples file and the token counts. until is the request's stop strings
-// (a cut by id applies them again, as HFLM does).
-func generated(g lm.GenerateResult, th lm.Thinking, until []string) tasks.Response {
+// samples file and the token counts.
+func generated(g lm.GenerateResult, th lm.Thinking) tasks.Response {
 	r := tasks.Response{Text: g.Text, NumTokens: len(g.IDs)}
 	if !th.On() {
 		return r
 	}
-	reasoning, answer, found := th.SplitGenerated(g, until)
+	reasoning, answer, found := th.Split(g.Text)
 	r.Text = answer
 	t := &tasks.Thought{Reasoning: reasoning, Found: found}
 	t.ReasoningTokens, t.AnswerTokens, t.Counted = th.Count(g.IDs)

@@ -19,19 +19,13 @@ type Thinking struct {
 	// generation are counted with it.
 	EndTokenID int32
 	HasID      bool
-	// ByID is think_end_token given as a token id (digits): HFLM then cuts
-	// the generated ids after the id's last occurrence and decodes the rest
-	// with Decode (special tokens skipped, as its tok_decode), where a text
-	// token cuts the decoded text. Needs HasID and Decode.
-	ByID   bool
-	Decode func(ids []int32) string
 	// Enabled is enable_thinking=True: lm-eval then refuses loglikelihood
 	// requests.
 	Enabled bool
 }
 
 // On reports whether generations are split.
-func (t Thinking) On() bool { return t.EndToken != "" || t.ByID }
+func (t Thinking) On() bool { return t.EndToken != "" }
 
 // Split cuts a generation as lm-eval's postprocess_generated_text does
 // with think_end_token: answer is the text after the last occurrence of
@@ -49,39 +43,6 @@ func (t Thinking) Split(text string) (reasoning, answer string, found bool) {
 	}
 	answer = strings.TrimLeftFunc(rest, py.IsSpace)
 	return text[:len(text)-len(answer)], answer, i >= 0
-}
-
-// SplitGenerated cuts g as HFLM does: by id when ByID and g has ids
-// (SplitIDs), else by text (Split).
-func (t Thinking) SplitGenerated(g GenerateResult, until []string) (reasoning, answer string, found bool) {
-	if t.ByID && t.Decode != nil && len(g.IDs) > 0 {
-		return t.SplitIDs(g.IDs, g.Text, until)
-	}
-	return t.Split(g.Text)
-}
-
-// SplitIDs is HFLM.generate_until's cut for an integer think_end_token
-// (0.4.13): the ids after the last EndTokenID, decoded, left-stripped,
-// then cut at the first stop string; without the id, text (the whole
-// generation, already cut at its stop string) left-stripped. reasoning is
-// the decoded ids up to and including the token.
-func (t Thinking) SplitIDs(ids []int32, text string, until []string) (reasoning, answer string, found bool) {
-	last := -1
-	for j := len(ids) - 1; j >= 0; j-- {
-		if ids[j] == t.EndTokenID {
-			last = j
-			break
-		}
-	}
-	if last < 0 {
-		answer = strings.TrimLeftFunc(text, py.IsSpace)
-		return text[:len(text)-len(answer)], answer, false
-	}
-	answer = strings.TrimLeftFunc(t.Decode(ids[last+1:]), py.IsSpace)
-	if k := FirstStop(answer, until); k >= 0 {
-		answer = answer[:k]
-	}
-	return t.Decode(ids[:last+1]), answer, true
 }
 
 // Count counts a generation's tokens (GenerateResult.IDs) on either side

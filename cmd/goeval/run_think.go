@@ -112,9 +112,8 @@ func (t *thinkState) chatArgs() map[string]any {
 
 // resolve is the evaluator's lm.Thinking for a model whose tokenizer is
 // tok (nil: none known). An id (digits, as HFLM reads think_end_token)
-// needs the tokenizer and cuts the generated ids (lm.Thinking.ByID); a
-// text cuts the decoded text and is counted by id when it is one token of
-// the vocabulary.
+// needs the tokenizer and is cut as its token's text; a text is counted
+// by id when it is one token of the vocabulary.
 func (t *thinkState) resolve(tok *tokenizer.Tokenizer) (lm.Thinking, error) {
 	th := lm.Thinking{EndToken: t.endToken, Enabled: t.enable.or(false)}
 	if t.endToken == "" {
@@ -122,16 +121,13 @@ func (t *thinkState) resolve(tok *tokenizer.Tokenizer) (lm.Thinking, error) {
 	}
 	if n, err := strconv.ParseUint(t.endToken, 10, 31); err == nil {
 		if tok == nil {
-			return th, errs.BadInputf("think_end_token=%s is a token id: the model needs a tokenizer to decode its generations", t.endToken)
+			return th, errs.BadInputf("think_end_token=%s is a token id: the model needs a tokenizer to turn it into text", t.endToken)
 		}
 		id := int32(n)
-		if _, known := tok.IDToToken(id); !known {
-			return th, errs.BadInputf("think_end_token=%d: not in the model's vocabulary (%d tokens)", id, tok.VocabSize())
+		if _, known := tok.IDToToken(id); !known || tok.IsSpecial(id) {
+			return th, errs.BadInputf("think_end_token=%d: not a token goeval's decoded generations keep (out of the vocabulary, or a special token decoding skips); give its text", id)
 		}
-		// HFLM cuts the generated ids after the id and decodes the rest
-		// skipping special tokens; the text is for the samples file only.
-		th.EndToken, th.EndTokenID, th.HasID, th.ByID = tok.Decode([]int32{id}, false), id, true, true
-		th.Decode = func(ids []int32) string { return tok.Decode(ids, true) }
+		th.EndToken, th.EndTokenID, th.HasID = tok.Decode([]int32{id}, false), id, true
 		return th, nil
 	}
 	if tok != nil {
