@@ -84,14 +84,13 @@ func chunkGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 
 // chunkDims are the length and attended slots of the chunk starting at p0
 // of a prompt of n tokens in a cache of s slots, with chunks of size: the
-// last chunk rounded up to 16 tokens and the slots up to a multiple of the
-// chunk size (few distinct graphs over a run), within s (the cache writes
-// must not pass its end).
+// last chunk rounded up to 16 tokens within s (the cache writes must not
+// pass its end), and the slots up to the chunk's end (models.Inputs.Row:
+// the chunk is then causal after p0 cached keys).
 func chunkDims(p0, n, size, s int) (t, keys int) {
 	t = min(size, n-p0)
 	t = min((t+15)/16*16, s-p0)
-	keys = min((p0+t+size-1)/size*size, s)
-	return t, keys
+	return t, p0 + t
 }
 
 // prefillChunks prefills row r's prompt in chunks into cache c and picks

@@ -13,11 +13,14 @@ import (
 // layer writes the chunk's keys and values into cache row `row` at the
 // chunk's first position (DynamicUpdateSlice: in place where the cache is
 // donated, so no layer copies the cache), then attends over that row's
-// first `keys` slots (a Gather of the row, sliced: one row's keys, freed
-// after the layer). The queries see the slots up to their own positions
-// (and inside the layer's window), as in a one-pass prefill, through the
-// same ops as decode and extend (AttentionCached), so a chunked prompt's
-// values are a one-pass prefill's.
+// first `keys` slots (a Gather of the row, sliced and put back in token
+// order: one row's keys, freed after the layer). The chunk is the row's
+// last keys−T slots' continuation, as packed rows after a cached prefix
+// are (nn.AttentionOptions.Past = keys − T): with the chunk at positions
+// keys−T … keys−1 each query chunk inside it computes only the scores of
+// the keys before its end, through the same ops as a one-pass prefill, so
+// a chunked prompt's values are a one-pass prefill's. A chunk whose first
+// position is not keys − T is still exact (the mask decides), only slower.
 //
 //	tokens, positions [1, T], row [1], cache L × {[B, K, S, D]}
 //	→ hidden [1, T, H], cache' (row's slots [p₀, p₀+T) written)
@@ -33,12 +36,12 @@ func (d *decoder) chunk(ctx *context.Context, tokens, positions, row *Node, keys
 	slots := Iota(g, shapes.Make(dtypes.Int32, 1, keys), 1)       // [1, keys]
 	at := Reshape(row, 1, 1)                                      // Gather index: row r
 	write := func(c, x *Node) *Node { return DynamicUpdateSlice(c, headMajor(x), []*Node{r, zero, p0, zero}) }
-	read := func(c *Node) *Node { // [B, K, S, D] → [1, K, keys, D]
-		rowKV := Gather(c, at) // [1, K, S, D]
-		if keys == dims[2] {
-			return rowKV
+	read := func(c *Node) *Node { // [B, K, S, D] → [1, keys, K, D]
+		x := Gather(c, at) // [1, K, S, D]
+		if keys < dims[2] {
+			x = Slice(x, AxisRange(), AxisRange(), AxisRange(0, keys), AxisRange())
 		}
-		return Slice(rowKV, AxisRange(), AxisRange(), AxisRange(0, keys), AxisRange())
+		return TransposeAllDims(x, 0, 2, 1, 3)
 	}
 	next := make([]KV, len(cache))
 	hooks := func(i int) kvHook {
@@ -48,5 +51,6 @@ func (d *decoder) chunk(ctx *context.Context, tokens, positions, row *Node, keys
 		}
 	}
 	maskFor := func(w int) nn.Mask { return nn.PositionMask(positions, slots, nil, w) }
-	return Outputs{Hidden: d.forward(ctx, tokens, positions, maskFor, hooks, true, 0), KV: next}
+	t := tokens.Shape().Dim(1)
+	return Outputs{Hidden: d.forward(ctx, tokens, positions, maskFor, hooks, false, keys-t), KV: next}
 }
