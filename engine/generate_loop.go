@@ -236,7 +236,7 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int, gr
 		maxRows = grp.fixP
 	case !e.cheapShapes():
 		maxRows = floorPow2(maxRows) // a full graph: its rows are a power of two
-	case e.chunkable(grp) && len(items[waiting[0]].ctx) > e.chunkTokens():
+	case len(items[waiting[0]].ctx) > e.chunkTokens() && e.chunkable(grp):
 		maxRows = 1 // a prompt prefilled in chunks, alone (genchunk.go)
 	}
 	var admitted []int
