@@ -18,17 +18,17 @@ import (
 // prefill's token budget (prefillBudget, 2048) is prefilled a chunk of
 // that many tokens at a time, straight into its decode-cache row
 // (models.Inputs.Row: each layer writes the chunk's keys and values in
-// place and attends over the row's slots up to the chunk's end). A
-// one-pass prefill held every layer's activations at the prompt's length
-// and every layer's keys and values until the graph's end (2 × the row's
-// cache); a chunk holds one chunk's activations and writes the cache as it
-// goes, so a prompt's memory is the cache plus O(chunk). Same values: the
-// chunk's queries see the same keys through the same ops as decode (tests:
-// genchunk_test.go).
+// place and attends causally over the row's slots up to the chunk's end).
+// A one-pass prefill held every layer's [T, intermediate] activations and
+// every layer's keys and values until the graph's end (intoCache runs
+// last: 2 × the row's cache); a chunk holds one chunk's activations and
+// writes the cache as it goes, so a prompt's memory is the cache plus
+// O(chunk). Same bits: the chunk's queries see the same keys through the
+// same ops as in a one-pass prefill (genchunk_test.go: logits and cache).
 //
-//	chunk: tokens, positions [1, T], last [1] (the prompt's last token in
-//	       the chunk, or any), row [1], keys [Sk] (its shape: the slots
-//	       attended), cache 2L × [B, K, S, D]
+//	chunk: tokens, positions [1, T] (positions p0 … p0+T−1), last [1] (the
+//	       prompt's last token in the chunk, or any), row [1], keys
+//	       [p0+T] (only its shape: the slots attended), cache 2L × [B, K, S, D]
 //	       → logits [1, V] f32 at last, cache' (row's slots written in place)
 
 // prefillChunkTokens, when > 0, replaces the chunk size (tests).
