@@ -136,7 +136,7 @@ func callLM(ctx context.Context, model lm.LM, kind tasks.RequestKind, runs []*ta
 			return err
 		}
 		for i, ref := range refs {
-			setResp(runs, ref, generated(out[i], opts.Thinking))
+			setResp(runs, ref, generated(out[i], opts.Thinking, reqs[i].Until))
 			tokens += len(out[i].IDs)
 		}
 	}

@@ -9,15 +9,19 @@ import (
 	"github.com/goeval/goeval/tasks"
 )
 
-// generated is one generation as the tasks see it: with th on, the answer
-// only (lm-eval's think_end_token), the reasoning kept in Thought for the
-// samples file and the token counts.
-func generated(g lm.GenerateResult, th lm.Thinking) tasks.Response {
+// generated is one generation (of a request with stop strings until) as
+// the tasks see it: with th on, the answer only (lm-eval's
+// think_end_token: an id cuts the generation's ids, a text its text), the
+// reasoning kept in Thought for the samples file and the token counts.
+func generated(g lm.GenerateResult, th lm.Thinking, until []string) tasks.Response {
 	r := tasks.Response{Text: g.Text, NumTokens: len(g.IDs)}
 	if !th.On() {
 		return r
 	}
 	reasoning, answer, found := th.Split(g.Text)
+	if th.ByID && th.Decode != nil && len(g.IDs) > 0 {
+		reasoning, answer, found = th.SplitIDs(g.IDs, until)
+	}
 	r.Text = answer
 	t := &tasks.Thought{Reasoning: reasoning, Found: found}
 	t.ReasoningTokens, t.AnswerTokens, t.Counted = th.Count(g.IDs)

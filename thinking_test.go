@@ -64,6 +64,38 @@ func TestThinkingFiltersSeeAnswer(t *testing.T) {
 	}
 }
 
+// TestThinkingCutsIDs: with a think-end token given as an id (ByID) the
+// answer is the generation's ids after the last id 7, decoded — here
+// "#### 8", where the text after its "</think>" says 7 — as HFLM cuts ids
+// for an integer think_end_token; the reasoning is the ids up to it.
+func TestThinkingCutsIDs(t *testing.T) {
+	dir := synthData(t, "gsm8k")
+	opts := evalOpts(dir, "gsm8k")
+	opts.Task.Limit = 2
+	pieces := map[int32]string{1: "<think>", 2: "#### 99", 3: "\n", 4: "\n So:\n", 5: "#### 8"}
+	decode := func(ids []int32) string {
+		var s strings.Builder
+		for _, id := range ids {
+			s.WriteString(pieces[id]) // 7: special, skipped
+		}
+		return s.String()
+	}
+	opts.Thinking = lm.Thinking{EndToken: "</think>", EndTokenID: 7, HasID: true, ByID: true, Decode: decode}
+	res, err := Evaluate(context.Background(), thinkLM{lmtest.New()}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Tasks[0].Samples {
+		r := s.Responses[0]
+		if r.Text != "So:\n#### 8" || r.Thought == nil || r.Thought.Reasoning != "<think>#### 99\n" || !r.Thought.Found {
+			t.Fatalf("response %q, thought %+v: want the ids after id 7 decoded", r.Text, r.Thought)
+		}
+		if s.Filter == "strict-match" && s.FilteredResps.(string) != "8" {
+			t.Fatalf("strict-match extracted %q, want 8", s.FilteredResps)
+		}
+	}
+}
+
 // TestEnableThinkingRefusesLoglikelihood: lm-eval's HFLM refuses
 // loglikelihood requests with enable_thinking=True.
 func TestEnableThinkingRefusesLoglikelihood(t *testing.T) {

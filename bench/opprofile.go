@@ -18,3 +18,15 @@ func OpProfile(w io.Writer, n int) (stop func()) {
 		gocpu.WriteOpStats(w, n)
 	}
 }
+
+// MemProfile starts recording the working set of every execution of
+// goeval's pure-Go backend (the `--mem-profile` flag of `goeval bench
+// generate`); the returned function stops it and writes the largest
+// execution's peak of intermediate bytes and the values live at it to w.
+func MemProfile(w io.Writer) (stop func()) {
+	gocpu.SetMemStats(true)
+	return func() {
+		gocpu.SetMemStats(false)
+		gocpu.WriteMemStats(w)
+	}
+}

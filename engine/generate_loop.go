@@ -236,6 +236,8 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int, gr
 		maxRows = grp.fixP
 	case !e.cheapShapes():
 		maxRows = floorPow2(maxRows) // a full graph: its rows are a power of two
+	case len(items[waiting[0]].ctx) > e.chunkTokens() && e.chunkable(grp):
+		maxRows = 1 // a prompt prefilled in chunks, alone (genchunk.go)
 	}
 	var admitted []int
 	for r := range rows {
@@ -248,9 +250,13 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int, gr
 	return admitted
 }
 
-// startRows prefills the admitted rows of group g: after its shared
-// prefix when it has one, else each prompt whole.
+// startRows prefills the admitted rows of group g: one long prompt in
+// chunks (genchunk.go), else after the group's shared prefix when it has
+// one, else each prompt whole.
 func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []genItem, g int, grp genGroup, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
+	if r, ok := e.chunkedRow(rows, admitted, grp); ok {
+		return e.prefillChunks(gs, c, rows, r, results)
+	}
 	if grp.prefix == 0 || !e.opts.packing() {
 		return e.prefillRows(gs, c, rows, admitted, results, grp, 0, nil)
 	}

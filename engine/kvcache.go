@@ -44,6 +44,7 @@ type kvCache struct {
 type genState struct {
 	prefill, decode *graphExecs
 	extend          *graphExecs // after a shared prefix (genprefix.go)
+	chunk           *graphExecs // a long prompt a chunk at a time (genchunk.go), made on first use
 	stats           GenStats
 	base            GenStats                // stats at the start of the current call
 	autoBatch       map[int]int             // measured decode batch by cache length (genbatch.go)
@@ -99,6 +100,7 @@ func (s *genState) finalize() {
 		s.prefill.finalize()
 		s.decode.finalize()
 		s.extend.finalize()
+		s.chunk.finalize()
 	}
 }
 

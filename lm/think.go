@@ -1,6 +1,7 @@
 package lm
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/goeval/goeval/internal/py"
@@ -19,6 +20,18 @@ type Thinking struct {
 	// generation are counted with it.
 	EndTokenID int32
 	HasID      bool
+	// ByID is think_end_token given as a token id (HFLM's int form, which
+	// cuts token ids, not text): a generation that comes with its ids is
+	// cut after the last EndTokenID among them and the ids after it are
+	// decoded with Decode (the LM's decoding of its generations, special
+	// tokens skipped), left-stripped and cut at the first stop string
+	// (the request's, and Stops) — SplitIDs. Without ids (an API model)
+	// the text is split at EndToken's text (Split).
+	ByID   bool
+	Decode func(ids []int32) string
+	// Stops are stop strings the LM adds to every request's (HFLM: the
+	// EOS token's text).
+	Stops []string
 	// Enabled is enable_thinking=True: lm-eval then refuses loglikelihood
 	// requests.
 	Enabled bool
@@ -59,4 +72,23 @@ func (t Thinking) Count(ids []int32) (reasoning, answer int, ok bool) {
 		}
 	}
 	return 0, len(ids), true
+}
+
+// SplitIDs cuts a generation's ids as HFLM.generate_until does with an
+// integer think_end_token: answer is the ids after the last EndTokenID (all
+// of them when it does not occur) decoded, left-stripped and cut at the
+// first of until and Stops; reasoning is the ids up to and with the token,
+// decoded (empty when it does not occur). found reports whether it occurs.
+func (t Thinking) SplitIDs(ids []int32, until []string) (reasoning, answer string, found bool) {
+	i := len(ids) - 1
+	for ; i >= 0 && ids[i] != t.EndTokenID; i-- {
+	}
+	if i >= 0 {
+		reasoning = t.Decode(ids[:i+1])
+	}
+	answer = strings.TrimLeftFunc(t.Decode(ids[i+1:]), py.IsSpace)
+	if k := FirstStop(answer, append(slices.Clone(until), t.Stops...)); k >= 0 {
+		answer = answer[:k]
+	}
+	return reasoning, answer, i >= 0
 }

@@ -37,3 +37,45 @@ func TestThinkingCount(t *testing.T) {
 		t.Error("Count without the token's id reported counts")
 	}
 }
+
+// TestThinkingSplitIDs cuts ids as HFLM.generate_until does with an
+// integer think_end_token: after the last id 7 (a special token decoding
+// drops), not at the text "</think>" that other tokens spell; the rest
+// decoded, left-stripped, then cut at the first stop string (the
+// request's or the LM's own); without the id, all ids decoded and
+// left-stripped.
+func TestThinkingSplitIDs(t *testing.T) {
+	pieces := map[int32]string{1: "<think>", 2: "a", 3: "</", 4: "think>", 5: "\n ", 6: "b", 8: "\n\n", 9: "<eos>", 7: "</think>"}
+	decode := func(ids []int32) string {
+		var s string
+		for _, id := range ids {
+			if id != 7 { // special: skipped
+				s += pieces[id]
+			}
+		}
+		return s
+	}
+	th := Thinking{EndToken: "</think>", EndTokenID: 7, HasID: true, ByID: true, Decode: decode, Stops: []string{"<eos>"}}
+	cases := []struct {
+		ids               []int32
+		until             []string
+		reasoning, answer string
+		found             bool
+	}{
+		{[]int32{1, 2, 7, 2, 7, 5, 6, 3, 4, 6}, nil, "<think>aa", "b</think>b", true},
+		{[]int32{1, 2, 7, 5, 6, 8, 6}, []string{"\n\n"}, "<think>a", "b", true},
+		{[]int32{1, 2, 7, 6, 9, 6}, nil, "<think>a", "b", true},
+		{[]int32{5, 2, 3, 4, 6}, nil, "", "a</think>b", false},
+		{[]int32{2, 7}, nil, "a", "", true},
+	}
+	for _, c := range cases {
+		r, a, found := th.SplitIDs(c.ids, c.until)
+		if r != c.reasoning || a != c.answer || found != c.found {
+			t.Errorf("SplitIDs(%v, %q) = %q, %q, %v; want %q, %q, %v", c.ids, c.until, r, a, found, c.reasoning, c.answer, c.found)
+		}
+	}
+	// The same generation split as text cuts at the spelled "</think>".
+	if _, a, _ := th.Split(decode([]int32{1, 2, 7, 5, 6, 3, 4, 6})); a != "b" {
+		t.Errorf("text split: answer %q, want b (the spelled token)", a)
+	}
+}

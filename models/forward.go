@@ -61,6 +61,18 @@ type Inputs struct {
 	// ReturnKV asks for every layer's keys and values in Outputs.KV, in
 	// the cache layout (a prefill). Unpacked rows only.
 	ReturnKV bool
+	// Row, with Cache and Tokens [1, T], makes the tokens a chunk of one
+	// long prompt (a chunked prefill) continuing cache row Row ([1]
+	// int32): their keys and values go into that row's slots at their
+	// positions, which must be consecutive and within S (in place on
+	// goeval's pure-Go backend, which gets the cache donated; not on
+	// simplego, which lacks DynamicUpdateSlice), and they attend to the
+	// row's first Keys slots (Keys ≥ the chunk's last position + 1; 0: all
+	// S). So a prompt prefilled chunk after chunk holds one chunk's
+	// activations, not the whole prompt's, and each chunk computes only the
+	// scores of the keys before its end. Outputs.KV is the written cache.
+	Row  *graph.Node
+	Keys int
 	// RowLen is each row's number of real tokens, [B] int32 (unpacked
 	// rows only; the rest of a row is padding). A model whose rotary
 	// embedding depends on a sequence's length (LongRoPE, rope_long.go)
@@ -103,6 +115,8 @@ type Outputs struct {
 func (d *decoder) Forward(ctx *context.Context, in Inputs) Outputs {
 	d.check(in)
 	switch {
+	case in.Row != nil:
+		return d.chunk(ctx, in.Tokens, in.Positions, in.Row, in.Keys, in.Cache)
 	case in.Cache != nil && in.Tokens.Rank() == 1:
 		return d.decode(ctx, in.Tokens, in.Positions, in.Cache)
 	case in.Cache != nil:
@@ -139,6 +153,12 @@ func (d *decoder) check(in Inputs) {
 		forwardPanic("ReturnKV is for unpacked rows")
 	case in.RowLen != nil && (cached || in.Packing != nil):
 		forwardPanic("RowLen is for unpacked rows, not with Packing or Cache")
+	case in.Row != nil && (!cached || len(dims) != 2 || dims[0] != 1):
+		forwardPanic("Row needs Cache and Tokens [1, T], got %s", in.Tokens.Shape())
+	case in.Row != nil && (in.Row.Rank() != 1 || in.Row.Shape().Dim(0) != 1):
+		forwardPanic("Row %s must be [1]", in.Row.Shape())
+	case in.Keys != 0 && (in.Row == nil || in.Keys < dims[1] || in.Keys > in.Cache[0].K.Shape().Dim(2)):
+		forwardPanic("Keys %d needs Row and T ≤ Keys ≤ S", in.Keys)
 	case in.RowLen != nil && (in.RowLen.Rank() != 1 || in.RowLen.Shape().Dim(0) != dims[0]):
 		forwardPanic("RowLen %s must be [B] with B = %d", in.RowLen.Shape(), dims[0])
 	}

@@ -29,6 +29,7 @@ func benchGenerate(args []string) error {
 	fs.IntVar(&o.Steps, "steps", 8, "tokens generated per row (the first comes from prefill)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random prompts")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the whole run (model load included) to this file")
+	memProfile := fs.Bool("mem-profile", false, "pure-Go backend: print the largest working set of intermediates one graph execution held, and the values live at its peak, to stderr at the end")
 	opProfile := fs.Int("op-profile", 0, "pure-Go backend: time every op and print the N costliest op-and-shape entries to stderr at the end (0: off)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: goeval bench generate --model DIR [--batches 1,8,32] [--prompt-len N] [--steps N] [flags]")
@@ -60,6 +61,9 @@ func benchGenerate(args []string) error {
 	}
 	if *opProfile > 0 {
 		defer bench.OpProfile(os.Stderr, *opProfile)()
+	}
+	if *memProfile {
+		defer bench.MemProfile(os.Stderr)()
 	}
 	_, err = bench.Generate(context.Background(), f.open, o)
 	return err

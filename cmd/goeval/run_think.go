@@ -112,8 +112,9 @@ func (t *thinkState) chatArgs() map[string]any {
 
 // resolve is the evaluator's lm.Thinking for a model whose tokenizer is
 // tok (nil: none known). An id (digits, as HFLM reads think_end_token)
-// needs the tokenizer and is cut as its token's text; a text is counted
-// by id when it is one token of the vocabulary.
+// needs the tokenizer and cuts the generated ids as HFLM does (a special
+// token included; its text where a model returns no ids); a text is
+// counted by id when it is one token of the vocabulary.
 func (t *thinkState) resolve(tok *tokenizer.Tokenizer) (lm.Thinking, error) {
 	th := lm.Thinking{EndToken: t.endToken, Enabled: t.enable.or(false)}
 	if t.endToken == "" {
@@ -124,10 +125,14 @@ func (t *thinkState) resolve(tok *tokenizer.Tokenizer) (lm.Thinking, error) {
 			return th, errs.BadInputf("think_end_token=%s is a token id: the model needs a tokenizer to turn it into text", t.endToken)
 		}
 		id := int32(n)
-		if _, known := tok.IDToToken(id); !known || tok.IsSpecial(id) {
-			return th, errs.BadInputf("think_end_token=%d: not a token goeval's decoded generations keep (out of the vocabulary, or a special token decoding skips); give its text", id)
+		if _, known := tok.IDToToken(id); !known {
+			return th, errs.BadInputf("think_end_token=%d: not a token of the model's vocabulary", id)
 		}
-		th.EndToken, th.EndTokenID, th.HasID = tok.Decode([]int32{id}, false), id, true
+		th.EndToken, th.EndTokenID, th.HasID, th.ByID = tok.Decode([]int32{id}, false), id, true, true
+		th.Decode = func(ids []int32) string { return tok.Decode(ids, true) } // as the engine decodes generations
+		if eos, ok := tok.EOS(); ok {
+			th.Stops = []string{tok.Decode([]int32{eos}, false)} // the stop string the engine adds (lm-eval's HFLM too)
+		}
 		return th, nil
 	}
 	if tok != nil {

@@ -192,6 +192,7 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 	defer layoutMu.RUnlock()
 	p := e.planFor(own)
 	x := &runCtx{b: e.b}
+	mem := newMemTrack(e.nodes)
 	in := make([]*Buffer, 0, 8)
 	for i, nd := range e.nodes {
 		switch {
@@ -218,10 +219,14 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 				return nil, errors.Wrapf(err, "gocpu: %s → %s", nd.op, nd.shape)
 			}
 			vals[i] = v
+			if p.root[i] == i && !nd.alias {
+				mem.alloc(i, int64(flatCap(v.flat)*nd.shape.DType.Size()))
+			}
 		}
 		for _, r := range p.release[i] {
 			e.b.pool.put(e.nodes[r].shape.DType, vals[r].flat)
 			vals[r] = nil
+			mem.release(r)
 		}
 	}
 	for i, prm := range e.params { // donated inputs are used up
@@ -232,6 +237,7 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 		}
 	}
 	e.b.pool.age()
+	mem.done()
 	return e.collect(p, vals), nil
 }
 
