@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Goldens for --load-in-4bit (models/bnb_loadin4bit.go): tiny random float
+checkpoints (Llama with untied head, Qwen2 with tied embeddings) loaded by
+transformers with BitsAndBytesConfig(load_in_4bit=True, ...) on the CPU,
+as lm-eval's load_in_4bit=True model argument loads them.
+
+Usage:
+    loadin4bit_golden.py [--out models/testdata/bnb_load] [--check] [--synth GOEVAL]
+
+Needs bitsandbytes and peft (parity/requirements.lock pins them). Writes
+OUT/requests.jsonl and, per model, OUT/<model>/{config.json,
+model.safetensors} (float32) and, per quantization Q (nf4, fp4, nf4-dq,
+fp4-dq: quant type, double quantization), OUT/<model>/:
+
+- form_<Q>.json: the SHA-256 of every tensor save_pretrained writes for
+  the quantized model (packed codes, absmax, quant_map, nested_absmax,
+  nested_quant_map, the JSON quant state, the unquantized tensors):
+  goeval's in-memory form must be bit-identical, but for the 8-bit absmax
+  codes of double quantization, which bitsandbytes' CPU search does not
+  always take nearest (models/bnb_doublequant.go); those are in
+  codes_<Q>.json, and goeval's may differ by one step on a few.
+- golden_<Q>.jsonl: transformers' log-probs (hf_logprobs.score) of the
+  quantized model, every Linear4bit computing in float32
+  (bnb_4bit_compute_dtype=torch.float32, the AVX512-BF16 kernel off).
+
+The Llama model also gets lora/ (a random peft LoRA on every 4-bit
+projection of its nf4 model, as QLoRA trains it) and golden_lora_nf4.jsonl
+(PeftModel over the nf4 model, unmerged).
+
+With --check everything is recomputed from the committed float
+checkpoints: a form digest that differs, or a log-prob beyond REF_TOL, is
+an error (exit 1). With --synth GOEVAL, `goeval synth model --quantize
+bnb-<Q>` checkpoints are loaded by transformers (strictly) and must score
+as golden_<Q>.jsonl does.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import bitsandbytes as bnb
+import torch
+import transformers
+from safetensors import safe_open
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from arch_golden import make_requests, randomize  # noqa: E402
+from hf_logprobs import score  # noqa: E402
+from reftol import REF_TOL, same_within  # noqa: E402
+
+VOCAB = 128
+# As bnb_golden.py: intermediate 320 gives the MLP weights 320 blocks of
+# 64, so two nested blocks of 256 with double quantization.
+SHAPE = dict(vocab_size=VOCAB, hidden_size=64, intermediate_size=320, num_attention_heads=4,
+             num_key_value_heads=2, max_position_embeddings=128, bos_token_id=1, eos_token_id=2)
+MODELS = {
+    # name: (config class, layers, tie_word_embeddings)
+    "llama": (transformers.LlamaConfig, 2, False),
+    "qwen2-tied": (transformers.Qwen2Config, 1, True),
+}
+QUANTS = {"nf4": ("nf4", False), "fp4": ("fp4", False), "nf4-dq": ("nf4", True), "fp4-dq": ("fp4", True)}
+
+
+def write_float(name, d):
+    """Writes model name's random float32 checkpoint to d."""
+    cls, layers, tied = MODELS[name]
+    seed = sorted(MODELS).index(name)
+    torch.manual_seed(800 + seed)
+    model = transformers.AutoModelForCausalLM.from_config(
+        cls(**SHAPE, num_hidden_layers=layers, tie_word_embeddings=tied), dtype=torch.float32)
+    randomize(model, torch.Generator().manual_seed(900 + seed))
+    model.save_pretrained(d)
+    gen = os.path.join(d, "generation_config.json")
+    if os.path.exists(gen):
+        os.remove(gen)
+
+
+def load_4bit(d, quant, adapter=None):
+    """d loaded with load_in_4bit as quant says, every Linear4bit computing in float32."""
+    qtype, dq = QUANTS[quant]
+    q = transformers.BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=qtype, bnb_4bit_use_double_quant=dq,
+                                        bnb_4bit_compute_dtype=torch.float32)
+    model = transformers.AutoModelForCausalLM.from_pretrained(d, quantization_config=q, dtype=torch.float32,
+                                                              device_map="cpu", attn_implementation="eager")
+    n = 0
+    for mod in model.modules():
+        if isinstance(mod, bnb.nn.Linear4bit):
+            mod.compute_dtype, mod.support_avx512bf16_for_cpu, n = torch.float32, False, n + 1
+    if n == 0:
+        raise SystemExit(f"{d}: no Linear4bit module after load_in_4bit")
+    if adapter:
+        import peft
+        model = peft.PeftModel.from_pretrained(model, adapter)
+    return model.eval()
+
+
+def load_strict(d):
+    """A pre-quantized checkpoint in d (goeval synth's), strictly, computing in float32."""
+    model, info = transformers.AutoModelForCausalLM.from_pretrained(
+        d, dtype=torch.float32, device_map="cpu", attn_implementation="eager", output_loading_info=True)
+    problems = {k: v for k, v in info.items() if v}
+    if problems:
+        raise SystemExit(f"{d}: loading problems: {problems}")
+    for mod in model.modules():
+        if isinstance(mod, bnb.nn.Linear4bit):
+            mod.compute_dtype, mod.support_avx512bf16_for_cpu = torch.float32, False
+    return model.eval()
+
+
+def form(model):
+    """SHA-256 of every tensor save_pretrained writes for model, by name, and
+    the 8-bit absmax codes of double-quantized weights."""
+    with tempfile.TemporaryDirectory() as tmp:
+        model.save_pretrained(tmp)
+        path = os.path.join(tmp, "model.safetensors")
+        codes = {}
+        with safe_open(path, "pt") as f:
+            for k in sorted(f.keys()):
+                if k.endswith(".absmax") and f.get_tensor(k).dtype == torch.uint8:
+                    codes[k] = f.get_tensor(k).tolist()
+        return digests(path), codes
+
+
+def digests(path):
+    out = {}
+    with safe_open(path, "pt") as f:
+        for k in sorted(f.keys()):
+            t = f.get_tensor(k).contiguous()
+            out[k] = hashlib.sha256(t.view(torch.uint8).numpy().tobytes()).hexdigest()
+    return out
+
+
+@torch.no_grad()
+def golden(model, reqs):
+    out = []
+    for r in reqs:
+        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
+        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
+    return out
+
+
+@torch.no_grad()
+def write_adapter(d, out):
+    """A random LoRA adapter (r 4, alpha 8, every 4-bit projection) over d's nf4 model, saved to out."""
+    import peft
+    torch.manual_seed(710)
+    pm = peft.get_peft_model(load_4bit(d, "nf4"), peft.LoraConfig(r=4, lora_alpha=8, target_modules="all-linear",
+                                                                   init_lora_weights=False))
+    gen = torch.Generator().manual_seed(711)
+    for name, p in pm.named_parameters():
+        if "lora_" in name:
+            p.copy_(0.3 * torch.randn(p.shape, generator=gen))
+    pm.save_pretrained(out)
+    os.remove(os.path.join(out, "README.md"))
+
+
+def put(path, value, check, jsonl=False):
+    """Writes value to path, or compares it (floats within REF_TOL); returns 1 on a difference."""
+    if not check:
+        with open(path, "w") as f:
+            if jsonl:
+                f.writelines(json.dumps(x) + "\n" for x in value)
+            else:
+                f.write(json.dumps(value, indent=1, sort_keys=True) + "\n")
+        return 0
+    with open(path) as f:
+        old = [json.loads(x) for x in f if x.strip()] if jsonl else json.load(f)
+    if not same_within(old, value):
+        print(f"{path}: differs from the reference")
+        return 1
+    return 0
+
+
+def model_goldens(name, out, reqs, check):
+    d = os.path.join(out, name)
+    if not check:
+        shutil.rmtree(d, ignore_errors=True)
+        write_float(name, d)
+        if name == "llama":
+            write_adapter(d, os.path.join(d, "lora"))
+    bad = 0
+    for quant in QUANTS:
+        model = load_4bit(d, quant)
+        sums, codes = form(model)
+        bad += put(os.path.join(d, f"form_{quant}.json"), sums, check)
+        if codes:
+            bad += put(os.path.join(d, f"codes_{quant}.json"), codes, check)
+        bad += put(os.path.join(d, f"golden_{quant}.jsonl"), golden(model, reqs), check, jsonl=True)
+    if name == "llama":
+        bad += put(os.path.join(d, "golden_lora_nf4.jsonl"), golden(load_4bit(d, "nf4", os.path.join(d, "lora")), reqs),
+                   check, jsonl=True)
+    print(f"{name}: {'checked' if check else 'written'}")
+    return bad
+
+
+def synth_check(goeval, out, reqs):
+    """goeval synth's quantized checkpoints of each float model load in transformers and score as load_in_4bit."""
+    bad = 0
+    for name in MODELS:
+        for quant in QUANTS:
+            with tempfile.TemporaryDirectory() as tmp:
+                subprocess.run([goeval, "synth", "model", "--from", os.path.join(out, name), "--quantize",
+                                "bnb-" + quant, "--out", tmp], check=True)
+                if digests(os.path.join(tmp, "model.safetensors")) != json.load(open(os.path.join(out, name, f"form_{quant}.json"))):
+                    print(f"{name} {quant}: goeval synth's tensors differ from save_pretrained's")
+                    bad += 1
+                want = [json.loads(x) for x in open(os.path.join(out, name, f"golden_{quant}.jsonl"))]
+                if not same_within(want, golden(load_strict(tmp), reqs)):
+                    print(f"{name} {quant}: goeval synth's checkpoint scores differently in transformers")
+                    bad += 1
+    print("synth 4-bit checkpoints in transformers:", "FAIL" if bad else "match")
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default="models/testdata/bnb_load")
+    ap.add_argument("--check", action="store_true", help="recompute and compare with the committed goldens")
+    ap.add_argument("--synth", metavar="GOEVAL", help="check goeval synth --quantize checkpoints in transformers")
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    print(f"bitsandbytes {bnb.__version__}, transformers {transformers.__version__}, torch {torch.__version__}")
+    req_path = os.path.join(args.out, "requests.jsonl")
+    if not args.check and not args.synth:
+        os.makedirs(args.out, exist_ok=True)
+        with open(req_path, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in make_requests(torch.Generator().manual_seed(41)))
+    with open(req_path) as f:
+        reqs = [json.loads(x) for x in f if x.strip()]
+    if args.synth:
+        return 1 if synth_check(args.synth, args.out, reqs) else 0
+    bad = sum(model_goldens(n, args.out, reqs, args.check) for n in MODELS)
+    if args.check:
+        print("load_in_4bit goldens:", "FAIL" if bad else "match")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
