@@ -253,3 +253,60 @@ func TestBnbLoadTargets(t *testing.T) {
 		t.Errorf("targets %v, want %v", got, want)
 	}
 }
+
+// TestWriteLoadIn4Bit: the checkpoint WriteLoadIn4Bit writes holds the
+// tensors transformers' save_pretrained writes after load_in_4bit
+// (form_<q>.json; double quantization's codes as TestLoadIn4BitForm
+// allows), and loads as a pre-quantized checkpoint to the weights
+// load_in_4bit gives.
+func TestWriteLoadIn4Bit(t *testing.T) {
+	src := filepath.Join(testdata, "bnb_load", "llama")
+	for _, quant := range bnbLoadQuants {
+		t.Run(quant, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range []string{"config.json", "model.safetensors"} {
+				data, err := os.ReadFile(filepath.Join(src, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			q := bnbLoadConfig(t, quant)
+			if err := WriteLoadIn4Bit(dir, q); err != nil {
+				t.Fatal(err)
+			}
+			set, err := safetensors.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer set.Close()
+			want := readForm(t, filepath.Join(src, "form_"+quant+".json"))
+			if got := set.Names(); len(got) != len(want) {
+				t.Errorf("%d tensors written, transformers saves %d", len(got), len(want))
+			}
+			b := &bnbSet{Set: set, mem: memTensors{}}
+			for name, sum := range want {
+				raw, err := set.Bytes(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h := sha256.Sum256(raw)
+				if hex.EncodeToString(h[:]) != sum {
+					b.mem[name] = safetensors.Tensor{Data: raw}
+					if !knownCodeGap(t, b, src, name, quant) {
+						t.Errorf("%s differs from transformers' save_pretrained", name)
+					}
+				}
+			}
+			pre, err := newBnbSet(set, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(pre.Quantized()); n != 14 {
+				t.Errorf("%d quantized weights read back, want 14", n)
+			}
+		})
+	}
+}
