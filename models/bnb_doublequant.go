@@ -3,6 +3,7 @@ package models
 import (
 	"math"
 	"sort"
+	"sync"
 )
 
 // Double quantization (bnb_4bit_use_double_quant, bitsandbytes'
@@ -80,44 +81,65 @@ func bnbDoubleQuantize(absmax []float32) bnbNested {
 	return bnbNested{codes: codes, absmax: nested, offset: offset}
 }
 
-// quantizeBlockwise is bitsandbytes' CPU quantize_blockwise (its C
-// kernel) of x with the sorted 256-value code book: per block the float32
-// absmax of |x|, then each value divided by it is given the code of the
-// nearest code-book value, the lower one on a tie.
+// quantizeBlockwise is bitsandbytes 0.50.2's CPU quantize_blockwise of x
+// with the sorted 256-value code book, as its library computes it (read
+// from its machine code): per block the absmax of |x| (a block of zeros
+// gets absmax 0 and codes 0), then each value times the float32
+// reciprocal of the absmax, clamped to [−1, 1], is looked up in a table of
+// 65,536 entries over [−1, 1] (blockwiseLUT): entry ⌊65535·(v+1)/2 + ½⌋,
+// the product and the half added in one rounding.
 func quantizeBlockwise(x []float32, code *[256]float32, blocksize int) (codes []byte, absmax []float32) {
+	lut := blockwiseLUT(code)
 	codes = make([]byte, len(x))
 	absmax = make([]float32, (len(x)+blocksize-1)/blocksize)
 	for b := range absmax {
 		blk := x[b*blocksize : min((b+1)*blocksize, len(x))]
-		am := float32(-math.MaxFloat32)
+		var am float32
 		for _, v := range blk {
-			am = max(am, float32(math.Abs(float64(v))))
+			am = max(am, abs32(v))
 		}
 		absmax[b] = am
+		if am == 0 {
+			continue
+		}
+		inv := 1 / am
 		for i, v := range blk {
-			codes[b*blocksize+i] = nearestCode(v/am, code)
+			t := (clamp1(v*inv) + 1) * 0.5
+			k := uint16(int32(fma32(t, 65535, 0.5)))
+			codes[b*blocksize+i] = lut[k]
 		}
 	}
 	return codes, absmax
 }
 
-// nearestCode is the index of the code-book value nearest v: the last
-// value ≤ v, or the next one when strictly nearer (float32 distances), as
-// bitsandbytes' quantize_block intends. bitsandbytes 0.50.2's CPU kernel
-// does not always find it: its search (BinSearch's Direct2 grid) returns
-// another code for a fraction of values, most near 0 and near midpoints
-// (measured on its library: 0.1% of uniform values, 3% of cubed ones), so
-// goeval's double-quantized absmax codes can differ from its by one step
-// there. The offset and the nested absmax are bit-identical.
-func nearestCode(v float32, code *[256]float32) byte {
-	i := sort.Search(256, func(i int) bool { return code[i] > v }) - 1
-	if i < 0 {
-		i = 0
+// blockwiseLUT is bitsandbytes' quantize table of a code book: entry k
+// is the number of midpoints (code[i]+code[i+1])·½ strictly below the grid
+// point 2k/65535 − 1 (float32 arithmetic), so a value takes the code
+// nearest its grid point, not always the code nearest the value itself.
+func blockwiseLUT(code *[256]float32) *[65536]byte {
+	if code == &dynamicMap {
+		return dynamicLUT()
 	}
-	if i < 255 && abs32(v-code[i+1]) < abs32(v-code[i]) {
-		i++
+	return buildBlockwiseLUT(code)
+}
+
+var dynamicLUT = sync.OnceValue(func() *[65536]byte { return buildBlockwiseLUT(&dynamicMap) })
+
+func buildBlockwiseLUT(code *[256]float32) *[65536]byte {
+	var mids [255]float32
+	for i := range mids {
+		mids[i] = (code[i] + code[i+1]) * 0.5
 	}
-	return byte(i)
+	lut := new([65536]byte)
+	idx := 0
+	for k := range lut {
+		x := float32(2*float32(k))/65535 - 1
+		for idx < 255 && x > mids[idx] {
+			idx++
+		}
+		lut[k] = byte(idx)
+	}
+	return lut
 }
 
 func abs32(v float32) float32 { return float32(math.Abs(float64(v))) }

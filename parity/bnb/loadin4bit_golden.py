@@ -8,17 +8,16 @@ Usage:
     loadin4bit_golden.py [--out models/testdata/bnb_load] [--check] [--synth GOEVAL]
 
 Needs bitsandbytes and peft (parity/requirements.lock pins them). Writes
-OUT/requests.jsonl and, per model, OUT/<model>/{config.json,
+OUT/requests.jsonl, OUT/blockwise.safetensors (bitsandbytes' CPU
+quantize_blockwise, double quantization's 8-bit step, on inputs where its
+table lookup and the nearest code differ) and, per model, OUT/<model>/{config.json,
 model.safetensors} (float32) and, per quantization Q (nf4, fp4, nf4-dq,
 fp4-dq: quant type, double quantization), OUT/<model>/:
 
 - form_<Q>.json: the SHA-256 of every tensor save_pretrained writes for
   the quantized model (packed codes, absmax, quant_map, nested_absmax,
   nested_quant_map, the JSON quant state, the unquantized tensors):
-  goeval's in-memory form must be bit-identical, but for the 8-bit absmax
-  codes of double quantization, which bitsandbytes' CPU search does not
-  always take nearest (models/bnb_doublequant.go); those are in
-  codes_<Q>.json, and goeval's may differ by one step on a few.
+  goeval's in-memory form must be bit-identical.
 - golden_<Q>.jsonl: transformers' log-probs (hf_logprobs.score) of the
   quantized model, every Linear4bit computing in float32
   (bnb_4bit_compute_dtype=torch.float32, the AVX512-BF16 kernel off).
@@ -47,7 +46,9 @@ import tempfile
 import bitsandbytes as bnb
 import torch
 import transformers
+import bitsandbytes.functional as bnbf
 from safetensors import safe_open
+from safetensors.torch import save_file
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
@@ -116,17 +117,10 @@ def load_strict(d):
 
 
 def form(model):
-    """SHA-256 of every tensor save_pretrained writes for model, by name, and
-    the 8-bit absmax codes of double-quantized weights."""
+    """SHA-256 of every tensor save_pretrained writes for model, by name."""
     with tempfile.TemporaryDirectory() as tmp:
         model.save_pretrained(tmp)
-        path = os.path.join(tmp, "model.safetensors")
-        codes = {}
-        with safe_open(path, "pt") as f:
-            for k in sorted(f.keys()):
-                if k.endswith(".absmax") and f.get_tensor(k).dtype == torch.uint8:
-                    codes[k] = f.get_tensor(k).tolist()
-        return digests(path), codes
+        return digests(os.path.join(tmp, "model.safetensors"))
 
 
 def digests(path):
@@ -189,10 +183,7 @@ def model_goldens(name, out, reqs, check):
     bad = 0
     for quant in QUANTS:
         model = load_4bit(d, quant)
-        sums, codes = form(model)
-        bad += put(os.path.join(d, f"form_{quant}.json"), sums, check)
-        if codes:
-            bad += put(os.path.join(d, f"codes_{quant}.json"), codes, check)
+        bad += put(os.path.join(d, f"form_{quant}.json"), form(model), check)
         bad += put(os.path.join(d, f"golden_{quant}.jsonl"), golden(model, reqs), check, jsonl=True)
     if name == "llama":
         bad += put(os.path.join(d, "golden_lora_nf4.jsonl"), golden(load_4bit(d, "nf4", os.path.join(d, "lora")), reqs),
@@ -206,10 +197,9 @@ SYNTH = ["--hidden", "64", "--layers", "2", "--heads", "4", "--kv-heads", "2", "
 
 def synth_check(goeval, reqs):
     """goeval synth model --quantize bnb-<Q> writes what transformers saves
-    after load_in_4bit of the float checkpoint the same flags write: the
-    same tensors (double quantization's 8-bit absmax codes within one step
-    of bitsandbytes' on at most 3%), loading strictly in transformers and
-    scoring as load_in_4bit of the float one does."""
+    after load_in_4bit of the float checkpoint the same flags write (every
+    tensor bit-identical), loads strictly in transformers and scores as that
+    load_in_4bit model does."""
     bad = 0
     for quant in QUANTS:
         with tempfile.TemporaryDirectory() as tmp:
@@ -218,26 +208,62 @@ def synth_check(goeval, reqs):
             subprocess.run([goeval, "synth", "model", *SYNTH, "--quantize", "bnb-" + quant, "--out", q], check=True,
                            capture_output=True)
             ref = load_4bit(f, quant)
-            sums, codes = form(ref)
-            got, got_codes = digests(os.path.join(q, "model.safetensors")), {}
-            with safe_open(os.path.join(q, "model.safetensors"), "pt") as sf:
-                for k in codes:
-                    got_codes[k] = sf.get_tensor(k).tolist()
-            diff = [k for k in sums if got.get(k) != sums[k] and k not in codes]
-            off = sum(a != b for k in codes for a, b in zip(codes[k], got_codes[k]))
-            far = sum(abs(a - b) > 1 for k in codes for a, b in zip(codes[k], got_codes[k]))
-            n = sum(len(v) for v in codes.values())
-            if diff or set(got) != set(sums) or far or off > max(2, 0.03 * n):
-                print(f"{quant}: goeval synth's tensors differ from save_pretrained's: {diff[:3]}, codes off {off}/{n}, far {far}")
+            want, got = form(ref), digests(os.path.join(q, "model.safetensors"))
+            diff = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
+            if diff:
+                print(f"{quant}: goeval synth's tensors differ from save_pretrained's: {diff[:3]} ({len(diff)})")
                 bad += 1
-            want, have = golden(ref, reqs), golden(load_strict(q), reqs)
-            d = max(abs(a["logprob_sum"] - b["logprob_sum"]) for a, b in zip(want, have))
-            tol = 5e-3 if codes else REF_TOL
-            print(f"{quant}: synth checkpoint vs load_in_4bit of its float one in transformers: max |d logprob_sum| {d:.3g}, absmax codes off {off}/{n}")
-            if d > tol:
+            d = max(abs(a["logprob_sum"] - b["logprob_sum"]) for a, b in zip(golden(ref, reqs), golden(load_strict(q), reqs)))
+            print(f"{quant}: synth checkpoint vs load_in_4bit of its float one in transformers: "
+                  f"{len(want) - len(diff)}/{len(want)} tensors identical, max |d logprob_sum| {d:.3g}")
+            if d > REF_TOL:
                 bad += 1
     print("synth 4-bit checkpoints in transformers:", "FAIL" if bad else "match")
     return bad
+
+
+def blockwise_golden(path, check):
+    """bitsandbytes' CPU quantize_blockwise (double quantization's 8-bit
+    step) of inputs where its table lookup and the nearest code differ:
+    uniform and cubed values, values on and beside the dynamic map's
+    midpoints, ±1, a block of zeros and a ragged last block. Writes or
+    compares path (NAME.x, NAME.codes, NAME.absmax); returns 1 on a difference."""
+    gen = torch.Generator().manual_seed(42)
+    m = bnbf.create_dynamic_map()
+    mids = (m[:-1] + m[1:]) / 2
+    near = torch.cat([mids, torch.nextafter(mids, torch.ones(1)), torch.nextafter(mids, -torch.ones(1)), m])
+    # Values whose table index 65535·(v+1)/2 + ½ lies within a few ulps of
+    # an integer where the table changes code: the rounding of that sum
+    # decides the code.
+    grid = torch.arange(65536, dtype=torch.float32) * 2 / 65535 - 1
+    lut = torch.bucketize(grid, mids, right=False)
+    ks = torch.nonzero(lut[1:] != lut[:-1]).flatten() + 1
+    edge = ((2 * ks.double() - 1) / 65535 - 1).float()
+    steps = [edge]
+    for _ in range(3):
+        steps += [torch.nextafter(steps[-2 if len(steps) > 1 else 0], torch.ones(1))]
+    up, down = edge, edge
+    for _ in range(3):
+        up, down = torch.nextafter(up, torch.ones(1)), torch.nextafter(down, -torch.ones(1))
+        steps += [up, down]
+    near = torch.cat([near, *steps])
+    cases = {"uniform": torch.rand(256 * 8, generator=gen) * 2 - 1,
+             "cubed": (torch.rand(256 * 8, generator=gen) * 2 - 1) ** 3,
+             "midpoints": torch.cat([torch.ones(1), near, torch.zeros((-(near.numel() + 1)) % 256)]),
+             "zeros_ragged": torch.cat([torch.zeros(256), torch.randn(100, generator=gen)])}
+    tensors = {}
+    for name, x in cases.items():
+        x = x.float().contiguous()
+        q, st = bnbf.quantize_blockwise(x, blocksize=256)
+        tensors[name + ".x"], tensors[name + ".codes"], tensors[name + ".absmax"] = x, q.clone(), st.absmax.float().clone()
+    if not check:
+        save_file(tensors, path)
+        return 0
+    with safe_open(path, "pt") as f:
+        if set(f.keys()) != set(tensors) or any(not torch.equal(f.get_tensor(k), v) for k, v in tensors.items()):
+            print(f"{path}: bitsandbytes' quantize_blockwise differs")
+            return 1
+    return 0
 
 
 def main():
@@ -257,7 +283,8 @@ def main():
         reqs = [json.loads(x) for x in f if x.strip()]
     if args.synth:
         return 1 if synth_check(args.synth, reqs) else 0
-    bad = sum(model_goldens(n, args.out, reqs, args.check) for n in MODELS)
+    bad = blockwise_golden(os.path.join(args.out, "blockwise.safetensors"), args.check)
+    bad += sum(model_goldens(n, args.out, reqs, args.check) for n in MODELS)
     if args.check:
         print("load_in_4bit goldens:", "FAIL" if bad else "match")
     return 1 if bad else 0
