@@ -1,7 +1,9 @@
 package models
 
 import (
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/safetensors"
@@ -53,21 +55,36 @@ func openLoadIn4Bit(dir string, cfg *Config, q *Quantization) (*bnbSet, error) {
 	return b, nil
 }
 
-// quantizeSet is set with every load_in_4bit target quantized as q says.
+// quantizeSet is set with every load_in_4bit target quantized as q says,
+// the weights quantized in parallel (one goroutine per CPU).
 func quantizeSet(set *safetensors.Set, q *Quantization) (*bnbSet, error) {
 	b := &bnbSet{Set: set, weights: map[string]*bnbWeight{}, hidden: map[string]bool{}, mem: memTensors{}}
 	rank := func(n string) int { info, _ := set.Info(n); return len(info.Shape) }
-	for _, name := range bnbLoadTargets(set.Names(), rank, q.SkipModules) {
-		info, _ := set.Info(name)
-		x, err := set.Float32(name)
-		if err != nil {
-			return nil, err
+	targets := bnbLoadTargets(set.Names(), rank, q.SkipModules)
+	if len(targets) == 0 {
+		return nil, errs.BadInputf("%s: load_in_4bit found no Linear weight under model.layers. to quantize", set.Source())
+	}
+	out := make([][]safetensors.Tensor, len(targets))
+	errc := make([]error, len(targets))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(targets)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errc[i] = quantizeWeight(set, targets[i], q)
+			}
+		})
+	}
+	for i := range targets {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, name := range targets {
+		if errc[i] != nil {
+			return nil, errc[i]
 		}
-		tensors, err := bnbQuantizedTensors(name, x, info.Shape, info.DType, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range tensors {
+		for _, t := range out[i] {
 			b.mem[t.Name] = t
 		}
 		w, err := b.readWeight(name, name+bnbStatePrefix+q.QuantType, q)
@@ -76,8 +93,15 @@ func quantizeSet(set *safetensors.Set, q *Quantization) (*bnbSet, error) {
 		}
 		b.weights[name] = w
 	}
-	if len(b.weights) == 0 {
-		return nil, errs.BadInputf("%s: load_in_4bit found no Linear weight under model.layers. to quantize", set.Source())
-	}
 	return b, nil
+}
+
+// quantizeWeight is bnbQuantizedTensors of weight name of set.
+func quantizeWeight(set *safetensors.Set, name string, q *Quantization) ([]safetensors.Tensor, error) {
+	info, _ := set.Info(name)
+	x, err := set.Float32(name)
+	if err != nil {
+		return nil, err
+	}
+	return bnbQuantizedTensors(name, x, info.Shape, info.DType, q)
 }
