@@ -50,11 +50,15 @@ func (e *Engine) Fingerprint() (string, error) {
 }
 
 // hashModelAndAdapters writes into h the model folder's and then each
-// adapter's hash (hashModelDir with weight for the weight files), with the
-// adapter mode; what names the hash in errors ("fingerprint", "identity").
+// adapter's hash (hashModelDir with weight for the weight files), with
+// load_in_4bit's settings when set and the adapter mode; what names the
+// hash in errors ("fingerprint", "identity").
 func (e *Engine) hashModelAndAdapters(h hash.Hash, what string, weight func(hash.Hash, string) error) error {
 	if err := hashModelDir(h, e.dir, fingerprintFiles, weight); err != nil {
 		return fmt.Errorf("%s of %s: %w", what, e.dir, err)
+	}
+	if q := e.opts.LoadIn4Bit; q != nil { // quantized at load: other weights than the files'
+		fmt.Fprintf(h, "load_in_4bit %s\n", q)
 	}
 	if len(e.opts.Adapters) > 0 {
 		mode, _ := models.ParseAdapterMode(e.opts.AdapterMode)

@@ -83,6 +83,13 @@ type Options struct {
 	// weights, the Engine applies the first, WithAdapter(i) the others).
 	Adapters    []string
 	AdapterMode string
+	// LoadIn4Bit, when set (models.LoadIn4Bit), quantizes a float
+	// checkpoint's Linear weights at load as transformers' load_in_4bit
+	// does (bitsandbytes' quantize_4bit, nf4 or fp4, optionally double
+	// quantized), then computes with them dequantized as for a
+	// pre-quantized bitsandbytes checkpoint; a quantized checkpoint is
+	// refused.
+	LoadIn4Bit *models.Quantization
 	// Packing is "on" (default) or "off": pack loglikelihood rows (requests
 	// sharing a context or a few-shot prefix score it once; several
 	// requests share a row; see plan/pack.go) and prefill a prompt prefix that

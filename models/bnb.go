@@ -58,6 +58,7 @@ type bnbSet struct {
 	*safetensors.Set
 	weights map[string]*bnbWeight
 	hidden  map[string]bool // companions, absent from Names
+	mem     memTensors      // quantized at load: the stored tensors (bnb_mem.go)
 }
 
 // newBnbSet finds every quantized weight of set (a weight with a
@@ -84,7 +85,7 @@ func newBnbSet(set *safetensors.Set, q *Quantization) (*bnbSet, error) {
 // readWeight parses weight name's JSON state (tensor stateName), checks
 // it and its companions, and marks the companions hidden.
 func (b *bnbSet) readWeight(name, stateName string, q *Quantization) (*bnbWeight, error) {
-	info, ok := b.Set.Info(name)
+	info, ok := b.rawInfo(name)
 	if !ok {
 		return nil, errs.BadInputf("%s: %s has no weight %s", b.Source(), stateName, name)
 	}
@@ -105,12 +106,12 @@ func (b *bnbSet) readWeight(name, stateName string, q *Quantization) (*bnbWeight
 	b.hidden[stateName] = true
 	length := info.Length
 	for _, suf := range bnbAux {
-		if a, ok := b.Set.Info(name + suf); ok {
+		if a, ok := b.rawInfo(name + suf); ok {
 			b.hidden[name+suf] = true
 			length += a.Length
 		}
 	}
-	st, _ := b.Set.Info(stateName)
+	st, _ := b.rawInfo(stateName)
 	w.info = safetensors.TensorInfo{Name: name, DType: strings.ToUpper(w.state.QuantType), Shape: w.state.Shape,
 		File: info.File, Offset: info.Offset, Length: length + st.Length}
 	return w, nil
@@ -169,7 +170,7 @@ func (b *bnbSet) checkTensors(w *bnbWeight, packed safetensors.TensorInfo) error
 	}
 	sort.Strings(sufs)
 	for _, suf := range sufs {
-		info, ok := b.Set.Info(w.name + suf)
+		info, ok := b.rawInfo(w.name + suf)
 		if !ok {
 			return fmt.Errorf("missing tensor %s%s", w.name, suf)
 		}
@@ -177,7 +178,7 @@ func (b *bnbSet) checkTensors(w *bnbWeight, packed safetensors.TensorInfo) error
 			return fmt.Errorf("tensor %s%s is %s %v, want %d values of %s", w.name, suf, info.DType, info.Shape, want[suf].n, want[suf].dtypes)
 		}
 	}
-	if _, ok := b.Set.Info(w.name + ".nested_absmax"); ok && !nested {
+	if _, ok := b.rawInfo(w.name + ".nested_absmax"); ok && !nested {
 		return fmt.Errorf("has nested_absmax but its quant state no nested_offset")
 	}
 	return nil

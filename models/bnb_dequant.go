@@ -95,17 +95,17 @@ func decodeBlock(out []float32, packed []byte, start int, code *[16]float32, sca
 // double quantization their 8-bit codes dequantized.
 func (b *bnbSet) absmax(w *bnbWeight) ([]float32, error) {
 	if w.state.NestedOffset == nil {
-		return b.Set.Float32(w.name + ".absmax")
+		return b.rawFloat32(w.name + ".absmax")
 	}
 	codes, err := b.Bytes(w.name + ".absmax")
 	if err != nil {
 		return nil, err
 	}
-	nestedMap, err := b.Set.Float32(w.name + ".nested_quant_map")
+	nestedMap, err := b.rawFloat32(w.name + ".nested_quant_map")
 	if err != nil {
 		return nil, err
 	}
-	nestedAbsmax, err := b.Set.Float32(w.name + ".nested_absmax")
+	nestedAbsmax, err := b.rawFloat32(w.name + ".nested_absmax")
 	if err != nil {
 		return nil, err
 	}

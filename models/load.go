@@ -53,6 +53,12 @@ type LoadOptions struct {
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
 	Adapters    []string
 	AdapterMode string
+	// LoadIn4Bit, when set (models.LoadIn4Bit), quantizes a float
+	// checkpoint at load as transformers' load_in_4bit does: each Linear
+	// weight of the decoder goes through bitsandbytes' quantize_4bit into
+	// the form a pre-quantized checkpoint has, then is dequantized like one
+	// (bnb_loadin4bit.go). A quantized checkpoint is refused.
+	LoadIn4Bit *Quantization
 	// Logf receives progress messages; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -90,14 +96,11 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	if err != nil {
 		return nil, err
 	}
-	set, err := OpenTensors(dir, cfg)
+	set, err := openTensors(dir, cfg, o)
 	if err != nil {
 		return nil, err
 	}
 	defer set.Close()
-	if q, ok := set.(interface{ Quantized() []string }); ok && o.Logf != nil {
-		o.Logf("%s: %d weights dequantized at load to %s", cfg.Quantization, len(q.Quantized()), o.weightDTypes().held)
-	}
 	adapters, err := loadAdapters(set, o, mode)
 	if err != nil {
 		return nil, err
@@ -125,6 +128,30 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 		l.NumAdapters, l.Model = len(adapters), WithAdapter(model, 0)
 	}
 	return l, nil
+}
+
+// openTensors opens dir's tensors for Load: as stored (OpenTensors) or
+// quantized at load (o.LoadIn4Bit), and logs the quantized weights.
+func openTensors(dir string, cfg *Config, o LoadOptions) (Tensors, error) {
+	var set Tensors
+	q, how := cfg.Quantization, "dequantized at load"
+	if o.LoadIn4Bit != nil {
+		b, err := openLoadIn4Bit(dir, cfg, o.LoadIn4Bit)
+		if err != nil {
+			return nil, err
+		}
+		set, q, how = b, o.LoadIn4Bit, "quantized at load (load_in_4bit), dequantized"
+	} else {
+		s, err := OpenTensors(dir, cfg)
+		if err != nil {
+			return nil, err
+		}
+		set = s
+	}
+	if qs, ok := set.(interface{ Quantized() []string }); ok && o.Logf != nil {
+		o.Logf("%s: %d weights %s to %s", q, len(qs.Quantized()), how, o.weightDTypes().held)
+	}
+	return set, nil
 }
 
 // weightDTypes is how o's weights are stored (LoadOptions.WeightDType).

@@ -93,6 +93,18 @@ type RunSettings struct {
 	// (lm-eval's think_end_token and enable_thinking model arguments).
 	ThinkEndToken  string `json:",omitempty"`
 	EnableThinking *bool  `json:",omitempty"`
+	// LoadIn4Bit, when set, is goeval's --load-in-4bit, written after them
+	// in the model_args built as lm-eval's load_in_4bit=True and bnb_4bit_*
+	// model arguments.
+	LoadIn4Bit *LoadIn4BitArgs `json:",omitempty"`
+}
+
+// LoadIn4BitArgs are the bitsandbytes settings of a checkpoint quantized
+// at load (transformers' BitsAndBytesConfig names).
+type LoadIn4BitArgs struct {
+	QuantType    string // bnb_4bit_quant_type: nf4 or fp4
+	DoubleQuant  bool   // bnb_4bit_use_double_quant
+	ComputeDType string // bnb_4bit_compute_dtype: float32, bfloat16 or float16
 }
 
 // Seeds are lm-eval's four seeds (--seed): Python's random, NumPy's,
@@ -145,6 +157,12 @@ func RunConfig(s RunSettings) *py.Map[any] {
 		}
 		if s.EnableThinking != nil {
 			args.Set("enable_thinking", *s.EnableThinking)
+		}
+		if q := s.LoadIn4Bit; q != nil {
+			args.Set("load_in_4bit", true)
+			args.Set("bnb_4bit_quant_type", q.QuantType)
+			args.Set("bnb_4bit_use_double_quant", q.DoubleQuant)
+			args.Set("bnb_4bit_compute_dtype", q.ComputeDType)
 		}
 	}
 	c := py.NewMap[any]()

@@ -51,6 +51,9 @@ type ModelOptions struct {
 	NaNWeights bool
 	// MoE shapes the mixture-of-experts architectures (archs_moe.go).
 	MoE MoEOptions
+	// Quantize, when set (QuantizeKinds), writes the checkpoint as
+	// transformers saves it after load_in_4bit (quantize.go).
+	Quantize string
 }
 
 var synthArchs = map[string][2]string{
@@ -94,7 +97,10 @@ func Model(o ModelOptions) error {
 	if err := o.copyTokenizer(); err != nil {
 		return err
 	}
-	return o.writeWeights(cfg)
+	if err := o.writeWeights(cfg); err != nil {
+		return err
+	}
+	return o.quantizeWeights()
 }
 
 // ConfigJSON is the config.json Model writes for o (defaults filled, the
@@ -219,6 +225,9 @@ func (o *ModelOptions) configJSON() ([]byte, error) {
 	}
 	if o.SlidingWindow > 0 && o.Arch != "mistral" && synthConfigHooks[o.Arch] == nil {
 		return nil, errs.BadInputf("--sliding-window is only supported for mistral")
+	}
+	if err := o.addQuantizationConfig(m); err != nil {
+		return nil, err
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

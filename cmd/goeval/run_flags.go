@@ -10,6 +10,7 @@ import (
 	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/metrics"
+	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/report"
 )
 
@@ -35,6 +36,8 @@ type runFlags struct {
 	api                                                                         apiState    // --model-type: a model behind an API (run_api.go)
 	scale                                                                       scaleFlags  // --shard, --devices (run_shard.go, run_devices.go)
 	think                                                                       thinkState  // think_end_token, enable_thinking (run_think.go)
+	load4                                                                       load4Flag   // --load-in-4bit, load_in_4bit=True (load4bit.go)
+	load4q                                                                      *models.Quantization
 }
 
 // runUsage heads goeval run --help.
@@ -81,6 +84,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.batch, "batch-size", "auto", "rows per forward pass: a positive number, or \"auto\": scoring passes of up to 4096 packed tokens, and on XLA a generation batch measured once per run (8–64 rows)")
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp)
+	fs.Var(&f.load4, "load-in-4bit", load4Help)
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
@@ -140,6 +144,9 @@ func (f *runFlags) validate() error {
 	if _, err := prefixCacheOption(f.prefixCacheMB); err != nil {
 		return err
 	}
+	if err := f.validateLoad4(); err != nil {
+		return err
+	}
 	if err := f.think.check(f.api.kind == "chat"); err != nil {
 		return err
 	}
@@ -191,7 +198,7 @@ func (f *runFlags) seeds() (report.Seeds, error) {
 func (f *runFlags) engineOptions(choice engine.DeviceChoice) engine.Options {
 	eo := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
 		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB),
-		ChatTemplateArgs: f.think.chatArgs()}
+		ChatTemplateArgs: f.think.chatArgs(), LoadIn4Bit: f.load4q}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
 		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)

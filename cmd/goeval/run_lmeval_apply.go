@@ -29,7 +29,7 @@ type lmevalState struct {
 }
 
 // modelArgKeys are the --model_args keys goeval honours.
-var modelArgKeys = "pretrained, dtype, peft, max_length, add_bos_token, prefix_token_id, truncation, revision, trust_remote_code, think_end_token, enable_thinking, chat_template_args"
+var modelArgKeys = "pretrained, dtype, peft, max_length, add_bos_token, prefix_token_id, truncation, revision, trust_remote_code, think_end_token, enable_thinking, chat_template_args, load_in_4bit, bnb_4bit_quant_type, bnb_4bit_use_double_quant, bnb_4bit_compute_dtype"
 
 // applyLMEval turns lm-eval's options into goeval's (after parsing, before
 // validate).
@@ -137,6 +137,9 @@ func (f *runFlags) modelArg(k string, v any) error {
 	case "revision": // applied after pretrained (applyModelArgs)
 	default:
 		if ok, err := f.think.thinkModelArg(k, v); ok {
+			return err
+		}
+		if ok, err := f.load4.modelArg(k, v); ok {
 			return err
 		}
 		return errs.BadInputf("--model_args key %q is not supported by goeval (it honours %s)", k, modelArgKeys)

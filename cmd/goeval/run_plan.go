@@ -320,6 +320,9 @@ func runInfo(f *runFlags, p *runPlan, seeds report.Seeds) report.RunInfo {
 			BootstrapIters: f.bootstrap, GenKwargs: p.eval.Task.GenKwargs, Seeds: seeds, ModelArgs: f.apiModelArgs()},
 		Prompt: report.PromptSettings{SystemInstruction: f.sysInstr, ApplyChatTemplate: f.chat}}
 	info.Settings.ThinkEndToken = f.think.endToken
+	if f.lmeval.args == nil {
+		info.Settings.LoadIn4Bit = f.load4.runArgs(f.load4q)
+	}
 	if f.think.enable.set {
 		v := f.think.enable.val
 		info.Settings.EnableThinking = &v

@@ -45,12 +45,14 @@ type scoreFlags struct {
 	batch, maxLen                   int
 	prefixCacheMB                   string
 	verbose                         bool
+	load4                           load4Flag // --load-in-4bit
 }
 
 func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "Hugging Face model directory (config.json + *.safetensors) (required)")
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp)
+	fs.Var(&f.load4, "load-in-4bit", load4Help)
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
@@ -89,6 +91,10 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if err != nil {
 		return nil, err
 	}
+	load4, err := f.load4.config()
+	if err != nil {
+		return nil, err
+	}
 	if err := checkModelDir(f.model); err != nil {
 		return nil, err
 	}
@@ -100,7 +106,7 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
-		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB}
+		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}

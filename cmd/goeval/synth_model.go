@@ -44,7 +44,11 @@ func runSynthModel(args []string) error {
 	if err := synth.Model(o); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "goeval synth model: wrote %s (%s, hidden %d, %d layers, vocab %d, %s)\n", o.Out, o.Arch, o.Hidden, o.Layers, o.Vocab, o.DType)
+	quant := ""
+	if o.Quantize != "" {
+		quant = ", quantized " + o.Quantize
+	}
+	fmt.Fprintf(os.Stderr, "goeval synth model: wrote %s (%s, hidden %d, %d layers, vocab %d, %s%s)\n", o.Out, o.Arch, o.Hidden, o.Layers, o.Vocab, o.DType, quant)
 	return nil
 }
 
@@ -86,6 +90,7 @@ func parseSynthModel(args []string) (o synth.ModelOptions, help bool, err error)
 	fs.StringVar(&o.Out, "out", "", "output directory (created)")
 	fs.Float64Var(&o.LogitScale, "logit-scale", 0, "multiply the LM head (or tied embeddings) by this factor, scaling every logit: a diverged checkpoint for numerics tests (0 = off)")
 	fs.BoolVar(&o.NaNWeights, "nan-weights", false, "write every weight as NaN: a broken checkpoint for tests")
+	fs.StringVar(&o.Quantize, "quantize", "", "write a pre-quantized checkpoint, as transformers saves the float one after load_in_4bit with bitsandbytes: "+strings.Join(synth.QuantizeKinds, ", ")+" (-dq: double quantization); the same seed without --quantize gives the float checkpoint it came from")
 	setUsage(fs, "Usage: goeval synth model [--preset NAME] [--arch A --hidden N ...] --seed N --out DIR\n\nWrites config.json, generation_config.json and model.safetensors (random weights) in the Hugging Face layout.\n\nFlags:")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return o, help, err
