@@ -1,9 +1,6 @@
 package gemm
 
-import (
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // PackedQ4 is a K×N weight B held as 4-bit codes, the form decode reads
 // (a quarter of bf16's bytes): column n of B is K codes, two per byte
@@ -62,34 +59,34 @@ func (b *PackedQ4) Dequantize(dst []float32) {
 }
 
 // MatMulQ4 sets C = A·B for A [m, K] (row stride lda), C [m, N] (row
-// stride ldc) and a packed 4-bit B, reading B's codes directly: per block
-// the sum of a·Table[q] is scaled once (plus Offset times the block's sum
-// of a), so results differ from a product with the dequantized B by f32
-// rounding only. Columns split over up to threads goroutines. This is the
-// portable kernel, meant for decode's few rows.
+// stride ldc) and a packed 4-bit B, reading B's codes directly, meant for
+// decode's few rows. Columns split over up to threads goroutines. Where
+// the CPU's kernel has 4-bit kernels and B's block is a whole number of
+// their steps (q4_kernel.go), each product is of a with the dequantized
+// value itself (the block's table scaled in registers); else the portable
+// loop scales per block the sum of a·Table[q] (plus Offset times the
+// block's sum of a). Either way results differ from a product with the
+// dequantized B by f32 rounding only.
 func MatMulQ4(c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
 	if err := b.Validate(); err != nil {
 		panic(err)
 	}
 	checkMatrix("MatMulQ4: a", a, m, b.K, lda)
 	checkMatrix("MatMulQ4: c", c, m, b.N, ldc)
-	threads = max(1, min(threads, b.N/64))
-	if m*b.N*b.K < minParallel {
-		threads = 1
+	if kn := defaultKernel().q4; kn != nil && kn.fits(b) {
+		matMulQ4Kern(kn, c, ldc, a, lda, m, b, threads)
+		return
 	}
-	var wg sync.WaitGroup
-	per := (b.N + threads - 1) / threads
-	for n0 := 0; n0 < b.N; n0 += per {
-		n1 := min(n0+per, b.N)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range m {
-				q4Row(c[r*ldc:r*ldc+b.N], a[r*lda:r*lda+b.K], b, n0, n1)
-			}
-		}()
-	}
-	wg.Wait()
+	matMulQ4Go(c, ldc, a, lda, m, b, threads)
+}
+
+// matMulQ4Go is MatMulQ4's portable path (arguments checked).
+func matMulQ4Go(c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
+	q4Parallel(b.N, m*b.N*b.K, threads, func(n0, n1 int) {
+		for r := range m {
+			q4Row(c[r*ldc:r*ldc+b.N], a[r*lda:r*lda+b.K], b, n0, n1)
+		}
+	})
 }
 
 // q4Row computes c[n] = a·B[:, n] for n in [n0, n1).
