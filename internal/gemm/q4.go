@@ -43,8 +43,15 @@ func (b *PackedQ4) Validate() error {
 // Dequantize writes B[k, n] into dst[n·K + k] ([N, K], a Hugging Face
 // weight's layout), each value Table[q]·Scale[g] rounded once (plus
 // Offset[g], rounded): the dequantize-at-load values.
-func (b *PackedQ4) Dequantize(dst []float32) {
-	for i := range b.N * b.K {
+func (b *PackedQ4) Dequantize(dst []float32) { b.DequantizeRows(dst, 0, b.N) }
+
+// DequantizeRows is Dequantize for rows [n0, n1) of the [N, K] weight
+// (columns n0 … n1−1 of B) into dst[(n − n0)·K + k].
+func (b *PackedQ4) DequantizeRows(dst []float32, n0, n1 int) {
+	dst = dst[:(n1-n0)*b.K]
+	base := n0 * b.K
+	for j := range dst {
+		i := base + j
 		q := b.Codes[i>>1] >> 4
 		if i&1 == 1 {
 			q = b.Codes[i>>1] & 0xF
@@ -54,7 +61,7 @@ func (b *PackedQ4) Dequantize(dst []float32) {
 		if b.Offset != nil {
 			v = float32(v + b.Offset[g])
 		}
-		dst[i] = v
+		dst[j] = v
 	}
 }
 
