@@ -49,6 +49,12 @@ type LoadOptions struct {
 	// Float16's matrices, are stored in DType. Separate-mode adapters are
 	// not rounded.
 	WeightDType dtypes.DType
+	// Dequantize4Bit dequantizes a 4-bit checkpoint's weights at load on
+	// every backend. Unset, a backend that multiplies by packed 4-bit
+	// weights (goeval's pure-Go one) holds them packed (an eighth of
+	// float32's bytes; decode reads the codes) where they are held in
+	// float32 and no adapter is merged into them.
+	Dequantize4Bit bool
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
 	Adapters    []string
@@ -129,7 +135,7 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 
 // weightDTypes is how o's weights are stored (LoadOptions.WeightDType).
 func (o LoadOptions) weightDTypes() weightDTypes {
-	w := weightDTypes{compute: o.DType, held: o.WeightDType, matrix: o.DType}
+	w := weightDTypes{compute: o.DType, held: o.WeightDType, matrix: o.DType, packQ4: !o.Dequantize4Bit}
 	if w.held == dtypes.InvalidDType {
 		w.held = w.compute
 	}
