@@ -52,8 +52,9 @@ type LoadOptions struct {
 	// Dequantize4Bit dequantizes a 4-bit checkpoint's weights at load on
 	// every backend. Unset, a backend that multiplies by packed 4-bit
 	// weights (goeval's pure-Go one) holds them packed (an eighth of
-	// float32's bytes; decode reads the codes) where they are held in
-	// float32 and no adapter is merged into them.
+	// float32's bytes; decode reads the codes) where the compute dtype is
+	// float32 (weights held in float32, or in bfloat16: the packed values
+	// rounded to it) and no adapter is merged into them.
 	Dequantize4Bit bool
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.

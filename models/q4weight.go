@@ -62,12 +62,16 @@ type q4Backend interface {
 // loadQ4 returns checkpoint tensor name as a packed 4-bit weight on
 // backend, or ok false where it stays on the dequantizing path: a backend
 // without packed 4-bit weights, a tensor that is not 4-bit, a transform
-// (a merged adapter), weights held or stored other than as float32, or
-// blocks across rows.
+// (a merged adapter), a compute dtype other than float32, or blocks
+// across rows. Under weight-only bf16 the packed values are rounded to
+// bfloat16 where they are looked up (PackedQ4.RoundBF16): the values the
+// dequantizing load holds.
 func loadQ4(backend backends.Backend, s Tensors, name string, dt weightDTypes, tf WeightTransform, transpose bool) (t *tensors.Tensor, ok bool, err error) {
 	qb, isQB := backend.(q4Backend)
 	src, isSrc := s.(q4Source)
-	if !dt.packQ4 || !isQB || !isSrc || tf != nil || transpose || dt.held != dtypes.Float32 || dt.matrix != dtypes.Float32 {
+	f32 := dt.held == dtypes.Float32 && dt.matrix == dtypes.Float32
+	bf16 := dt.held == dtypes.BFloat16 && dt.matrix == dtypes.BFloat16
+	if !dt.packQ4 || !isQB || !isSrc || tf != nil || transpose || dt.compute != dtypes.Float32 || !(f32 || bf16) {
 		return nil, false, nil
 	}
 	w, ok, err := src.q4Weight(name)
@@ -78,6 +82,7 @@ func loadQ4(backend backends.Backend, s Tensors, name string, dt weightDTypes, t
 	if err != nil {
 		return nil, false, nil // blocks across rows: dequantized
 	}
+	p.RoundBF16 = bf16
 	buf, err := qb.BufferFromPackedQ4(p)
 	if err != nil {
 		return nil, false, err

@@ -14,11 +14,29 @@
 // blocks per column.
 //
 // Argument frame of every kernel:
-// func(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols int)
-// offset may be nil (no offsets); ldc is in floats.
+// func(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+// offset may be nil (no offsets); ldc is in floats; round 1 rounds the
+// block's table to bfloat16 (PackedQ4.RoundBF16).
+
+// Rounding to the nearest bfloat16, ties to even, on float bits x:
+// (x + 0x7FFF + (x>>16 & 1)) & 0xFFFF0000, with these constants.
+#define Q4CONST(name, v) \
+	DATA name+0(SB)/8, v  \
+	DATA name+8(SB)/8, v  \
+	DATA name+16(SB)/8, v \
+	DATA name+24(SB)/8, v \
+	DATA name+32(SB)/8, v \
+	DATA name+40(SB)/8, v \
+	DATA name+48(SB)/8, v \
+	DATA name+56(SB)/8, v \
+	GLOBL name(SB), RODATA|NOPTR, $64
+
+Q4CONST(q4one<>, $0x0000000100000001)
+Q4CONST(q4r7fff<>, $0x00007fff00007fff)
+Q4CONST(q4hi<>, $0xffff0000ffff0000)
 
 // SETUPQ4 loads the common arguments: BX codes, SI scale, R8 offset, R9
-// table, DI c, DX ldc in bytes, CX ncols.
+// table, DI c, DX ldc in bytes, CX ncols, R12 round.
 #define SETUPQ4 \
 	MOVQ codes+16(FP), BX  \
 	MOVQ scale+24(FP), SI  \
@@ -27,11 +45,13 @@
 	MOVQ c+56(FP), DI      \
 	MOVQ ldc+64(FP), DX    \
 	SHLQ $2, DX            \
-	MOVQ ncols+72(FP), CX
+	MOVQ ncols+72(FP), CX  \
+	MOVQ round+80(FP), R12
 
 // TABLE512 sets Z21 to the block's scaled table (scale at SI, offset at
-// R8 if R8 is not nil) from the raw table in Z20, and moves SI, R8 on.
-#define TABLE512(noff) \
+// R8 if R8 is not nil, rounded to bfloat16 if R12 is not 0) from the raw
+// table in Z20, and moves SI, R8 on.
+#define TABLE512(noff, nornd) \
 	VBROADCASTSS (SI), Z22 \
 	VMULPS       Z22, Z20, Z21 \
 	ADDQ         $4, SI \
@@ -40,7 +60,15 @@
 	VBROADCASTSS (R8), Z22 \
 	VADDPS       Z22, Z21, Z21 \
 	ADDQ         $4, R8 \
-noff:
+noff: \
+	TESTQ        R12, R12 \
+	JZ           nornd \
+	VPSRLD       $16, Z21, Z22 \
+	VPANDD       q4one<>(SB), Z22, Z22 \
+	VPADDD       q4r7fff<>(SB), Z22, Z22 \
+	VPADDD       Z22, Z21, Z21 \
+	VPANDD       q4hi<>(SB), Z21, Z21 \
+nornd:
 
 // q4shift512 shifts the low eight dwords of a step's codes by 0 and the
 // high eight by 4 (VPSRLVD), so that each nibble of the step's 32 bytes
@@ -87,8 +115,8 @@ GLOBL q4shift512<>(SB), RODATA|NOPTR, $64
 	VPERMILPS    $0xB1, x, tx \
 	VADDSS       tx, x, x
 
-// func q4Cols1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols int)
-TEXT ·q4Cols1AVX512(SB), NOSPLIT, $0-80
+// func q4Cols1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+TEXT ·q4Cols1AVX512(SB), NOSPLIT, $0-88
 	SETUPQ4
 	VMOVUPS (R9), Z20
 	VMOVDQU32 q4shift512<>(SB), Z23
@@ -102,7 +130,7 @@ col1:
 	MOVQ   nblk+0(FP), R10
 
 blk1:
-	TABLE512(noff1)
+	TABLE512(noff1, nornd1)
 	MOVQ steps+8(FP), R11
 
 step1:
@@ -138,7 +166,7 @@ step1:
 	VFMADD231PS o+192(AX), Z11, acc1
 
 // func q4Cols4AVX512(...): four rows, row r in Z2r:Z2r+1.
-TEXT ·q4Cols4AVX512(SB), NOSPLIT, $0-80
+TEXT ·q4Cols4AVX512(SB), NOSPLIT, $0-88
 	SETUPQ4
 	VMOVUPS (R9), Z20
 	VMOVDQU32 q4shift512<>(SB), Z23
@@ -157,7 +185,7 @@ col4:
 	MOVQ   nblk+0(FP), R10
 
 blk4:
-	TABLE512(noff4)
+	TABLE512(noff4, nornd4)
 	MOVQ steps+8(FP), R11
 
 step4:
@@ -197,7 +225,7 @@ step4:
 // A step is 32 values (16 code bytes).
 
 // TABLE256 sets Y12:Y13 to the block's scaled table (raw table at R9).
-#define TABLE256(noff) \
+#define TABLE256(noff, nornd) \
 	VBROADCASTSS (SI), Y14 \
 	VMULPS       (R9), Y14, Y12 \
 	VMULPS       32(R9), Y14, Y13 \
@@ -208,7 +236,20 @@ step4:
 	VADDPS       Y14, Y12, Y12 \
 	VADDPS       Y14, Y13, Y13 \
 	ADDQ         $4, R8 \
-noff:
+noff: \
+	TESTQ        R12, R12 \
+	JZ           nornd \
+	ROUNDBF16Y(Y12) \
+	ROUNDBF16Y(Y13) \
+nornd:
+
+// ROUNDBF16Y(y) rounds y's floats to bfloat16 (Y14 scratch).
+#define ROUNDBF16Y(y) \
+	VPSRLD $16, y, Y14 \
+	VPAND  q4one<>(SB), Y14, Y14 \
+	VPADDD q4r7fff<>(SB), Y14, Y14 \
+	VPADDD Y14, y, y \
+	VPAND  q4hi<>(SB), y, y
 
 // q4shift256 is q4shift512 for the AVX2 kernels: the high four dwords of
 // a step's (broadcast) 16 code bytes shifted by 4.
@@ -239,7 +280,7 @@ GLOBL q4shift256<>(SB), RODATA|NOPTR, $32
 	VMOVDQU q4shift256<>(SB), Y15
 
 // func q4Cols1AVX2(...): one row; a step is 32 values (16 code bytes).
-TEXT ·q4Cols1AVX2(SB), NOSPLIT, $0-80
+TEXT ·q4Cols1AVX2(SB), NOSPLIT, $0-88
 	SETUP256
 
 col1a:
@@ -251,7 +292,7 @@ col1a:
 	MOVQ   nblk+0(FP), R10
 
 blk1a:
-	TABLE256(noff1a)
+	TABLE256(noff1a, nornd1a)
 	MOVQ steps+8(FP), R11
 
 step1a:
@@ -292,7 +333,7 @@ step1a:
 	VFMADD231PS (384+sh*4)(AX), Y10, a3
 
 // func q4Cols4AVX2(...): four rows, row r in Y2r:Y2r+1.
-TEXT ·q4Cols4AVX2(SB), NOSPLIT, $0-80
+TEXT ·q4Cols4AVX2(SB), NOSPLIT, $0-88
 	SETUP256
 	LEAQ (DX)(DX*2), R15
 
@@ -309,7 +350,7 @@ col4a:
 	MOVQ   nblk+0(FP), R10
 
 blk4a:
-	TABLE256(noff4a)
+	TABLE256(noff4a, nornd4a)
 	MOVQ steps+8(FP), R11
 
 step4a:

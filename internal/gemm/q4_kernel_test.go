@@ -90,16 +90,17 @@ var q4Cases = []q4Case{
 // TestMatMulQ4Kernels: every 4-bit path this CPU runs (AVX-512, AVX2, Go)
 // gives the product with the dequantized weight within f32 rounding, for
 // 1 to 9 rows, ragged column counts, every table kind, with and without
-// offsets, and leaves C's stride gaps alone.
+// offsets, values rounded to bfloat16 or not, and leaves C's stride gaps
+// alone.
 func TestMatMulQ4Kernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 41))
 	for _, p := range q4PathsHere() {
 		for _, s := range q4Cases {
 			for tname, table := range q4Tables {
-				for _, off := range []bool{false, true} {
-					b := randQ4(rng, s.k, s.n, s.block, off)
-					b.Table = table
-					name := fmt.Sprintf("%s/m%d_k%d_n%d_b%d/%s/off%v", p.name, s.m, s.k, s.n, s.block, tname, off)
+				for _, v := range []struct{ off, round bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+					b := randQ4(rng, s.k, s.n, s.block, v.off)
+					b.Table, b.RoundBF16 = table, v.round
+					name := fmt.Sprintf("%s/m%d_k%d_n%d_b%d/%s/%+v", p.name, s.m, s.k, s.n, s.block, tname, v)
 					if msg := runQ4Case(p, rng, b, s); msg != "" {
 						t.Errorf("%s: %s", name, msg)
 					}
