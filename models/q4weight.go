@@ -92,7 +92,8 @@ func loadQ4(backend backends.Backend, s Tensors, name string, dt weightDTypes, t
 }
 
 // q4Weight implements q4Source: a 2-D quantized weight's codes and
-// (dequantized) absmax, copied out of the file mapping.
+// (dequantized) absmax, copied out of the file mapping, whose pages are
+// then dropped (so loading peaks near the packed weights).
 func (b *bnbSet) q4Weight(name string) (*Q4Weight, bool, error) {
 	w, ok := b.weights[name]
 	if !ok || len(w.state.Shape) != 2 {
@@ -108,6 +109,7 @@ func (b *bnbSet) q4Weight(name string) (*Q4Weight, bool, error) {
 	}
 	q := &Q4Weight{Shape: [2]int{w.state.Shape[0], w.state.Shape[1]}, Codes: slices.Clone(packed),
 		Absmax: slices.Clone(absmax), Blocksize: w.state.Blocksize, Table: nf4Code}
+	releaseBytes(packed)
 	if w.state.QuantType == "fp4" {
 		q.Table = fp4Code
 	}
