@@ -103,7 +103,13 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	}
 	defer set.Close()
 	if q, ok := set.(interface{ Quantized() []string }); ok && o.Logf != nil {
-		o.Logf("%s: %d weights dequantized at load to %s", cfg.Quantization, len(q.Quantized()), o.weightDTypes().held)
+		how := "dequantized at load to " + o.weightDTypes().held.String()
+		if _, packs := backend.(q4Backend); packs && o.weightDTypes().packQ4 && len(o.Adapters) == 0 {
+			if _, is4 := set.(q4Source); is4 {
+				how = "kept packed (4-bit) where their blocks lie within rows, " + how + " otherwise"
+			}
+		}
+		o.Logf("%s: %d weights %s", cfg.Quantization, len(q.Quantized()), how)
 	}
 	adapters, err := loadAdapters(set, o, mode)
 	if err != nil {
