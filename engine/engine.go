@@ -146,7 +146,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	dtype := e.prec.compute
 	start := time.Now()
 	var l *models.Loaded
-	lo := models.LoadOptions{DType: dtype, WeightDType: e.prec.weights, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode,
+	lo := models.LoadOptions{DType: dtype, WeightDType: e.prec.weights, Dequantize4Bit: opts.Dequantize4Bit, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode,
 		LoadIn4Bit: opts.LoadIn4Bit, Logf: opts.Logf}
 	if err := tryCatch("load weights", func() (err error) { l, err = models.Load(e.backend, dir, lo); return err }); err != nil {
 		return nil, err

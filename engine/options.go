@@ -54,6 +54,13 @@ type Options struct {
 	// matrices stay bfloat16 in memory, widened inside the float32
 	// products). Engine.DType is the resolved name.
 	DType string
+	// Dequantize4Bit dequantizes a 4-bit checkpoint (bitsandbytes nf4/fp4)
+	// into float32 weights at load. Unset, the cpu device keeps its weight
+	// matrices packed (an eighth of the bytes; decode reads the codes,
+	// internal/gocpu/q4.go) in float32 and bfloat16 (weight-only: the
+	// packed values rounded to bfloat16 where they are looked up) when no
+	// adapter is merged; XLA devices always dequantize.
+	Dequantize4Bit bool
 	// BatchSize is the number of rows per forward pass (default 8).
 	BatchSize int
 	// MaxLength is lm-eval's max_length: inputs are left-truncated to it and

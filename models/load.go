@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -49,6 +50,13 @@ type LoadOptions struct {
 	// Float16's matrices, are stored in DType. Separate-mode adapters are
 	// not rounded.
 	WeightDType dtypes.DType
+	// Dequantize4Bit dequantizes a 4-bit checkpoint's weights at load on
+	// every backend. Unset, a backend that multiplies by packed 4-bit
+	// weights (goeval's pure-Go one) holds them packed (an eighth of
+	// float32's bytes; decode reads the codes) where the compute dtype is
+	// float32 (weights held in float32, or in bfloat16: the packed values
+	// rounded to it) and no adapter is merged into them.
+	Dequantize4Bit bool
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
 	Adapters    []string
@@ -96,7 +104,7 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	if err != nil {
 		return nil, err
 	}
-	set, err := openTensors(dir, cfg, o)
+	set, err := openTensors(backend, dir, cfg, o)
 	if err != nil {
 		return nil, err
 	}
@@ -131,16 +139,17 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 }
 
 // openTensors opens dir's tensors for Load: as stored (OpenTensors) or
-// quantized at load (o.LoadIn4Bit), and logs the quantized weights.
-func openTensors(dir string, cfg *Config, o LoadOptions) (Tensors, error) {
+// quantized at load (o.LoadIn4Bit), and logs what becomes of the quantized
+// weights on backend.
+func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOptions) (Tensors, error) {
 	var set Tensors
-	q, how := cfg.Quantization, "dequantized at load"
+	q, how := cfg.Quantization, ""
 	if o.LoadIn4Bit != nil {
 		b, err := openLoadIn4Bit(dir, cfg, o.LoadIn4Bit)
 		if err != nil {
 			return nil, err
 		}
-		set, q, how = b, o.LoadIn4Bit, "quantized at load (load_in_4bit), dequantized"
+		set, q, how = b, o.LoadIn4Bit, "quantized at load (load_in_4bit), "
 	} else {
 		s, err := OpenTensors(dir, cfg)
 		if err != nil {
@@ -149,14 +158,20 @@ func openTensors(dir string, cfg *Config, o LoadOptions) (Tensors, error) {
 		set = s
 	}
 	if qs, ok := set.(interface{ Quantized() []string }); ok && o.Logf != nil {
-		o.Logf("%s: %d weights %s to %s", q, len(qs.Quantized()), how, o.weightDTypes().held)
+		how += "dequantized at load to " + o.weightDTypes().held.String()
+		if _, packs := backend.(q4Backend); packs && o.weightDTypes().packQ4 && len(o.Adapters) == 0 {
+			if _, is4 := set.(q4Source); is4 {
+				how = strings.Replace(how, "dequantized at load", "kept packed (4-bit) where their blocks lie within rows, dequantized at load", 1) + " otherwise"
+			}
+		}
+		o.Logf("%s: %d weights %s", q, len(qs.Quantized()), how)
 	}
 	return set, nil
 }
 
 // weightDTypes is how o's weights are stored (LoadOptions.WeightDType).
 func (o LoadOptions) weightDTypes() weightDTypes {
-	w := weightDTypes{compute: o.DType, held: o.WeightDType, matrix: o.DType}
+	w := weightDTypes{compute: o.DType, held: o.WeightDType, matrix: o.DType, packQ4: !o.Dequantize4Bit}
 	if w.held == dtypes.InvalidDType {
 		w.held = w.compute
 	}

@@ -138,11 +138,12 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 		}
 		info, _ := s.Info(name)
 		transpose := storesTransposed(backend, name, len(info.Shape))
-		var t *tensors.Tensor
-		var err error
-		if dtype := dt.of(name, len(info.Shape)); dtype != dt.compute {
+		t, packed, err := loadQ4(backend, s, name, dt, tf, transpose)
+		switch dtype := dt.of(name, len(info.Shape)); {
+		case err != nil || packed:
+		case dtype != dt.compute:
 			t, err = loadMatrixBF16(backend, s, name, info, tf, transpose)
-		} else {
+		default:
 			t, err = loadTensor(backend, s, name, info, dtype, rounded, transpose)
 		}
 		if err != nil {

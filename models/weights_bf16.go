@@ -76,8 +76,12 @@ func bits16(f []bfloat16.BFloat16) []uint16 {
 // weightDTypes are how Load stores weights: the graphs' compute dtype,
 // the precision the weights are rounded to (held) and the dtype the
 // weight matrices are stored in (matrix: held for weight-only bf16, else
-// compute).
-type weightDTypes struct{ compute, held, matrix dtypes.DType }
+// compute); packQ4: 4-bit weights stay packed where the backend can
+// (loadQ4; LoadOptions.Dequantize4Bit unset).
+type weightDTypes struct {
+	compute, held, matrix dtypes.DType
+	packQ4                bool
+}
 
 // of is the dtype tensor name of the given rank is stored in.
 func (w weightDTypes) of(name string, rank int) dtypes.DType {

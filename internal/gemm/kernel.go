@@ -47,6 +47,10 @@ type kernel struct {
 	// bf16, if not nil, are the kernel's twins for a bfloat16 B
 	// (bf16_kernel.go).
 	bf16 *bf16Kernels
+
+	// q4, if not nil, are the kernel's packed 4-bit decode kernels
+	// (q4_kernel.go).
+	q4 *q4Kernels
 }
 
 var (

@@ -1,9 +1,6 @@
 package gemm
 
-import (
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // PackedQ4 is a K×N weight B held as 4-bit codes, the form decode reads
 // (a quarter of bf16's bytes): column n of B is K codes, two per byte
@@ -24,6 +21,9 @@ type PackedQ4 struct {
 	Scale  []float32   // [N·K/Block]
 	Offset []float32   // [N·K/Block] or nil
 	Table  [16]float32 // value of each code before scaling
+	// RoundBF16: each value is then rounded to the nearest bfloat16
+	// (ties to even), as a weight-only bf16 load holds it.
+	RoundBF16 bool
 }
 
 // Validate reports an inconsistent PackedQ4.
@@ -45,99 +45,94 @@ func (b *PackedQ4) Validate() error {
 
 // Dequantize writes B[k, n] into dst[n·K + k] ([N, K], a Hugging Face
 // weight's layout), each value Table[q]·Scale[g] rounded once (plus
-// Offset[g], rounded): the dequantize-at-load values.
-func (b *PackedQ4) Dequantize(dst []float32) {
-	for i := range b.N * b.K {
-		q := b.Codes[i>>1] >> 4
-		if i&1 == 1 {
-			q = b.Codes[i>>1] & 0xF
+// Offset[g], rounded; then to bfloat16 with RoundBF16): the
+// dequantize-at-load values.
+func (b *PackedQ4) Dequantize(dst []float32) { b.DequantizeRows(dst, 0, b.N) }
+
+// DequantizeRows is Dequantize for rows [n0, n1) of the [N, K] weight
+// (columns n0 … n1−1 of B) into dst[(n − n0)·K + k].
+func (b *PackedQ4) DequantizeRows(dst []float32, n0, n1 int) {
+	dst = dst[:(n1-n0)*b.K]
+	var tbl [16]float32
+	for blk := 0; blk < len(dst); blk += b.Block {
+		g := (n0*b.K + blk) / b.Block
+		b.blockTable(&tbl, g)
+		codes := b.Codes[(n0*b.K+blk)/2:]
+		for j := range b.Block / 2 {
+			dst[blk+2*j], dst[blk+2*j+1] = tbl[codes[j]>>4], tbl[codes[j]&0xF]
 		}
-		g := i / b.Block
-		v := float32(b.Table[q] * b.Scale[g])
+	}
+}
+
+// blockTable sets tbl to the dequantized value of each code in block g.
+func (b *PackedQ4) blockTable(tbl *[16]float32, g int) {
+	for q, t := range b.Table {
+		v := float32(t * b.Scale[g])
 		if b.Offset != nil {
 			v = float32(v + b.Offset[g])
 		}
-		dst[i] = v
+		if b.RoundBF16 {
+			v = WidenBF16(RoundBF16(v))
+		}
+		tbl[q] = v
 	}
 }
 
 // MatMulQ4 sets C = A·B for A [m, K] (row stride lda), C [m, N] (row
-// stride ldc) and a packed 4-bit B, reading B's codes directly: per block
-// the sum of a·Table[q] is scaled once (plus Offset times the block's sum
-// of a), so results differ from a product with the dequantized B by f32
-// rounding only. Columns split over up to threads goroutines. This is the
-// portable kernel, meant for decode's few rows.
+// stride ldc) and a packed 4-bit B, reading B's codes directly, meant for
+// decode's few rows. Columns split over up to threads goroutines. Where
+// the CPU's kernel has 4-bit kernels and B's block is a whole number of
+// their steps (q4_kernel.go), each product is of a with the dequantized
+// value itself (the block's table scaled in registers); else the portable
+// loop scales per block the sum of a·Table[q] (plus Offset times the
+// block's sum of a). Either way results differ from a product with the
+// dequantized B by f32 rounding only.
 func MatMulQ4(c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
 	if err := b.Validate(); err != nil {
 		panic(err)
 	}
 	checkMatrix("MatMulQ4: a", a, m, b.K, lda)
 	checkMatrix("MatMulQ4: c", c, m, b.N, ldc)
-	threads = max(1, min(threads, b.N/64))
-	if m*b.N*b.K < minParallel {
-		threads = 1
+	if kn := defaultKernel().q4; kn != nil && kn.fits(b) {
+		matMulQ4Kern(kn, c, ldc, a, lda, m, b, threads)
+		return
 	}
-	var wg sync.WaitGroup
-	per := (b.N + threads - 1) / threads
-	for n0 := 0; n0 < b.N; n0 += per {
-		n1 := min(n0+per, b.N)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range m {
-				q4Row(c[r*ldc:r*ldc+b.N], a[r*lda:r*lda+b.K], b, n0, n1)
-			}
-		}()
-	}
-	wg.Wait()
+	matMulQ4Go(c, ldc, a, lda, m, b, threads)
 }
 
-// q4Row computes c[n] = a·B[:, n] for n in [n0, n1).
+// matMulQ4Go is MatMulQ4's portable path (arguments checked).
+func matMulQ4Go(c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
+	q4Parallel(b.N, m*b.N*b.K, threads, func(n0, n1 int) {
+		for r := range m {
+			q4Row(c[r*ldc:r*ldc+b.N], a[r*lda:r*lda+b.K], b, n0, n1)
+		}
+	})
+}
+
+// q4Row computes c[n] = a·B[:, n] for n in [n0, n1): per block, the
+// block's dequantized values (blockTable) looked up per code, in four
+// interleaved f32 chains.
 func q4Row(c, a []float32, b *PackedQ4, n0, n1 int) {
-	var table [256][2]float32 // a byte's two values, high nibble first
-	for i := range table {
-		table[i] = [2]float32{b.Table[i>>4], b.Table[i&0xF]}
-	}
+	var tbl [16]float32
 	bpr := b.K / b.Block // blocks per column
 	for n := n0; n < n1; n++ {
 		codes := b.Codes[n*b.K/2 : (n+1)*b.K/2]
-		var sum float32
+		var s [4]float32
 		for blk := range bpr {
-			g := n*bpr + blk
+			b.blockTable(&tbl, n*bpr+blk)
 			lo := blk * b.Block
-			s := q4BlockDot(a[lo:lo+b.Block], codes[lo/2:(lo+b.Block)/2], &table)
-			sum += s * b.Scale[g]
-			if b.Offset != nil {
-				var as float32
-				for _, v := range a[lo : lo+b.Block] {
-					as += v
-				}
-				sum += as * b.Offset[g]
+			x, cs := a[lo:lo+b.Block], codes[lo/2:(lo+b.Block)/2]
+			for j := 0; j+1 < len(cs); j += 2 {
+				s[0] += x[2*j] * tbl[cs[j]>>4]
+				s[1] += x[2*j+1] * tbl[cs[j]&0xF]
+				s[2] += x[2*j+2] * tbl[cs[j+1]>>4]
+				s[3] += x[2*j+3] * tbl[cs[j+1]&0xF]
+			}
+			if j := len(cs) - 1; j%2 == 0 { // an odd number of bytes
+				s[0] += x[2*j] * tbl[cs[j]>>4]
+				s[1] += x[2*j+1] * tbl[cs[j]&0xF]
 			}
 		}
-		c[n] = sum
+		c[n] = (s[0] + s[1]) + (s[2] + s[3])
 	}
-}
-
-// q4BlockDot is Σ a[k]·Table[q_k] over one block (len(a) = 2·len(codes),
-// a multiple of 8 values or a tail of pairs), in four interleaved f32
-// chains.
-func q4BlockDot(a []float32, codes []byte, table *[256][2]float32) float32 {
-	var s0, s1, s2, s3 float32
-	a = a[:2*len(codes)]
-	for len(codes) >= 4 {
-		x, c := a[:8:8], codes[:4:4]
-		t0, t1, t2, t3 := &table[c[0]], &table[c[1]], &table[c[2]], &table[c[3]]
-		s0 += x[0]*t0[0] + x[4]*t2[0]
-		s1 += x[1]*t0[1] + x[5]*t2[1]
-		s2 += x[2]*t1[0] + x[6]*t3[0]
-		s3 += x[3]*t1[1] + x[7]*t3[1]
-		a, codes = a[8:], codes[4:]
-	}
-	for i, q := range codes {
-		t := &table[q]
-		s0 += a[2*i] * t[0]
-		s1 += a[2*i+1] * t[1]
-	}
-	return (s0 + s1) + (s2 + s3)
 }

@@ -79,39 +79,61 @@ func TestPackedQ4Validate(t *testing.T) {
 	}
 }
 
-// BenchmarkDecodeQ4 compares one decode row (m = 1) through packed 4-bit
-// weights with bf16-held ones at Llama-3.2-1B's MLP shapes, cycling
-// through copies so the weights stream from DRAM:
-// go test -run '^$' -bench DecodeQ4 -benchtime 20x -count 3 ./internal/gemm
+// q4BenchShapes are Llama-3.2-1B's decode products as [N, K] weights:
+// MLP gate/up, MLP down, attention q/o, attention k/v.
+var q4BenchShapes = [][2]int{{8192, 2048}, {2048, 8192}, {2048, 2048}, {512, 2048}}
+
+// BenchmarkDecodeQ4 compares 1 and 4 decode rows through packed 4-bit
+// weights (the CPU's 4-bit kernels, and the portable loop) with bf16-held
+// ones (packed in place, the bf16 decode path) at Llama-3.2-1B's shapes,
+// on 2 threads, each cycling through copies of at least 96 MiB so the
+// weights stream from DRAM as in a decode step; GB/s is of weight bytes:
+// go test -run '^$' -bench DecodeQ4 -benchtime 30x -count 2 ./internal/gemm
 func BenchmarkDecodeQ4(b *testing.B) {
-	for _, s := range []struct{ n, k int }{{8192, 2048}, {2048, 8192}} {
-		for _, dt := range []string{"bf16", "q4"} {
-			b.Run(fmt.Sprintf("1x%dx%d/%s", s.n, s.k, dt), func(b *testing.B) {
-				if dt == "bf16" {
-					benchWeight(b, 1, s.n, s.k, "bf16")
-					return
-				}
-				benchQ4(b, s.n, s.k)
-			})
+	for _, m := range []int{1, 4} {
+		for _, s := range q4BenchShapes {
+			for _, dt := range []string{"bf16", "q4", "q4go"} {
+				b.Run(fmt.Sprintf("%dx%dx%d/%s", m, s[0], s[1], dt), func(b *testing.B) {
+					benchQ4(b, m, s[0], s[1], dt)
+				})
+			}
 		}
 	}
 }
 
-func benchQ4(b *testing.B, n, k int) {
+func benchQ4(b *testing.B, m, n, k int, dt string) {
 	rng := rand.New(rand.NewPCG(8, 8))
-	copies := max(1, decodeStream/(n*k/2))
-	a := randSlice(rng, k)
-	c := make([]float32, n)
-	ws := make([]*PackedQ4, copies)
-	for i := range ws {
-		ws[i] = randQ4(rng, k, n, 64, false)
+	bytes := n * k / 2
+	if dt == "bf16" {
+		bytes = 2 * n * k
+	}
+	copies := max(2, (decodeStream+bytes-1)/bytes)
+	a := randSlice(rng, m*k)
+	c := make([]float32, m*n)
+	run := make([]func(), copies)
+	for i := range run {
+		if dt == "bf16" {
+			h := make([]uint16, n*k)
+			for j := range h {
+				h[j] = uint16(math.Float32bits(rng.Float32()-0.5) >> 16)
+			}
+			pb := PackInPlaceBF16(h, n, k, 2)
+			run[i] = func() { MatMulBF16(c, n, a, k, m, pb, 2) }
+			continue
+		}
+		w := randQ4(rng, k, n, 64, false)
+		if dt == "q4go" {
+			run[i] = func() { matMulQ4Go(c, n, a, k, m, w, 2) }
+		} else {
+			run[i] = func() { MatMulQ4(c, n, a, k, m, w, 2) }
+		}
 	}
 	i := 0
 	for b.Loop() {
-		MatMulQ4(c, n, a, k, 1, ws[i%len(ws)], 2)
+		run[i%len(run)]()
 		i++
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(float64(n*k/2)/sec/1e9, "GB/s")
-	b.ReportMetric(2*float64(n)*float64(k)/sec/1e9, "GFLOP/s")
+	b.ReportMetric(float64(bytes)/sec/1e9, "GB/s")
+	b.ReportMetric(2*float64(m*n*k)/sec/1e9, "GFLOP/s")
 }

@@ -137,7 +137,10 @@ type Buffer struct {
 	weight *gemm.PackedB
 	// weightBF16 is weight for a bfloat16 weight (bf16.go).
 	weightBF16 *gemm.PackedBF16
-	noPack     atomic.Bool
+	// q4, when set, is this buffer's float32 weight [N, K] held as packed
+	// 4-bit codes; flat is then nil (q4.go).
+	q4     *gemm.PackedQ4
+	noPack atomic.Bool
 	// pool, when set, takes the storage back when the buffer is finalized:
 	// set on execution outputs, cleared once the storage is handed out
 	// (BufferData), so no one can hold it when it is reused.
@@ -152,7 +155,7 @@ func (b *Backend) buffer(x backends.Buffer) (*Buffer, error) {
 	if !ok || buf == nil {
 		return nil, errors.Errorf("gocpu: buffer is %T, not a gocpu buffer", x)
 	}
-	if buf.flat == nil {
+	if buf.flat == nil && buf.q4 == nil {
 		return nil, errors.New("gocpu: buffer was finalized")
 	}
 	return buf, nil
@@ -167,7 +170,7 @@ func (b *Backend) BufferFinalize(x backends.Buffer) error {
 	if buf.pool != nil && buf.flat != nil {
 		buf.pool.put(buf.shape.DType, buf.flat)
 	}
-	buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16 = nil, nil, nil, nil, nil
+	buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16, buf.q4 = nil, nil, nil, nil, nil, nil
 	return nil
 }
 

@@ -207,6 +207,11 @@ func normalized[T any](x *runCtx, buf *Buffer, s shapes.Shape, perm []int) (flat
 func (p *dotPlan) run(x *runCtx, in []*Buffer) (*Buffer, error) {
 	a, relA := normalized[float32](x, in[0], p.lhsShape, p.lhsPerm)
 	defer relA()
+	if w := in[1].q4; w != nil { // a packed 4-bit weight (q4.go)
+		o := x.alloc(p.out, false)
+		p.runQ4(x, o.flat.([]float32), a, w)
+		return o, nil
+	}
 	bf, relB := normalized[float32](x, in[1], p.rhsShape, p.rhsPerm)
 	defer relB()
 	o := x.alloc(p.out, false)

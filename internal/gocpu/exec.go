@@ -232,7 +232,7 @@ func (e *Executable) Execute(inputs []backends.Buffer, donate []bool, dev backen
 	for i, prm := range e.params { // donated inputs are used up
 		if p.owned[prm.idx] {
 			if buf, ok := inputs[i].(*Buffer); ok {
-				buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16 = nil, nil, nil, nil, nil
+				buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16, buf.q4 = nil, nil, nil, nil, nil, nil
 			}
 		}
 	}

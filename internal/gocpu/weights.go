@@ -37,8 +37,11 @@ var layoutMu sync.RWMutex
 // reads either layout (a bf16 row gather), and one is such a product.
 type packSpec struct {
 	used, bad, ok bool
-	bf16          bool // the products read it as a bf16 weight
-	n, k          int
+	// prod: every use is such a product, whatever its shape (a packed
+	// 4-bit weight is read as one at any shape, q4.go).
+	prod bool
+	bf16 bool // the products read it as a bf16 weight
+	n, k int
 }
 
 // paramPacking finds, for each parameter, whether all its uses in the
@@ -66,6 +69,7 @@ func paramPacking(params []*node, nodes []*node, needed []bool, outs []*node) []
 		if s.bf16 {
 			okShape = gemm.InPlaceOKBF16(s.n, s.k)
 		}
+		s.prod = s.ok && !s.bad && !s.bf16
 		s.ok = s.ok && !s.bad && okShape
 	}
 	return specs
@@ -108,6 +112,8 @@ func (e *Executable) prepareWeights(vals []*Buffer, donated []bool) {
 		switch {
 		case s.bad:
 			return buf.isPacked()
+		case buf.q4 != nil:
+			return s.used && !s.prod // read otherwise than by a product
 		case s.ok && !buf.isPacked():
 			want := dtypes.Float32
 			if s.bf16 {
@@ -140,7 +146,7 @@ func (e *Executable) prepareWeights(vals []*Buffer, donated []bool) {
 		}
 		s := e.packing[i]
 		switch {
-		case s.bad:
+		case s.bad || buf.q4 != nil: // the codes dequantized for good
 			buf.unpack(e.b.threads)
 		case s.bf16:
 			buf.weightBF16 = gemm.PackInPlaceBF16(bits16(buf.flat), s.n, s.k, e.b.threads)
@@ -151,8 +157,11 @@ func (e *Executable) prepareWeights(vals []*Buffer, donated []bool) {
 	}
 }
 
-// isPacked reports whether the buffer holds a weight packed in place.
-func (buf *Buffer) isPacked() bool { return buf.weight != nil || buf.weightBF16 != nil }
+// isPacked reports whether the buffer holds a weight packed in place (or
+// as 4-bit codes).
+func (buf *Buffer) isPacked() bool {
+	return buf.weight != nil || buf.weightBF16 != nil || buf.q4 != nil
+}
 
 // unpack restores a packed weight's stored layout and marks it never to
 // be packed again; the caller holds layoutMu's write lock.
@@ -162,6 +171,9 @@ func (buf *Buffer) unpack(threads int) {
 	}
 	if buf.weightBF16 != nil {
 		buf.weightBF16.Unpack(threads)
+	}
+	if buf.q4 != nil {
+		buf.dequantizeQ4()
 	}
 	buf.weight, buf.weightBF16 = nil, nil
 	buf.noPack.Store(true)
@@ -175,6 +187,10 @@ func (buf *Buffer) flatCopy(dst any) error {
 	case []float32:
 		if buf.weight != nil && len(d) == buf.shape.Size() {
 			buf.weight.UnpackTo(d)
+			return nil
+		}
+		if buf.q4 != nil && len(d) == buf.shape.Size() {
+			buf.q4.Dequantize(d)
 			return nil
 		}
 	case []bfloat16.BFloat16:

@@ -1,0 +1,124 @@
+package gemm
+
+import "sync"
+
+// The assembly decode path of MatMulQ4. A kernel reads each column's
+// codes once for one or four rows of activations, looks the codes up in
+// the block's scaled table in registers and accumulates f32 FMAs; the
+// activations are prepared once per call (prepQ4A) in the order the
+// lookups yield the values of a step.
+
+// q4Kernels are a micro-kernel's packed 4-bit decode kernels.
+type q4Kernels struct {
+	step      int    // values a kernel step reads (step/2 code bytes)
+	order     []int  // the k (within the step) of each value a step yields
+	one, four q4Cols // for one row and for four
+}
+
+// q4StepOrder is the order of a step of 8·dwords values whose code bytes
+// are read as dwords twice, the second copy shifted by 4, then shifted by
+// 0, 8, 16 and 24 (kernel_q4_amd64.s): vector t, element j is the nibble
+// at bit 8t of dword j mod dwords, the low one (odd k) in the first copy,
+// the high one (even k) in the second.
+func q4StepOrder(dwords int) []int {
+	order := make([]int, 8*dwords)
+	for t := range 4 {
+		for j := range 2 * dwords {
+			k := 8*(j%dwords) + 2*t
+			if j < dwords {
+				k++
+			}
+			order[t*2*dwords+j] = k
+		}
+	}
+	return order
+}
+
+// q4Cols computes columns [n0, n1) of g's product for the rows whose
+// prepared activations are a, into c[r·ldc + j − n0].
+type q4Cols func(g *q4Group, n0, n1 int, a, c []float32, ldc int)
+
+// q4Group is one product's kernels and weight.
+type q4Group struct {
+	kn *q4Kernels
+	b  *PackedQ4
+}
+
+// fits reports whether the kernels take b's blocks (whole steps).
+func (k *q4Kernels) fits(b *PackedQ4) bool { return b.Block%k.step == 0 }
+
+// q4ColChunk is the columns a multi-row product computes per row group
+// before the next group: their codes (K/2 bytes each) stay in L2.
+const q4ColChunk = 64
+
+// matMulQ4Kern is MatMulQ4 through kn (kn.fits(b); arguments checked).
+func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
+	rows := 1
+	if m > 1 {
+		rows = 4
+	}
+	groups := (m + rows - 1) / rows
+	prep := make([]float32, groups*rows*b.K)
+	for gi := range groups {
+		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K)
+	}
+	g := &q4Group{kn: kn, b: b}
+	run := func(n0, n1 int) {
+		if rows == 1 {
+			kn.one(g, n0, n1, prep, c[n0:n1], ldc)
+			return
+		}
+		var scratch [4 * q4ColChunk]float32
+		for c0 := n0; c0 < n1; c0 += q4ColChunk {
+			c1 := min(c0+q4ColChunk, n1)
+			for gi := range groups {
+				kn.four(g, c0, c1, prep[gi*4*b.K:(gi+1)*4*b.K], scratch[:], q4ColChunk)
+				for r := gi * 4; r < min(m, gi*4+4); r++ {
+					copy(c[r*ldc+c0:r*ldc+c1], scratch[(r-gi*4)*q4ColChunk:])
+				}
+			}
+		}
+	}
+	q4Parallel(b.N, m*b.N*b.K, threads, run)
+}
+
+// q4Parallel splits columns [0, n) over up to threads goroutines (none
+// for a small product, work multiply-adds), in slices of whole 64 columns.
+func q4Parallel(n, work, threads int, run func(n0, n1 int)) {
+	threads = max(1, min(threads, n/64))
+	if work < minParallel {
+		threads = 1
+	}
+	if threads == 1 {
+		run(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + threads - 1) / threads
+	for n0 := 0; n0 < n; n0 += per {
+		n1 := min(n0+per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(n0, n1)
+		}()
+	}
+	wg.Wait()
+}
+
+// prepQ4A writes rows [r0, r1) of a (stride lda, k values) into dst as
+// [k/S][rows][S] for steps of S = len(order) values, each step's values
+// in order; rows past r1 stay zero (dst is zero).
+func prepQ4A(dst, a []float32, lda, r0, r1, rows int, order []int, k int) {
+	w := len(order)
+	for r := r0; r < r1; r++ {
+		src := a[r*lda : r*lda+k]
+		for j := range k / w {
+			out := dst[(j*rows+r-r0)*w : (j*rows+r-r0+1)*w]
+			in := src[j*w : (j+1)*w]
+			for i, o := range order {
+				out[i] = in[o]
+			}
+		}
+	}
+}

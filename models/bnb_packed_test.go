@@ -1,0 +1,92 @@
+package models
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/goeval/goeval/internal/gocpu"
+	"github.com/goeval/goeval/internal/testutil"
+)
+
+// loadBnbGocpu loads a 4-bit golden on goeval's pure-Go backend in
+// float32 (weights held in wdt: Float32, or BFloat16 for weight-only
+// bf16), its weights packed or (dequant) dequantized at load, and returns
+// the model and how many variables hold packed 4-bit weights.
+func loadBnbGocpu(t *testing.T, dir string, wdt dtypes.DType, dequant bool) (*testModel, int) {
+	t.Helper()
+	b, err := gocpu.New("threads=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(b, dir, LoadOptions{DType: dtypes.Float32, WeightDType: wdt, Dequantize4Bit: dequant})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	l.Context.EnumerateVariables(func(v *context.Variable) {
+		val, err := v.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf, err := val.Buffer(b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += gocpu.PackedQ4Weights(buf)
+	})
+	return &testModel{backend: b, ctx: l.Context, model: l.Model}, n
+}
+
+// q4PackedBound is the largest per-token log-prob difference allowed
+// between packed 4-bit compute and the weights dequantized at load: the
+// products agree to f32 rounding (few rows: gemm.MatMulQ4 sums in another
+// order; many rows: the same bits).
+const q4PackedBound = 1e-5
+
+// TestBnbPackedMatchesTransformers: the 4-bit goldens loaded on the cpu
+// device keep their 14 projections packed (nf4 and fp4, with and without
+// double quantization) and still score within 1e-4 of transformers with
+// its argmax at every scored position; against the same checkpoint
+// dequantized at load (LoadOptions.Dequantize4Bit), in float32 and in
+// weight-only bf16 (the packed values rounded to bfloat16 as the
+// dequantized ones are), per-token log-probs agree within q4PackedBound
+// and 8-token greedy continuations (one forward per token) are the same.
+func TestBnbPackedMatchesTransformers(t *testing.T) {
+	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(testdata, "bnb", "requests.jsonl"))
+	for _, name := range bnbGoldens {
+		for _, wdt := range []dtypes.DType{dtypes.Float32, dtypes.BFloat16} {
+			t.Run(name+"/"+wdt.String(), func(t *testing.T) {
+				dir := filepath.Join(testdata, "bnb", name)
+				packed, np := loadBnbGocpu(t, dir, wdt, false)
+				dense, nd := loadBnbGocpu(t, dir, wdt, true)
+				if np != 14 || nd != 0 {
+					t.Fatalf("%d packed 4-bit weights (want 14), %d with Dequantize4Bit (want 0)", np, nd)
+				}
+				got := packed.score(t, reqs, -1)
+				dd := maxDiffRuns(got, dense.score(t, reqs, -1))
+				t.Logf("max per-token |Δ| = %.3g vs dequantized at load", dd)
+				if dd > q4PackedBound {
+					t.Errorf("packed vs dequantized at load: max per-token |Δ| = %g > %g", dd, q4PackedBound)
+				}
+				for i, r := range reqs[:min(4, len(reqs))] {
+					if a, b := packed.greedy(t, r.ContextIDs, 8), dense.greedy(t, r.ContextIDs, 8); !equalIDs(a, b) {
+						t.Errorf("request %d: greedy %v packed, %v dequantized at load", i, a, b)
+					}
+				}
+				if wdt != dtypes.Float32 {
+					return
+				}
+				want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden.jsonl"))
+				d := maxDiff(got, want)
+				t.Logf("max |Δ logprob_sum| = %.3g vs transformers", d)
+				if d > 1e-4 {
+					t.Errorf("max |Δ| = %g > 1e-4", d)
+				}
+				checkGreedyIDs(t, packed, reqs, want)
+			})
+		}
+	}
+}
