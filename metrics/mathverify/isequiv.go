@@ -13,7 +13,11 @@ package mathverify
 // 0.2 does not equal 0.3, a decimal never equals an irrational such as
 // \sqrt{2}), and within 1e-12 otherwise; answers with symbols (\pi and e
 // are symbols to parse_latex) by evaluation at sample points, negative and
-// positive, as sympy's symbols are complex. Where sympy's simplify cannot
+// positive, and at a complex point, as sympy's symbols are complex.
+// Definite integrals and derivatives are evaluated numerically, sums and
+// products over short integer ranges expanded (simplify evaluates them);
+// limits and indefinite integrals compare by their tokens only. Where
+// sympy's simplify cannot
 // prove an identity that holds, this says equal; the corpus test
 // (TestIsEquivCorpus) measures how often that and the parser's other
 // approximations matter.

@@ -30,6 +30,19 @@ func TestIsEquivCases(t *testing.T) {
 		{"", "", false},
 		{"\\sin^{-1}x", "\\arcsin x", true},
 		{"\\log_28", "3", true},
+		{"70.", "7", true},  // the run's last digit and the '.' left over
+		{"310.", "3", true}, // 3 times 1
+		{"4.400000.", "4.4", true},
+		{"2n+1.", "2n+1", false}, // "1." after an operator fails the parse
+		{"2.55.3", "13.25", true},
+		{"|x|", "\\sqrt{x^2}", false}, // complex symbols
+		{"2^{2018}", "4^{1009}", true},
+		{"\\int_0^1x\\,dx", "\\frac{1}{2}", true},
+		{"\\frac{d}{dx}x^2", "2x", true},
+		{"\\sum_{k=1}^{3}k", "6", true},
+		{"a_{n+1}", "a_{1+n}", true},
+		{"0^0", "1", true},
+		{"\\frac{1}{3}", "0.3333333333333333333", false},
 	}
 	for _, c := range cases {
 		if got := IsEquiv(c.a, c.b); got != c.want {

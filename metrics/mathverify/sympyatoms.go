@@ -225,7 +225,7 @@ func postfixList(arr []*Expr, i int) *Expr {
 		if i == len(arr)-1 {
 			panic(sParseErr{fatal: true})
 		}
-		return &Expr{K: KUndef, Name: "Derivative", Args: []*Expr{postfixList(arr, i+1), res.Args[0]}}
+		return &Expr{K: KOpaque, Name: "Derivative", Args: []*Expr{postfixList(arr, i+1), res.Args[0]}}
 	}
 	if i == len(arr)-1 {
 		return res

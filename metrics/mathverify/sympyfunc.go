@@ -162,14 +162,17 @@ func (p *sParser) optSup() *Expr {
 
 // opaqueFunc parses \int, \sum, \prod and \lim: a sum or product is kept
 // with its parts (sympyAuto expands one over a short integer range, as
-// simplify does), an integral or limit is compared by its tokens only
-// (simplify leaves them unevaluated).
+// simplify does), a definite integral is evaluated numerically (simplify
+// computes it), an indefinite one or a limit is compared by its tokens
+// only.
 func (p *sParser) opaqueFunc() *Expr {
 	t := p.next()
 	start := p.pos
 	switch t.k {
 	case stInt:
-		p.intBody()
+		if e := p.integral(); e != nil {
+			return e
+		}
 	case stSum, stProd:
 		var v, lo, hi *Expr
 		if p.is(stUnderscore) {
@@ -185,31 +188,7 @@ func (p *sParser) opaqueFunc() *Expr {
 		}
 		return &Expr{K: KUndef, Name: name, Args: []*Expr{p.mp(false), v, lo, hi}}
 	case stLim:
-		p.expect(stUnderscore)
-		p.expect(stLBrace)
-		if !p.is(stLetter) && !p.is(stSymbol) {
-			p.fail()
-		}
-		p.next()
-		p.expect(stLimApproach)
-		p.expr()
-		if p.is(stCaret) {
-			p.next()
-			if p.is(stLBrace) {
-				p.next()
-				if !p.is(stAdd) && !p.is(stSub) {
-					p.fail()
-				}
-				p.next()
-				p.expect(stRBrace)
-			} else if p.is(stAdd) || p.is(stSub) {
-				p.next()
-			} else {
-				p.fail()
-			}
-		}
-		p.expect(stRBrace)
-		p.mp(false)
+		p.limit()
 	}
 	var b strings.Builder
 	b.WriteString(t.text)
@@ -217,34 +196,6 @@ func (p *sParser) opaqueFunc() *Expr {
 		b.WriteString(" " + tk.text)
 	}
 	return &Expr{K: KUndef, Name: b.String()}
-}
-
-// intBody: (subexpr supexpr | supexpr subexpr)? (additive? DIFFERENTIAL
-// | frac | additive).
-func (p *sParser) intBody() {
-	p.try(func() *Expr {
-		if p.is(stUnderscore) {
-			p.next()
-			p.atomOrBraced()
-			p.supOnly()
-		} else {
-			p.supOnly()
-			p.expect(stUnderscore)
-			p.atomOrBraced()
-		}
-		return nil
-	})
-	if p.is(stDifferential) {
-		p.next()
-		return
-	}
-	if _, ok := p.try(func() *Expr { p.expr(); p.expect(stDifferential); return nil }); ok {
-		return
-	}
-	if _, ok := p.try(p.frac); ok {
-		return
-	}
-	p.expr()
 }
 
 func (p *sParser) supOnly() *Expr {
