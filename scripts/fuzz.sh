@@ -31,7 +31,7 @@ all="./models/safetensors: FuzzHeader FuzzIndex
 ./report: FuzzResults FuzzSamples
 ./cmd/goeval: FuzzJSONLines
 ./serve: FuzzRequest
-./metrics/mathverify: FuzzParse
+./metrics/mathverify: FuzzParse FuzzIsEquiv
 ./internal/pyworker: FuzzDecode"
 
 root=$(pwd)

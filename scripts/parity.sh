@@ -42,6 +42,10 @@ check "math-verify corpus vs math-verify" $PY parity/mathverify/golden.py --chec
 check "ifeval checks corpus vs lm-eval" $PY parity/ifeval/golden.py --check
 check "internal/ifeval vs the corpus" go test -count=1 -run TestAgreement ./internal/ifeval/
 check "metrics/mathverify vs the corpus" go test -count=1 -run TestCorpusAgreement ./metrics/mathverify/
+# minerva_math's exact_match: lm-eval's sympy is_equiv on normalised answer
+# pairs regenerated, then goeval's Go IsEquiv on them.
+check "minerva is_equiv golden vs lm-eval (sympy)" $PY parity/minerva/golden.py --check
+check "metrics/mathverify IsEquiv vs the golden" go test -count=1 -run 'TestIsEquiv' ./metrics/mathverify/
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"

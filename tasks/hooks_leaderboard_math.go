@@ -26,9 +26,9 @@ func init() {
 		}
 		return out, nil
 	})
-	// exact_match is math-verify's (metrics/mathverify, identical);
-	// exact_match_original's sympy is_equiv has goeval's mathEquiv in its
-	// place, so the Go function stands in only where goeval runs no Python.
+	// exact_match is math-verify's (metrics/mathverify); exact_match_original's
+	// sympy is_equiv is mathverify.IsEquiv (its 1 s timeout aside). The Go
+	// function stands in only where goeval runs no Python.
 	builtinHooks["leaderboard.math.utils.process_results"] = registered{fn: ResultsHook(lbMathResults), withoutPython: true}
 }
 
@@ -87,7 +87,7 @@ func lbRemoveBoxed(s string) string {
 // verify(parse(solution, [LatexExtractionConfig()]), parse(response));
 // exact_match_original the Minerva answer ("Final Answer: … I hope it is
 // correct.") normalised as in 2022 (lbNormalize) against the normalised
-// gold answer, equal as strings or under is_equiv (mathEquiv here).
+// gold answer, equal as strings or under is_equiv (mathverify.IsEquiv).
 func lbMathResults(d Doc, resps []Response) (map[string]metrics.Value, error) {
 	if len(resps) == 0 {
 		return nil, fmt.Errorf("no response (IndexError in lm-eval)")
@@ -103,7 +103,7 @@ func lbMathResults(d Doc, resps []Response) (map[string]metrics.Value, error) {
 	if ans, err := str(d, "answer"); err == nil { // a KeyError is caught: 0
 		a := lbNormalize(minervaUnnormalized(gen))
 		g := lbNormalize(ans)
-		if a != lbInvalid && (py.Strip(a) == py.Strip(g) || mathEquiv(a, g)) {
+		if a != lbInvalid && (py.Strip(a) == py.Strip(g) || mathverify.IsEquiv(a, g)) {
 			orig = 1
 		}
 	}

@@ -181,8 +181,9 @@ var lbMathPieces = []string{"$", "\\boxed{", "\\boxed ", "\\fbox{", "}", "{", "\
 // on thousands of generated strings — normalize_final_answer,
 // get_unnormalized_answer, last_boxed_only_string and remove_boxed — and
 // process_docs and process_results on generated documents and answers:
-// exact_match identical, exact_match_original identical except where
-// Python's sympy is_equiv decides (goeval's mathEquiv there), counted.
+// exact_match and exact_match_original (sympy's is_equiv against
+// mathverify.IsEquiv) identical; a differing exact_match_original is asked
+// of Python again, as is_equiv's 1 s timeout can fire on a loaded machine.
 func TestLeaderboardMathMatchesPython(t *testing.T) {
 	rt := pyworker.New(datasetsPython(t), 0)
 	defer rt.Close()
@@ -206,7 +207,7 @@ func TestLeaderboardMathMatchesPython(t *testing.T) {
 	}
 	answers := []string{"42", "\\frac{3}{4}", "0.75", "3/4", "-7", "x^2+1", "1+x^2", "[2,5)", "\\sqrt{2}", "100,000",
 		"100000", "\\text{(A)}", "5\\text{ cm}", "\\pi", "2\\pi", "\\infty"}
-	docs, orig, disagree := 0, 0, 0
+	docs, orig := 0, 0
 	for i := range 400 {
 		gold := g.pick(answers)
 		level := []string{"Level 5", "Level 3", "Level 5"}[i%3]
@@ -241,13 +242,17 @@ func TestLeaderboardMathMatchesPython(t *testing.T) {
 			t.Fatalf("process_results exact_match on %q vs gold %q: Python %v, Go %v", gen, gold, w, got["exact_match"])
 		}
 		w := want.Value("exact_match_original")
+		for retry := 0; retry < 2 && w != lbInt(got["exact_match_original"]); retry++ {
+			// is_equiv's 1 s alarm may fire on a loaded machine: ask again
+			want = lbPy(t, rt, file, "process_results", OrderedDoc(goRows[0], pt.Keys), []any{gen}).(*py.Map[any])
+			w = want.Value("exact_match_original")
+		}
 		orig += int(w.(int64))
 		if w != lbInt(got["exact_match_original"]) {
-			disagree++
-			t.Logf("exact_match_original on %q vs gold %q: Python %v, Go %v (sympy's is_equiv)", gen, gold, w, got["exact_match_original"])
+			t.Fatalf("process_results exact_match_original on %q vs gold %q: Python %v, Go %v", gen, gold, w, got["exact_match_original"])
 		}
 	}
-	t.Logf("process_results on %d documents: exact_match identical; exact_match_original %d of them 1 in Python, %d disagreements", docs, orig, disagree)
+	t.Logf("process_results on %d documents: exact_match and exact_match_original identical (%d of them 1)", docs, orig)
 }
 
 // TestTruthfulQAMC2MatchesPython: process_results_mc2 on generated

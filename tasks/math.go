@@ -113,7 +113,8 @@ func minervaUnnormalized(text string) string {
 }
 
 // scoreMinervaMath: exact_match compares the normalized "Final Answer"
-// with goeval's mathEquiv instead of sympy; math_verify is lm-eval's
+// with the gold answer by lm-eval's is_equiv (mathverify.IsEquiv: sympy's
+// parse_latex and simplify(a - b) == 0 in Go); math_verify is lm-eval's
 // verify(gold=parse(doc["solution"]), target=parse(generation)) through
 // metrics/mathverify (math-verify's parse and verify in Go).
 func scoreMinervaMath(s *spec, inst *Instance, resps []Response) (map[string]SampleResult, error) {
@@ -122,7 +123,7 @@ func scoreMinervaMath(s *spec, inst *Instance, resps []Response) (map[string]Sam
 	if err != nil {
 		return nil, err
 	}
-	em := metrics.Bool(mathEquiv(normalizeFinalAnswer(minervaUnnormalized(gen)), gold)) // ints, as lm-eval's retval
+	em := metrics.Bool(mathverify.IsEquiv(normalizeFinalAnswer(minervaUnnormalized(gen)), gold)) // ints, as lm-eval's retval
 	mv := metrics.Int(0)
 	if sol, err := str(inst.Doc, "solution"); err == nil {
 		mv = metrics.Bool(mathverify.Verify(mathverify.Parse(sol, mathverify.DefaultConfigs()), mathverify.Parse(gen, mathverify.DefaultConfigs())))

@@ -7,22 +7,20 @@ import (
 )
 
 // TestMinervaMathVerify: minerva_math's math_verify is math-verify's
-// verify(parse(solution), parse(generation)) (metrics/mathverify), which
-// compares answers as expressions. The expected values are lm-eval
-// 0.4.13's process_results; exact_match is checked only where goeval's
-// mathEquiv agrees with lm-eval's sympy is_equiv (emUnchecked: lm-eval gives 1, goeval's mathEquiv 0).
+// verify(parse(solution), parse(generation)) and its exact_match lm-eval's
+// sympy is_equiv (both in metrics/mathverify), which compare answers as
+// expressions. The expected values are lm-eval 0.4.13's process_results.
 func TestMinervaMathVerify(t *testing.T) {
 	task := mustGet(t, "minerva_math_algebra")
 	for _, c := range []struct {
 		solution, gen string
 		em, mv        metrics.Value
-		emUnchecked   bool
 	}{
-		{"so $\\boxed{\\frac{1}{2}}$", " Final Answer: The final answer is $0.5$. I hope it is correct.", metrics.Int(1), metrics.Int(1), false},
-		{"so $\\boxed{x^2+1}$", " Thus $\\boxed{1+x^2}$.\nFinal Answer: The final answer is $1+x^2$. I hope it is correct.", metrics.Int(1), metrics.Int(1), true},
-		{"so $\\boxed{[2,5)}$", " The domain is $\\boxed{[2, 5)}$.", metrics.Int(0), metrics.Int(1), false},
-		{"so $\\boxed{[2,5)}$", " The domain is $\\boxed{(2, 5]}$.", metrics.Int(0), metrics.Int(0), false},
-		{"so $\\boxed{3\\sqrt{2}}$", " Final Answer: The final answer is $\\sqrt{18}$. I hope it is correct.", metrics.Int(1), metrics.Int(1), true},
+		{"so $\\boxed{\\frac{1}{2}}$", " Final Answer: The final answer is $0.5$. I hope it is correct.", metrics.Int(1), metrics.Int(1)},
+		{"so $\\boxed{x^2+1}$", " Thus $\\boxed{1+x^2}$.\nFinal Answer: The final answer is $1+x^2$. I hope it is correct.", metrics.Int(1), metrics.Int(1)},
+		{"so $\\boxed{[2,5)}$", " The domain is $\\boxed{[2, 5)}$.", metrics.Int(0), metrics.Int(1)},
+		{"so $\\boxed{[2,5)}$", " The domain is $\\boxed{(2, 5]}$.", metrics.Int(0), metrics.Int(0)},
+		{"so $\\boxed{3\\sqrt{2}}$", " Final Answer: The final answer is $\\sqrt{18}$. I hope it is correct.", metrics.Int(1), metrics.Int(1)},
 	} {
 		doc, err := mathProcess(normalizeFinalAnswer)(Doc{"problem": "p", "solution": c.solution})
 		if err != nil {
@@ -34,7 +32,7 @@ func TestMinervaMathVerify(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := res["none"].Metrics
-		if (!c.emUnchecked && m["exact_match"] != c.em) || m["math_verify"] != c.mv {
+		if m["exact_match"] != c.em || m["math_verify"] != c.mv {
 			t.Errorf("%q / %q: exact_match %v math_verify %v, want %v %v", c.solution, c.gen, m["exact_match"], m["math_verify"], c.em, c.mv)
 		}
 	}

@@ -91,19 +91,7 @@ func TestProcessWikitext(t *testing.T) {
 	}
 }
 
-func TestMathEquiv(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want bool
-	}{
-		{"\\frac{1}{2}", "0.5", true}, {"\\dfrac{3}{4}", "\\frac34", true}, {"3/4", "\\frac{3}{4}", true},
-		{"10", "10.0", true}, {"-\\frac{2}{3}", "-2/3", true}, {"x^2+1", "1+x^2", false}, {"12", "13", false},
-		{"5\\text{ cm}", "5", true}, {"(1,2)", "(1,2)", true},
-	} {
-		if got := mathEquiv(c.a, c.b); got != c.want {
-			t.Errorf("mathEquiv(%q, %q) = %v", c.a, c.b, got)
-		}
-	}
+func TestBoxedAnswer(t *testing.T) {
 	for _, c := range [][2]string{{"\\boxed{\\frac{1}{2}}", "\\frac{1}{2}"}, {"x = \\boxed 7$", "7"}} {
 		if got, err := boxedAnswer(c[0]); err != nil || got != c[1] {
 			t.Errorf("boxedAnswer(%q) = %q, %v", c[0], got, err)

@@ -57,5 +57,11 @@
 //     else by numeric root finding;
 //   - there is no 5-second timeout; parsing has a work budget instead.
 //
-// Parse and Verify are safe for concurrent use.
+// IsEquiv is a separate comparison: lm-eval's is_equiv for minerva_math's
+// exact_match (sympy's own parse_latex, whose LaTeX.g4 grammar differs
+// from latex2sympy2's, then simplify(a - b) == 0), in sympylex.go,
+// sympyparse.go and isequiv.go on the same expression core; its golden is
+// parity/minerva/golden.py's.
+//
+// Parse, Verify and IsEquiv are safe for concurrent use.
 package mathverify

@@ -33,3 +33,23 @@ func FuzzParse(f *testing.F) {
 		Verify(p, Parse(strings.ToUpper(s), DefaultConfigs()))
 	})
 }
+
+// FuzzIsEquiv: IsEquiv on arbitrary answers never panics and is symmetric,
+// and a non-empty answer equals itself.
+func FuzzIsEquiv(f *testing.F) {
+	for _, s := range []string{`\frac{1}{2}`, `1+x^2`, `\log_28`, `2.55.3`, `\sum_{k=1}^{3}k`, `\sqrt[3]{8}`,
+		`x_{n+1}'`, `|x|_{x=1}`, `\frac{d}{dx}x^2`, `\int_0^1x\,dx`, `f(x,y)`, `\langle x|`, `1,234.5`, `\sin^{-1}x`} {
+		f.Add(s, "0.5")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 500 || len(b) > 500 {
+			return
+		}
+		if IsEquiv(a, b) != IsEquiv(b, a) {
+			t.Fatalf("IsEquiv(%q, %q) is not symmetric", a, b)
+		}
+		if a != "" && !IsEquiv(a, a) {
+			t.Fatalf("IsEquiv(%q, itself) = false", a)
+		}
+	})
+}
