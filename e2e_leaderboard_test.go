@@ -16,7 +16,8 @@ const leaderboardDir = "parity/leaderboard/testdata"
 // the chat template and multi-turn few-shot, and compares the results and
 // samples files with lm-eval's (parity/leaderboard/leaderboard.py's
 // goldens). "leaderboard_go" (every subgroup but ifeval) runs goeval's Go
-// hooks with no Python, as does "truthfulqa_go" (truthfulqa_mc1 and mc2);
+// hooks with no Python, as do "truthfulqa_go" (truthfulqa_mc1 and mc2) and
+// "truthfulqa_gen_go" (truthfulqa_gen: BLEU and ROUGE, tasks/hooks_truthfulqa*.go);
 // "leaderboard" (the whole group) runs the hooks in
 // the .venv Python worker and is skipped where that Python lacks lm-eval
 // or ifeval's packages (langdetect, nltk, immutabledict; PYTHONPATH may

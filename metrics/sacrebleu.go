@@ -143,13 +143,20 @@ func bleuStats(p [2]string) []int {
 	return stats
 }
 
-// bleuScore is BLEU.compute_bleu with exp smoothing.
+// bleuScore is BLEU.compute_bleu with exp smoothing, Go's math.Exp and
+// math.Log.
 func bleuScore(correct, total []int, sysLen, refLen int) float64 {
+	return bleuScoreWith(correct, total, sysLen, refLen, math.Exp, math.Log)
+}
+
+// bleuScoreWith is BLEU.compute_bleu with exp smoothing and the given
+// exp and log (sacrebleu's math.exp and math.log).
+func bleuScoreWith(correct, total []int, sysLen, refLen int, exp, log func(float64) float64) float64 {
 	bp := 1.0
 	if sysLen < refLen {
 		bp = 0
 		if sysLen > 0 {
-			bp = math.Exp(1 - float64(refLen)/float64(sysLen))
+			bp = exp(1 - float64(refLen)/float64(sysLen))
 		}
 	}
 	any := false
@@ -177,10 +184,10 @@ func bleuScore(correct, total []int, sysLen, refLen int) float64 {
 		if p == 0 {
 			sum += -9999999999
 		} else {
-			sum += math.Log(p)
+			sum += log(p)
 		}
 	}
-	return bp * math.Exp(sum/4)
+	return bp * exp(sum/4)
 }
 
 // corpusStats computes a corpus metric's per-pair sufficient statistics,

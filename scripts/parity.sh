@@ -21,6 +21,9 @@ check() {
 	fi
 }
 check "metrics vs lm-eval"        $PY parity/metrics/golden.py --check
+# truthfulqa_gen's process_docs/process_results (sacrebleu intl BLEU, rouge_score) on 2,400
+# generated cases, correctly rounded exp/log, the regex module's \p{N}/\p{P}/\p{S}; then the Go side.
+check "truthfulqa_gen BLEU/ROUGE vs lm-eval" bash -c "$PY parity/metrics/truthfulqa_golden.py --check && go test -count=1 -run 'TestTruthfulQAGen|TestLibmCorrectlyRounded|TestIntlCategoriesMatchRegex' ./tasks/ ./internal/py/ ./metrics/"
 check "python random (few-shot)"  $PY parity/lmeval/pyrandom_golden.py --check tasks/testdata/pyrandom.json
 check "task prompts vs lm-eval"   $PY parity/lmeval/dump_tasks.py --check
 check "task configs vs lm-eval"   $PY parity/lmeval/dump_configs.py --check

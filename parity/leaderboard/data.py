@@ -7,7 +7,9 @@ values that exercise the tasks' Python: GPQA's preprocess ([title], [...]
 markup, double spaces), MuSR's choices as a Python list literal, MMLU-Pro's
 4 to 10 options, MATH's levels (process_docs keeps Level 5) and boxed
 solutions, BBH's input/target, IFEval's instruction ids and kwargs; and
-TruthfulQA's multiple_choice (mc1 and mc2 targets), outside the leaderboard.
+TruthfulQA's multiple_choice (mc1 and mc2 targets) and generation (true and
+false answers, some blank, unpunctuated or with " . " breaks), outside the
+leaderboard.
 
 Usage: python parity/leaderboard/data.py OUT [--docs N]
 """
@@ -128,6 +130,22 @@ def truthfulqa(rnd, i):
             "mc2_targets": {"choices": mc2, "labels": labels2}}
 
 
+def truthfulqa_gen(rnd, i):
+    """truthful_qa generation: answers with and without final periods,
+    blank ones (process_docs_gen drops them), punctuation and numbers."""
+    # with words model L often generates, so that some scores are not 0
+    pool = WORDS + ["and", "first", "boil", "C", "$", "D", "pr", "ic", "le", "l", "it"]
+
+    def answer():
+        s = " ".join(rnd.choice(pool) for _ in range(rnd.randint(1, 6)))
+        return rnd.choice([s, s + ".", " " + s + " ", s + " . " + words(rnd, 2), s + ", 1990!", "", "  "])
+    correct = [answer() for _ in range(rnd.randint(1, 4))]
+    incorrect = [answer() for _ in range(rnd.randint(1, 4))] + [words(rnd, 3)]
+    return {"type": "Adversarial", "category": "Misconceptions", "question": f" {words(rnd, 7)}? ",
+            "best_answer": correct[0], "correct_answers": correct, "incorrect_answers": incorrect,
+            "source": f"https://example.org/{i}"}
+
+
 def main():
     out = sys.argv[1]
     n = int(sys.argv[sys.argv.index("--docs") + 1]) if "--docs" in sys.argv else 6
@@ -145,6 +163,8 @@ def main():
         write(out, "SaylorTwift/bbh", name, "test", [bbh(rnd, i, name) for i in range(n)])
     write(out, "wis-k/instruction-following-eval", None, "train", [ifeval(rnd, i) for i in range(n)])
     write(out, "truthfulqa/truthful_qa", "multiple_choice", "validation", [truthfulqa(rnd, i) for i in range(n)])
+    rnd = random.Random(39)  # its own stream: the files above stay as they were
+    write(out, "truthfulqa/truthful_qa", "generation", "validation", [truthfulqa_gen(rnd, i) for i in range(n)])
 
 
 if __name__ == "__main__":

@@ -14,7 +14,10 @@ schemas (data.py). Two runs (RUNS):
   goeval's Go hooks (tasks/hooks_leaderboard*.go) answer gpqa, musr,
   mmlu_pro and math_hard;
 - "truthfulqa_go": truthfulqa_mc1 and truthfulqa_mc2 (its process_results
-  a Go hook) with --python none.
+  a Go hook) with --python none;
+- "truthfulqa_gen_go": truthfulqa_gen (process_docs and process_results,
+  BLEU and ROUGE, Go hooks: tasks/hooks_truthfulqa*.go) with --python
+  none, on all six synthetic documents.
 
 Documents, prompts (arguments), per-sample metrics and the subtask and
 group aggregates are compared (parity/e2e/compare.py). lm-eval's configs
@@ -28,7 +31,9 @@ and the ifeval packages. --check compares fresh lm-eval files with the
 committed goldens too.
 
 Usage (from the repo root):
-  .venv/bin/python parity/leaderboard/leaderboard.py [--check] [--work DIR] [--ifeval-pkgs DIR]
+  .venv/bin/python parity/leaderboard/leaderboard.py [--check] [--work DIR] [--ifeval-pkgs DIR] [--runs NAME,...]
+--runs runs (and, without --check, rewrites the goldens of) only the named
+runs.
 """
 import argparse
 import json
@@ -57,7 +62,8 @@ COMMON = {"model": "L", "limit": 2, "apply_chat_template": True, "fewshot_as_mul
           "data_dir": "parity/leaderboard/testdata/data"}
 RUNS = [dict(COMMON, name="leaderboard", tasks=["leaderboard"], python=True),
         dict(COMMON, name="leaderboard_go", tasks=SUBGROUPS, python=False),
-        dict(COMMON, name="truthfulqa_go", tasks=["truthfulqa_mc1", "truthfulqa_mc2"], python=False)]
+        dict(COMMON, name="truthfulqa_go", tasks=["truthfulqa_mc1", "truthfulqa_mc2"], python=False),
+        dict(COMMON, name="truthfulqa_gen_go", tasks=["truthfulqa_gen"], python=False, limit=6)]
 MODEL = {"tokenizer": ["--eos", "<|im_end|>"], "model": e2e.MODEL_ARGS + ["--max-positions", "4096"]}
 HOOK_SRC = re.compile(r"^def (\w+)\(")
 HOOK_REPR = re.compile(r"^<function (\w+)(?: at 0x[0-9a-f]+)?>$")
@@ -129,7 +135,11 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare fresh lm-eval outputs with the goldens too")
     ap.add_argument("--work", help="keep intermediate files here (default: a temp dir)")
     ap.add_argument("--ifeval-pkgs", help="a folder with langdetect, nltk and immutabledict, if .venv lacks them")
+    ap.add_argument("--runs", help="comma-separated run names (default: all)")
     a = ap.parse_args()
+    runs = [r for r in RUNS if not a.runs or r["name"] in a.runs.split(",")]
+    if not runs:
+        sys.exit(f"--runs {a.runs}: no such run (runs: {', '.join(r['name'] for r in RUNS)})")
     work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="goeval-leaderboard-"))
     os.makedirs(work, exist_ok=True)
     if a.ifeval_pkgs:
@@ -140,7 +150,7 @@ def main():
         e2e.sh([sys.executable, os.path.join(HERE, "data.py"), DATA])
     exe, m = synth(work)
     problems, fresh = [], os.path.join(work, "golden")
-    for run in RUNS:
+    for run in runs:
         lm = e2e.run_lmeval(work, m, None, run)
         known_differences(lm)
         go = run_goeval(work, exe, m, run, dict(os.environ))
@@ -150,9 +160,9 @@ def main():
             print(f"note: [{run['name']}] {x}")
         e2e.write_golden(lm, run, m, fresh)
     if a.check:
-        problems += compare.diff_golden_dirs(GOLDEN, fresh, [r["name"] for r in RUNS])
+        problems += compare.diff_golden_dirs(GOLDEN, fresh, [r["name"] for r in runs])
     else:
-        for run in RUNS:
+        for run in runs:
             shutil.rmtree(os.path.join(GOLDEN, run["name"]), ignore_errors=True)
             shutil.copytree(os.path.join(fresh, run["name"]), os.path.join(GOLDEN, run["name"]))
         with open(os.path.join(GOLDEN, "runs.json"), "w") as f:
@@ -164,7 +174,7 @@ def main():
         print("DIFF:", x)
     if problems:
         sys.exit(f"leaderboard parity: {len(problems)} difference(s)")
-    print(f"leaderboard parity: goeval agrees with lm-eval on {len(RUNS)} runs")
+    print(f"leaderboard parity: goeval agrees with lm-eval on {len(runs)} runs")
 
 
 if __name__ == "__main__":
