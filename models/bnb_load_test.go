@@ -11,9 +11,10 @@ import (
 )
 
 // TestLoadBnbWeightDType: a bitsandbytes 4-bit checkpoint loaded with
-// weight-only bf16 on goeval's pure-Go backend (dequantized straight into
-// the backend's bf16 buffers; through float32 with a merged adapter)
-// holds the float32 load's dequantized weights rounded to nearest even.
+// weight-only bf16 on goeval's pure-Go backend and dequantized at load
+// (LoadOptions.Dequantize4Bit; dequantized straight into the backend's
+// bf16 buffers; through float32 with a merged adapter) holds the float32
+// load's dequantized weights rounded to nearest even.
 func TestLoadBnbWeightDType(t *testing.T) {
 	dir := filepath.Join("testdata", "bnb", "llama-nf4-dq")
 	for _, adapters := range [][]string{nil, {filepath.Join(dir, "lora")}} {
@@ -21,11 +22,11 @@ func TestLoadBnbWeightDType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l32, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, Adapters: adapters})
+		l32, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, Adapters: adapters, Dequantize4Bit: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		l16, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, WeightDType: dtypes.BFloat16, Adapters: adapters})
+		l16, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, WeightDType: dtypes.BFloat16, Adapters: adapters, Dequantize4Bit: true})
 		if err != nil {
 			t.Fatal(err)
 		}
