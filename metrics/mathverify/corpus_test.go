@@ -1,7 +1,6 @@
 package mathverify
 
 import (
-	"bufio"
 	"compress/gzip"
 	"encoding/json"
 	"flag"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/goeval/goeval/internal/jsonl"
 )
 
 // The corpus (parity/mathverify/golden.py): (gold, prediction) pairs with
@@ -41,6 +42,13 @@ func readCorpus(t testing.TB) []corpusRow {
 	if *corpusFlag != "" {
 		path = *corpusFlag
 	}
+	return readGoldenRows[corpusRow](t, path)
+}
+
+// readGoldenRows reads a gzipped JSON-lines golden of parity/mathverify or
+// parity/minerva: its first line is a header (reference versions, pairs
+// left out), every other line one T.
+func readGoldenRows[T any](t testing.TB, path string) []T {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -50,21 +58,20 @@ func readCorpus(t testing.TB) []corpusRow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(gz)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	var rows []corpusRow
-	for first := true; sc.Scan(); first = false {
-		if first {
-			continue // the header: reference versions
+	var rows []T
+	err = jsonl.Lines(gz, func(n int, line []byte) error {
+		if n == 1 {
+			return nil // the header
 		}
-		var r corpusRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
+		var r T
+		if err := json.Unmarshal(line, &r); err != nil {
+			return &jsonl.LineError{Line: n, Err: err}
 		}
 		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return rows
 }

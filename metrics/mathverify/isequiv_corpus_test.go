@@ -1,9 +1,6 @@
 package mathverify
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -32,32 +29,7 @@ type isEquivRow struct {
 }
 
 func readIsEquivGolden(t testing.TB) []isEquivRow {
-	f, err := os.Open(*isEquivGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(gz)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	var rows []isEquivRow
-	for first := true; sc.Scan(); first = false {
-		if first {
-			continue // the header: versions and the pairs left out as slow
-		}
-		var r isEquivRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return readGoldenRows[isEquivRow](t, *isEquivGolden)
 }
 
 func TestIsEquivCorpus(t *testing.T) {
