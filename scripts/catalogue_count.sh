@@ -5,8 +5,10 @@
 #   scripts/catalogue_count.sh [PYTHON]     # PYTHON: one with lm-eval installed (default .venv/bin/python)
 #
 # What it measures:
-#   1. `goeval tasks --include-path <lm_eval>/tasks --python PYTHON` and the
-#      same with `--python none`: every task lm-eval's TaskIndex would index
+#   1. `goeval tasks --include-path <lm_eval>/tasks --python PYTHON
+#      --confirm-run-unsafe-code` (the tasks that run generated code counted
+#      as runnable behind that flag) and the same with `--python none` and
+#      no flag: every task lm-eval's TaskIndex would index
 #      (a *.yaml with a task: name) is listed, runnable (its configuration
 #      builds: keys, templates, metrics, filters, and every !function resolved:
 #      a Go hook, or in Python its module imported, the attribute found, its
@@ -31,8 +33,8 @@ go build -o "$BIN" ./cmd/goeval
 TASKS=$("$PY" -c 'import os, lm_eval; print(os.path.join(os.path.dirname(lm_eval.__file__), "tasks"))')
 VERSION=$("$PY" -c 'import importlib.metadata as m; print(m.version("lm_eval"))')
 echo "lm-eval $VERSION: $TASKS"
-echo "goeval tasks --include-path \$LMEVAL_TASKS --python $PY   > $OUT/with_python.txt"
-"$BIN" tasks --include-path "$TASKS" --python "$PY" 2>/dev/null >"$OUT/with_python.txt"
+echo "goeval tasks --include-path \$LMEVAL_TASKS --python $PY --confirm-run-unsafe-code  > $OUT/with_python.txt"
+"$BIN" tasks --include-path "$TASKS" --python "$PY" --confirm-run-unsafe-code 2>/dev/null >"$OUT/with_python.txt"
 echo "goeval tasks --include-path \$LMEVAL_TASKS --python none  > $OUT/without_python.txt"
 "$BIN" tasks --include-path "$TASKS" --python none 2>/dev/null >"$OUT/without_python.txt"
 
@@ -43,7 +45,7 @@ from collections import Counter
 
 REASONS = [  # (pattern on the reason, group), first match wins
     (r"^(doc_to_image|doc_to_audio):", "multimodal (doc_to_image, doc_to_audio)"),
-    (r"^unsafe_code:", "unsafe_code (goeval has no --confirm-run-unsafe-code)"),
+    (r"\(unsafe_code: true\): confirm with", "unsafe_code (refused without --confirm-run-unsafe-code)"),
     (r"goeval cannot run Python", "needs Python: a !function no Go hook answers"),
     (r"which this Python cannot import|raised (ModuleNotFoundError|ImportError)|[Pp]lease install|not installed",
      "its Python needs a package (or program) the interpreter lacks"),
@@ -95,7 +97,7 @@ multimodal = sum(1 for r in with_py.values() if r and group(r).startswith("multi
 unsafe = sum(1 for r in with_py.values() if r and group(r).startswith("unsafe_code"))
 ok = report("with Python", with_py, total)
 rest = total - multimodal - unsafe
-print(f"  => {ok} of the {rest} tasks that are neither multimodal nor unsafe_code ({100 * ok / rest:.1f} %)")
+print(f"  => {ok} of the {rest} tasks that are {'neither multimodal nor unsafe_code' if unsafe else 'not multimodal'} ({100 * ok / rest:.1f} %)")
 ok2 = report("without Python (--python none)", without_py, total)
 print(f"\nrunnable only with Python: {sum(1 for n, r in with_py.items() if r is None and without_py.get(n) is not None)}")
 EOF

@@ -58,9 +58,10 @@ func taskIndex(list string, py pythonFlags) (*tasks.Index, error) {
 func runTasks(args []string) error {
 	fs := flag.NewFlagSet("tasks", flag.ContinueOnError)
 	include := fs.String("include-path", "", "also list the tasks of the lm-eval task YAML files in these folders (comma-separated)")
+	unsafe := fs.Bool("confirm-run-unsafe-code", false, "list the tasks that execute the generated code (unsafe_code: true) as run would with this flag: their Python functions are loaded and checked; without it they are listed as refused")
 	var py pythonFlags
 	py.define(fs)
-	setUsage(fs, "Usage: goeval tasks [--include-path DIR]\nLists every task (name, output type, default num_fewshot, groups) and every group: the built-in ones and those of --include-path's YAML files.")
+	setUsage(fs, "Usage: goeval tasks [--include-path DIR] [--python PY] [--confirm-run-unsafe-code]\nLists every task (name, output type, default num_fewshot, groups) and every group: the built-in ones and those of --include-path's YAML files.")
 	if help, err := parseNoArgs(fs, args); help || err != nil {
 		return err
 	}
@@ -69,6 +70,7 @@ func runTasks(args []string) error {
 		return err
 	}
 	defer ix.Close()
+	ix.ConfirmRunUnsafeCode(*unsafe)
 	def := tasks.DefaultOptions()
 	groups := ix.Groups() // once: each call parses every group file
 	parents := map[string][]string{}
@@ -82,6 +84,10 @@ func runTasks(args []string) error {
 		t, err := ix.Get(name)
 		if err != nil { // a task file goeval cannot run: say why, list the others
 			fmt.Printf("%-48s cannot run: %v\n", name, err)
+			continue
+		}
+		if u, ok := t.(interface{ UnsafeCode() bool }); ok && u.UnsafeCode() && !*unsafe { // as run refuses it
+			fmt.Printf("%-48s cannot run: %s\n", name, tasks.UnsafeRefusal(name))
 			continue
 		}
 		fmt.Printf("%-48s %-22s %-8d %s\n", name, t.OutputType(), t.NumFewshot(def), strings.Join(ancestors(parents, name, 0), ","))
