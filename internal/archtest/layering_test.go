@@ -28,7 +28,6 @@ var layers = map[string]int{
 	"internal/gemm":    0, // float32 matmul micro-kernels (Go assembly), no GoMLX
 	"internal/vmath":   0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
 	"internal/sandbox": 0, // generated programs run confined (namespaces, seccomp, Landlock, rlimits); no GoMLX
-	"internal/ifeval":  0, // lm-eval ifeval's instruction checks with Python's str, re and json semantics
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "metrics/mathverify": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator
@@ -39,6 +38,7 @@ var layers = map[string]int{
 	"internal/testutil": 1, // the tests' fixtures policy and default device (through internal/env)
 	"engine/plan":       1, // the scoring passes' plan: dedup, packed rows over a prefix tree, cached prefixes, shapes; no GoMLX
 	"internal/pyworker": 1, // the Python worker for task files' Python functions: its process, protocol and value encoding
+	"internal/ifeval":   1, // lm-eval ifeval's instruction checks, on internal/py's str semantics (its re and json loads here)
 	// 2: tasks, model graphs, test doubles.
 	"tasks": 2, "models": 2, "lm/lmtest": 2, "lm/lmcache": 2,
 	"lm/lmtok":   2, // the one adapter from a tokenizer.json tokenizer to lm (chat template, tokens)

@@ -3,6 +3,8 @@ package ifeval
 import (
 	"fmt"
 	"math"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // args reads one instruction's keyword arguments, keeping the first error.
@@ -63,7 +65,7 @@ func (a *args) str(key string, doStrip bool) string {
 		return ""
 	}
 	if doStrip {
-		s = strip(s)
+		s = py.Strip(s)
 	}
 	return s
 }

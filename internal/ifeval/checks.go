@@ -3,6 +3,8 @@ package ifeval
 import (
 	"regexp"
 	"strings"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // The instructions of instructions_registry.INSTRUCTION_DICT that Go
@@ -87,13 +89,13 @@ func forbiddenWords(a *args) checker {
 
 func letterFrequency(a *args) checker {
 	l, ok := a.kw["letter"].(string)
-	lo := lower(l)
+	lo := py.Lower(l)
 	if !ok || len([]rune(l)) > 1 || len([]rune(lo)) != 1 || lo[0] < 'a' || lo[0] > 'z' {
 		a.random("letter")
 	}
 	n, less := a.num("let_frequency"), a.relation("let_relation")
 	return func(v string) (bool, error) {
-		return compare(less, strings.Count(lower(v), lo), n), nil
+		return compare(less, strings.Count(py.Lower(v), lo), n), nil
 	}
 }
 
@@ -121,7 +123,7 @@ var constrainedOptions = []string{"My answer is yes.", "My answer is no.", "My a
 
 func constrainedResponse(*args) checker {
 	return func(v string) (bool, error) {
-		v = strip(v)
+		v = py.Strip(v)
 		for _, o := range constrainedOptions {
 			if strings.Contains(v, o) {
 				return true, nil

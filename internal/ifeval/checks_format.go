@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 var (
@@ -20,12 +22,12 @@ func highlightedSections(a *args) checker {
 	return func(v string) (bool, error) {
 		count := 0
 		for _, h := range highlightRe.FindAllString(v, -1) {
-			if strip(strings.Trim(h, "*")) != "" {
+			if py.Strip(strings.Trim(h, "*")) != "" {
 				count++
 			}
 		}
 		for _, h := range doubleHighlightRe.FindAllString(v, -1) {
-			if strip(strings.TrimSuffix(strings.TrimPrefix(h, "**"), "**")) != "" {
+			if py.Strip(strings.TrimSuffix(strings.TrimPrefix(h, "**"), "**")) != "" {
 				count++
 			}
 		}
@@ -60,7 +62,7 @@ func numberParagraphs(a *args) checker {
 		ps := pySplit(paragraphRe, v)
 		count := len(ps)
 		for i, p := range ps {
-			if strip(p) == "" {
+			if py.Strip(p) == "" {
 				if i == 0 || i == len(ps)-1 {
 					count--
 				} else {
@@ -81,9 +83,9 @@ func postscript(a *args) checker {
 	case "P.S.":
 		re = psRe
 	default:
-		re = a.pattern(`\s*`+lower(marker)+`.*$`, false, true)
+		re = a.pattern(`\s*`+py.Lower(marker)+`.*$`, false, true)
 	}
-	return func(v string) (bool, error) { return re.MatchString(lower(v)), nil }
+	return func(v string) (bool, error) { return re.MatchString(py.Lower(v)), nil }
 }
 
 func nthParagraphFirstWord(a *args) checker {
@@ -91,29 +93,29 @@ func nthParagraphFirstWord(a *args) checker {
 	if a.err == nil && (nth <= 0 || nth > num) {
 		a.random("nth_paragraph")
 	}
-	want := lower(a.str("first_word", false))
+	want := py.Lower(a.str("first_word", false))
 	return func(v string) (bool, error) {
 		ps := strings.Split(v, "\n\n")
 		count := len(ps)
 		for _, p := range ps {
-			if strip(p) == "" {
+			if py.Strip(p) == "" {
 				count--
 			}
 		}
 		if nth > count {
 			return false, nil
 		}
-		p := strip(ps[nth-1])
+		p := py.Strip(ps[nth-1])
 		if p == "" {
 			return false, nil
 		}
-		w := strings.TrimLeft(strings.TrimLeft(strip(fields(p)[0]), "'"), `"`)
+		w := strings.TrimLeft(strings.TrimLeft(py.Strip(py.Split(p)[0]), "'"), `"`)
 		var first strings.Builder
 		for _, r := range w {
 			if strings.ContainsRune(`.,?!'"`, r) {
 				break
 			}
-			first.WriteString(lower(string(r)))
+			first.WriteString(py.Lower(string(r)))
 		}
 		return count == num && first.String() == want, nil
 	}
@@ -121,7 +123,7 @@ func nthParagraphFirstWord(a *args) checker {
 
 func title(v string) (bool, error) {
 	for _, t := range titleRe.FindAllString(v, -1) {
-		if strip(strings.TrimRight(strings.TrimLeft(t, "<"), ">")) != "" {
+		if py.Strip(strings.TrimRight(strings.TrimLeft(t, "<"), ">")) != "" {
 			return true, nil
 		}
 	}
@@ -132,7 +134,7 @@ func twoResponses(v string) (bool, error) {
 	var valid []string
 	parts := strings.Split(v, "******")
 	for i, p := range parts {
-		if strip(p) == "" {
+		if py.Strip(p) == "" {
 			if i != 0 && i != len(parts)-1 {
 				return false, nil
 			}
@@ -140,7 +142,7 @@ func twoResponses(v string) (bool, error) {
 			valid = append(valid, p)
 		}
 	}
-	return len(valid) == 2 && strip(valid[0]) != strip(valid[1]), nil
+	return len(valid) == 2 && py.Strip(valid[0]) != py.Strip(valid[1]), nil
 }
 
 func repeatPrompt(a *args) checker {
@@ -148,19 +150,19 @@ func repeatPrompt(a *args) checker {
 	if !ok {
 		a.failf("prompt_to_repeat must be set (ValueError in lm-eval)")
 	}
-	want := lower(strip(p))
-	return func(v string) (bool, error) { return strings.HasPrefix(lower(strip(v)), want), nil }
+	want := py.Lower(py.Strip(p))
+	return func(v string) (bool, error) { return strings.HasPrefix(py.Lower(py.Strip(v)), want), nil }
 }
 
 func endChecker(a *args) checker {
-	want := lower(strip(a.str("end_phrase", true)))
+	want := py.Lower(py.Strip(a.str("end_phrase", true)))
 	return func(v string) (bool, error) {
-		return strings.HasSuffix(lower(strings.Trim(strip(v), `"`)), want), nil
+		return strings.HasSuffix(py.Lower(strings.Trim(py.Strip(v), `"`)), want), nil
 	}
 }
 
 func quotation(v string) (bool, error) {
-	v = strip(v)
+	v = py.Strip(v)
 	return utf8.RuneCountInString(v) > 1 && v[0] == '"' && v[len(v)-1] == '"', nil
 }
 
@@ -217,7 +219,7 @@ func boundary(v string, i int) bool {
 // looseVariants are the responses utils.py's loose test tries, in order.
 func looseVariants(r string) []string {
 	lines := strings.Split(r, "\n")
-	join := func(ls []string) string { return strip(strings.Join(ls, "\n")) }
+	join := func(ls []string) string { return py.Strip(strings.Join(ls, "\n")) }
 	first := join(lines[1:])
 	last := join(lines[:len(lines)-1])
 	both := ""

@@ -14,6 +14,8 @@ package ifeval
 import (
 	"errors"
 	"fmt"
+
+	"github.com/goeval/goeval/internal/py"
 )
 
 // ErrNeedsPython is returned for the instructions whose checks depend on
@@ -146,9 +148,9 @@ func Evaluate(ids []string, kwargs []Kwargs, prompt, response string) (Result, e
 	return res, nil
 }
 
-// follows is `response.strip() and instruction.check_following(response)`.
+// follows is `response.py.Strip() and instruction.check_following(response)`.
 func follows(c checker, r string) (bool, error) {
-	if strip(r) == "" {
+	if py.Strip(r) == "" {
 		return false, nil
 	}
 	return c(r)

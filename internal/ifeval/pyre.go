@@ -130,3 +130,8 @@ func foldRune(r rune) rune {
 	}
 	return unicode.ToLower(r)
 }
+
+// isWord is a character of Python re's Unicode \w: str.isalnum or '_'.
+func isWord(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+}

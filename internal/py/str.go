@@ -117,11 +117,19 @@ func finalSigma(s string, i int) bool {
 	return true
 }
 
-func cased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+// cased is Unicode's Cased property: Lu, Ll, Lt and the Other_Lowercase
+// and Other_Uppercase letters (ª, ʰ, Ⓐ …).
+func cased(r rune) bool {
+	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) ||
+		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
+}
 
+// caseIgnorable is Unicode's Case_Ignorable property: Mn, Me, Cf, Lm, Sk
+// and the word-break MidLetter, MidNumLet and Single_Quote characters.
 func caseIgnorable(r rune) bool {
 	switch r {
-	case '\'', '.', ':', '^', '`', 0xb7, 0x2019:
+	case '\'', '.', ':', '^', '`', 0xb7, 0x387, 0x55f, 0x5f4, 0x2018, 0x2019, 0x2024, 0x2027,
+		0xfe13, 0xfe52, 0xfe55, 0xff07, 0xff0e, 0xff1a:
 		return true
 	}
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)

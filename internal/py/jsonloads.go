@@ -1,21 +1,10 @@
-package ifeval
+package py
 
 import "strings"
 
-// jsonFormat is JsonFormat.check_following: the response, less a fence,
-// loads with Python's json.loads.
-func jsonFormat(v string) (bool, error) {
-	v = strip(v)
-	for _, p := range []string{"```json", "```Json", "```JSON", "```"} {
-		v = strings.TrimPrefix(v, p)
-	}
-	v = strip(strings.TrimSuffix(v, "```"))
-	return pyJSONValid(v), nil
-}
-
-// pyJSONValid is whether Python's json.loads accepts s: JSON plus NaN,
+// JSONValid is whether Python's json.loads accepts s: JSON plus NaN,
 // Infinity and -Infinity, whitespace " \t\n\r" around the value.
-func pyJSONValid(s string) bool {
+func JSONValid(s string) bool {
 	p := &jsonParser{s: s}
 	p.ws()
 	if !p.value(0) {
