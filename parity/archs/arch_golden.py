@@ -44,7 +44,7 @@ import transformers
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from hf_logprobs import greedy_requests, load_model, score, score_detail  # noqa: E402
+from hf_logprobs import golden_lines, greedy_requests, load_model, score_detail  # noqa: E402
 from reftol import EPS, REF_TOL, dtype_differences, same_within  # noqa: E402  (golden drift across CPUs)
 
 VOCAB = 128
@@ -144,12 +144,7 @@ def make_requests(gen):
 
 def golden(model_dir, reqs):
     """transformers log-probs for reqs (one forward per request)."""
-    model = load_model(model_dir)
-    out = []
-    for r in reqs:
-        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
-        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
-    return out
+    return golden_lines(load_model(model_dir), reqs)
 
 
 @torch.no_grad()

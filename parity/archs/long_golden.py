@@ -24,7 +24,7 @@ import transformers
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from hf_logprobs import load_model, score  # noqa: E402
+from hf_logprobs import golden_lines, load_model  # noqa: E402
 from reftol import REF_TOL, same_within  # noqa: E402
 
 VOCAB = 128
@@ -51,12 +51,7 @@ def randomize(model, gen):
 
 
 def golden(model_dir, reqs):
-    model = load_model(model_dir)
-    out = []
-    for r in reqs:
-        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
-        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
-    return out
+    return golden_lines(load_model(model_dir), reqs)
 
 
 def main():

@@ -42,7 +42,6 @@ import tempfile
 
 import bitsandbytes as bnb
 import bitsandbytes.functional as bnbf
-import numpy as np
 import torch
 import transformers
 from bitsandbytes.backends.default.ops import _dequantize_4bit_compute
@@ -53,7 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
-from hf_logprobs import score  # noqa: E402
+from hf_logprobs import golden_lines  # noqa: E402
 from reftol import REF_TOL, same_within  # noqa: E402
 
 VOCAB = 128
@@ -155,14 +154,6 @@ def load_f32(d, adapter=None):
     return model.eval()
 
 
-def golden(model, reqs):
-    out = []
-    for r in reqs:
-        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
-        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
-    return out
-
-
 @torch.no_grad()
 def write_adapter(d, out):
     """A random LoRA adapter (r 4, alpha 8, every 4-bit projection) over d's 4-bit model, saved to out."""
@@ -213,9 +204,9 @@ def variant(name, out, reqs, check):
         with open(path, "w") as f:
             f.write(text)
     with torch.no_grad():
-        bad += compare(os.path.join(d, "golden.jsonl"), golden(load_f32(d), reqs), check)
+        bad += compare(os.path.join(d, "golden.jsonl"), golden_lines(load_f32(d), reqs), check)
         if VARIANTS[name][4]:
-            bad += compare(os.path.join(d, "golden_lora.jsonl"), golden(load_f32(d, os.path.join(d, "lora")), reqs), check)
+            bad += compare(os.path.join(d, "golden_lora.jsonl"), golden_lines(load_f32(d, os.path.join(d, "lora")), reqs), check)
     print(f"{name}: {len(deq)} quantized weights" + (" (checked)" if check else " written"))
     return bad
 

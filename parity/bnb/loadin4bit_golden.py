@@ -54,7 +54,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
-from hf_logprobs import score  # noqa: E402
+from hf_logprobs import golden_lines  # noqa: E402
 from reftol import REF_TOL, same_within  # noqa: E402
 
 VOCAB = 128
@@ -133,15 +133,6 @@ def digests(path):
 
 
 @torch.no_grad()
-def golden(model, reqs):
-    out = []
-    for r in reqs:
-        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
-        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
-    return out
-
-
-@torch.no_grad()
 def write_adapter(d, out):
     """A random LoRA adapter (r 4, alpha 8, every 4-bit projection) over d's nf4 model, saved to out."""
     import peft
@@ -184,9 +175,9 @@ def model_goldens(name, out, reqs, check):
     for quant in QUANTS:
         model = load_4bit(d, quant)
         bad += put(os.path.join(d, f"form_{quant}.json"), form(model), check)
-        bad += put(os.path.join(d, f"golden_{quant}.jsonl"), golden(model, reqs), check, jsonl=True)
+        bad += put(os.path.join(d, f"golden_{quant}.jsonl"), golden_lines(model, reqs), check, jsonl=True)
     if name == "llama":
-        bad += put(os.path.join(d, "golden_lora_nf4.jsonl"), golden(load_4bit(d, "nf4", os.path.join(d, "lora")), reqs),
+        bad += put(os.path.join(d, "golden_lora_nf4.jsonl"), golden_lines(load_4bit(d, "nf4", os.path.join(d, "lora")), reqs),
                    check, jsonl=True)
     print(f"{name}: {'checked' if check else 'written'}")
     return bad
@@ -213,7 +204,7 @@ def synth_check(goeval, reqs):
             if diff:
                 print(f"{quant}: goeval synth's tensors differ from save_pretrained's: {diff[:3]} ({len(diff)})")
                 bad += 1
-            d = max(abs(a["logprob_sum"] - b["logprob_sum"]) for a, b in zip(golden(ref, reqs), golden(load_strict(q), reqs)))
+            d = max(abs(a["logprob_sum"] - b["logprob_sum"]) for a, b in zip(golden_lines(ref, reqs), golden_lines(load_strict(q), reqs)))
             print(f"{quant}: synth checkpoint vs load_in_4bit of its float one in transformers: "
                   f"{len(want) - len(diff)}/{len(want)} tensors identical, max |d logprob_sum| {d:.3g}")
             if d > REF_TOL:

@@ -30,7 +30,7 @@ import peft
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from hf_logprobs import score  # noqa: E402  (shared scoring: lm-eval semantics)
+from hf_logprobs import golden_lines  # noqa: E402  (shared scoring: lm-eval semantics)
 from reftol import REF_TOL, same_within  # noqa: E402  (golden drift across CPUs)
 
 ADAPTERS = {
@@ -116,11 +116,7 @@ def goldens(out):
     res = {}
     for adapter in [None, *ADAPTERS]:
         model = load(out, adapter)
-        lines = []
-        for r in reqs:
-            lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
-            lines.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
-        res[f"golden_{adapter or 'base'}.jsonl"] = lines
+        res[f"golden_{adapter or 'base'}.jsonl"] = golden_lines(model, reqs)
     return res
 
 

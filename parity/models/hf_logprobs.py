@@ -71,6 +71,17 @@ def score(model, ctx, cont, max_len):
     return d["token_logprobs"], d["token_is_greedy"], d["greedy_ids"]
 
 
+def golden_lines(model, reqs):
+    """The golden line of each loglikelihood request (context_ids,
+    continuation_ids) as the arch, bnb, quant and LoRA goldens record it:
+    the sum, the greedy flag, per-token log-probs and argmax ids."""
+    out = []
+    for r in reqs:
+        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
+        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
+    return out
+
+
 @torch.no_grad()
 def score_detail(model, ctx, cont, max_len):
     """Scores cont after ctx: per-token log-probs, greedy flags and argmax

@@ -66,7 +66,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
-from hf_logprobs import greedy_continuation, score  # noqa: E402
+from hf_logprobs import golden_lines, greedy_continuation  # noqa: E402
 from reftol import REF_TOL, same_within  # noqa: E402
 
 VOCAB = 128
@@ -299,14 +299,6 @@ def dense_from(d, weights):
     return model.eval()
 
 
-def golden(model, reqs):
-    out = []
-    for r in reqs:
-        lps, flags, greedy = score(model, r["context_ids"], r["continuation_ids"], 1 << 20)
-        out.append({"logprob_sum": sum(lps), "is_greedy": all(flags), "token_logprobs": lps, "greedy_ids": greedy})
-    return out
-
-
 def generations(model, reqs):
     return [{"context_ids": r["context_ids"], "greedy": greedy_continuation(model, r["context_ids"], 8, 1 << 20)} for r in reqs[:4]]
 
@@ -359,7 +351,7 @@ def variant(name, out, reqs, check, autoawq=None):
         with open(path, "w") as f:
             f.write(text)
     model = dense_from(d, weights)
-    bad += compare(os.path.join(d, "golden.jsonl"), golden(model, reqs), check)
+    bad += compare(os.path.join(d, "golden.jsonl"), golden_lines(model, reqs), check)
     bad += compare(os.path.join(d, "generate.jsonl"), generations(model, reqs), check)
     if VARIANTS[name][3]:
         import peft
@@ -367,7 +359,7 @@ def variant(name, out, reqs, check, autoawq=None):
         if not check:
             model = write_adapter(model, lora)
         pm = peft.PeftModel.from_pretrained(dense_from(d, weights), lora).eval()
-        bad += compare(os.path.join(d, "golden_lora.jsonl"), golden(pm, reqs), check)
+        bad += compare(os.path.join(d, "golden_lora.jsonl"), golden_lines(pm, reqs), check)
     print(f"{name}: {len(weights)} quantized weights" + (" (checked)" if check else " written"))
     return bad
 
