@@ -48,9 +48,13 @@ func (w *Q4Weight) Packed() (*gemm.PackedQ4, error) {
 }
 
 // q4Source is a Tensors view that can hand out a quantized weight in its
-// 4-bit form (bnbSet): ok is false for any other tensor.
+// 4-bit form (bnbSet; intQuantSet for GPTQ and AWQ 4-bit): ok is false
+// for any other tensor.
 type q4Source interface {
 	q4Weight(name string) (w *Q4Weight, ok bool, err error)
+	// q4Where says, for the load log, which quantized weights q4Weight
+	// hands out ("where …"), or is "" where it hands out none.
+	q4Where() string
 }
 
 // q4Backend is a backend that holds packed 4-bit weights and multiplies
@@ -90,6 +94,9 @@ func loadQ4(backend backends.Backend, s Tensors, name string, dt weightDTypes, t
 	t, err = tensors.FromBuffer(backend, buf)
 	return t, err == nil, err
 }
+
+// q4Where implements q4Source.
+func (b *bnbSet) q4Where() string { return "where their blocks lie within rows" }
 
 // q4Weight implements q4Source: a 2-D quantized weight's codes and
 // (dequantized) absmax, copied out of the file mapping, whose pages are
