@@ -9,16 +9,19 @@ import (
 	"testing"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/testutil"
 )
 
 // quant4Packed is, for each 4-bit GPTQ and AWQ golden, how many of its 14
-// weights the cpu backend keeps packed: all, but none under desc_act's
-// shuffled g_idx, and not qwen2-gptq4-v2-g64's two down_proj (groups of
+// weights the cpu backend keeps packed: all (desc_act's with their input
+// columns permuted), but not qwen2-gptq4-v2-g64's two down_proj (groups of
 // 64 do not divide their 160 inputs).
 var quant4Packed = map[string]int{
-	"llama-gptq4-g32": 14, "llama-gptq4-descact-asym": 0, "qwen2-gptq4-v2-g64": 12,
+	"llama-gptq4-g32": 14, "llama-gptq4-descact-asym": 14, "qwen2-gptq4-v2-g64": 12,
 	"llama-awq-g32": 14, "qwen2-awq-g16": 14,
 }
 
@@ -68,7 +71,8 @@ func TestGroupQuantQ4MatchesReference(t *testing.T) {
 }
 
 // packedValues is q's packed form dequantized into float32 and, rounded
-// in PackedQ4 (RoundBF16), as bfloat16 bits.
+// in PackedQ4 (RoundBF16), as bfloat16 bits, its columns put back in input
+// order (Q4Weight.Perm).
 func packedValues(t *testing.T, q *Q4Weight) ([]float32, []uint16) {
 	t.Helper()
 	p, err := q.Packed()
@@ -81,6 +85,7 @@ func packedValues(t *testing.T, q *Q4Weight) ([]float32, []uint16) {
 	r.RoundBF16 = true
 	tmp := make([]float32, len(f32))
 	r.Dequantize(tmp)
+	f32, tmp = unpermuteCols(f32, q), unpermuteCols(tmp, q)
 	bf := make([]uint16, len(tmp))
 	for i, v := range tmp {
 		bf[i] = uint16(math.Float32bits(v) >> 16)
@@ -88,11 +93,27 @@ func packedValues(t *testing.T, q *Q4Weight) ([]float32, []uint16) {
 	return f32, bf
 }
 
+// unpermuteCols returns w [out, in] (q's packed column order) with column
+// j moved to input q.Perm[j]; w itself without a Perm.
+func unpermuteCols(w []float32, q *Q4Weight) []float32 {
+	if q.Perm == nil {
+		return w
+	}
+	out, in := q.Shape[0], q.Shape[1]
+	r := make([]float32, len(w))
+	for o := range out {
+		for j, i := range q.Perm {
+			r[o*in+int(i)] = w[o*in+j]
+		}
+	}
+	return r
+}
+
 // TestGroupQuantQ4Layout: a small asymmetric weight packs with input i of
 // output o in the high nibble of byte (o·In+i)/2 when i is even, its
 // offsets −scale·zero (so a code equal to the zero is 0), and every
-// value is Dequantize's; a shuffled g_idx and 8-bit codes stay
-// dequantized.
+// value is Dequantize's; a shuffled g_idx packs its inputs in group order
+// (Perm); groups of unequal sizes and 8-bit codes stay dequantized.
 func TestGroupQuantQ4Layout(t *testing.T) {
 	// W [2, 4], groups of 2: Codes [In, Out].
 	g := &GroupQuant{Out: 2, In: 4, Bits: 4, Codes: []uint8{1, 2, 3, 4, 5, 6, 7, 8},
@@ -112,9 +133,24 @@ func TestGroupQuantQ4Layout(t *testing.T) {
 	if got, _ := packedValues(t, q); !equalF32(got, dense) {
 		t.Errorf("packed values %v, dequantized %v", got, dense)
 	}
-	g.GIdx = []int32{0, 1, 0, 1}
+	g.GIdx = []int32{1, 0, 1, 0} // inputs 1, 3 in group 0; 0, 2 in group 1
+	q, why = g.Q4()
+	if q == nil {
+		t.Fatalf("shuffled g_idx not packed: %s", why)
+	}
+	if want := []int32{1, 3, 0, 2}; !equalIDs(q.Perm, want) {
+		t.Errorf("perm %v, want %v", q.Perm, want)
+	}
+	if want := []byte{0x37, 0x15, 0x48, 0x26}; string(q.Codes) != string(want) {
+		t.Errorf("permuted codes % x, want % x", q.Codes, want)
+	}
+	g.Dequantize(dense, nil)
+	if got, _ := packedValues(t, q); !equalF32(got, dense) {
+		t.Errorf("permuted packed values %v, dequantized %v", got, dense)
+	}
+	g.GIdx = []int32{0, 0, 0, 1}
 	if q, _ := g.Q4(); q != nil {
-		t.Error("shuffled g_idx packed")
+		t.Error("groups of unequal sizes packed")
 	}
 	g.GIdx, g.Bits = []int32{0, 0, 1, 1}, 8
 	if q, _ := g.Q4(); q != nil {
@@ -238,4 +274,35 @@ func checkTransformers(t *testing.T, m *testModel, dir string, reqs []scoreReq, 
 			t.Errorf("greedy after %v: %v, transformers %v", g.ContextIDs, out, g.Greedy)
 		}
 	}
+}
+
+// TestPermutedParam: a desc_act weight packed with permuted input columns
+// is, read through Param (any use other than linear's product), the
+// weight dequantized at load bit for bit: its columns are put back.
+func TestPermutedParam(t *testing.T) {
+	dir := filepath.Join(testdata, "quant", "llama-gptq4-descact-asym")
+	m, _ := loadBnbGocpu(t, dir, dtypes.Float32, false)
+	_, set := openBnb(t, dir)
+	for _, name := range []string{"model.layers.0.mlp.down_proj.weight", "model.layers.1.self_attn.q_proj.weight"} {
+		if w, _ := paramPermutedVars(m.ctx, name); w == nil {
+			t.Fatalf("%s is not stored permuted", name)
+		}
+		out, err := context.ExecOnce(m.backend, m.ctx, func(ctx *context.Context, g *Graph) *Node { return Param(ctx, g, name) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := set.Float32(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tensors.MustCopyFlatData[float32](out); !equalF32(got, want) {
+			t.Errorf("Param(%s) differs from the weight dequantized at load", name)
+		}
+	}
+}
+
+// paramPermutedVars returns name's permuted weight and perm variables.
+func paramPermutedVars(ctx *context.Context, name string) (w, perm *context.Variable) {
+	scope, _ := VariablePath(name)
+	return ctx.GetVariableByScopeAndName(scope, permutedVar), ctx.GetVariableByScopeAndName(scope, permVar)
 }

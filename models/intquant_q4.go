@@ -25,13 +25,17 @@ import (
 // scales with more bits, a negative one) is checked code by code, bit for
 // bit, and the weight dequantized at load where any code differs.
 //
+// desc_act's g_idx spreads a group's inputs over the whole input (the
+// activation order GPTQ quantized in), so no run of consecutive inputs
+// shares one scale. Such a weight is packed with its input columns in
+// group order (Q4Weight.Perm: packed column j is input Perm[j], a stable
+// sort of the inputs by group), and the graph gathers the activation's
+// columns into that order before the product (q4perm.go): the same
+// values, summed in another order.
+//
 // A weight stays dequantized at load (GroupQuant.Q4 says why) where its
-// codes are 8-bit, its groups are not equal runs dividing In (a
-// group_size that does not divide in_features), or g_idx is not
-// i/group_size (desc_act's activation order: a group's rows are spread
-// over the input, so no block of consecutive inputs shares one scale;
-// packing them would need the activation's columns gathered into group
-// order in the graph).
+// codes are 8-bit or its groups do not all hold In/groups inputs (a
+// group_size that does not divide in_features).
 
 // int4Table is GPTQ/AWQ's code book: the code itself.
 var int4Table = [16]float32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
@@ -47,13 +51,12 @@ func (g *GroupQuant) Q4() (*Q4Weight, string) {
 		return nil, "groups do not split the input into equal even runs"
 	}
 	block := g.In / groups
-	for i, gi := range g.GIdx {
-		if int(gi) != i/block {
-			return nil, "g_idx is not i/group_size (desc_act order)"
-		}
+	perm, ok := groupOrder(g.GIdx, groups, block)
+	if !ok {
+		return nil, "g_idx groups of unequal sizes"
 	}
 	w := &Q4Weight{Shape: [2]int{g.Out, g.In}, Codes: make([]byte, g.Out*g.In/2), Absmax: make([]float32, g.Out*groups),
-		Offset: make([]float32, g.Out*groups), Blocksize: block, Table: int4Table}
+		Offset: make([]float32, g.Out*groups), Blocksize: block, Table: int4Table, Perm: perm}
 	for gr := range groups {
 		for o := range g.Out {
 			s, z := g.Scales[gr*g.Out+o], g.Zeros[gr*g.Out+o]
@@ -63,18 +66,52 @@ func (g *GroupQuant) Q4() (*Q4Weight, string) {
 			w.Absmax[o*groups+gr], w.Offset[o*groups+gr] = s, -s*float32(z)
 		}
 	}
-	g.nibblesInto(w.Codes)
+	g.nibblesInto(w.Codes, perm)
 	return w, ""
 }
 
-// nibblesInto writes g's codes [In, Out] as [Out, In] nibbles: input i of
-// output o in byte (o·In+i)/2, the high nibble when i is even (In even).
-func (g *GroupQuant) nibblesInto(dst []byte) {
+// groupOrder is the inputs in group order (stable), or nil where g_idx is
+// already i/block; ok is false where a group does not hold block inputs.
+func groupOrder(gidx []int32, groups, block int) (perm []int32, ok bool) {
+	count, sorted := make([]int, groups), true
+	for i, gi := range gidx {
+		count[gi]++
+		sorted = sorted && int(gi) == i/block
+	}
+	for _, c := range count {
+		if c != block {
+			return nil, false
+		}
+	}
+	if sorted {
+		return nil, true
+	}
+	perm, next := make([]int32, len(gidx)), make([]int, groups)
+	for gr := range next {
+		next[gr] = gr * block
+	}
+	for i, gi := range gidx {
+		perm[next[gi]] = int32(i)
+		next[gi]++
+	}
+	return perm, true
+}
+
+// nibblesInto writes g's codes [In, Out] as [Out, In] nibbles: packed
+// column j (input perm[j], or j for a nil perm) of output o in byte
+// (o·In+j)/2, the high nibble when j is even (In even).
+func (g *GroupQuant) nibblesInto(dst []byte, perm []int32) {
 	half := g.In / 2
-	for i := 0; i < g.In; i += 2 {
-		hi, lo := g.Codes[i*g.Out:(i+1)*g.Out], g.Codes[(i+1)*g.Out:(i+2)*g.Out]
+	row := func(j int) []uint8 {
+		if perm != nil {
+			j = int(perm[j])
+		}
+		return g.Codes[j*g.Out : (j+1)*g.Out]
+	}
+	for j := 0; j < g.In; j += 2 {
+		hi, lo := row(j), row(j+1)
 		for o := range g.Out {
-			dst[o*half+i/2] = hi[o]<<4 | lo[o]&0xF
+			dst[o*half+j/2] = hi[o]<<4 | lo[o]&0xF
 		}
 	}
 }
@@ -120,10 +157,10 @@ func (s *intQuantSet) q4Weight(name string) (*Q4Weight, bool, error) {
 }
 
 // q4Where implements q4Source: GPTQ and AWQ 4-bit weights pack where
-// their groups are runs of the input in order.
+// their groups are of equal sizes.
 func (s *intQuantSet) q4Where() string {
 	if s.q.Method == "bitsandbytes" || s.q.Bits != 4 {
 		return ""
 	}
-	return "where their groups are equal runs of the input in order (not desc_act's g_idx)"
+	return "where their groups are of equal sizes"
 }

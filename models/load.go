@@ -57,8 +57,8 @@ type LoadOptions struct {
 	// float32 (weights held in float32, or in bfloat16: the packed values
 	// rounded to it) and no adapter is merged into them (separate-mode
 	// adapters run next to the packed product): bitsandbytes nf4/fp4, and
-	// GPTQ and AWQ 4-bit weights whose groups are runs of the input in
-	// order (GroupQuant.Q4; not desc_act's g_idx).
+	// GPTQ and AWQ 4-bit weights whose groups are of equal sizes
+	// (GroupQuant.Q4; desc_act's with their input columns permuted).
 	Dequantize4Bit bool
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.

@@ -96,7 +96,7 @@ func TestLoRAOverPackedQ4(t *testing.T) {
 // adapter), none under a merged adapter, none of an 8-bit checkpoint.
 func TestLoadLogQ4(t *testing.T) {
 	gptq, bnb8 := filepath.Join(testdata, "quant", "llama-gptq4-g32"), filepath.Join(testdata, "quant", "llama-bnb8")
-	const kept = "14 weights kept packed (4-bit) where their groups are equal runs of the input in order (not desc_act's g_idx), dequantized at load to Float32 otherwise"
+	const kept = "14 weights kept packed (4-bit) where their groups are of equal sizes, dequantized at load to Float32 otherwise"
 	for _, c := range []struct {
 		dir, mode string
 		adapter   bool
