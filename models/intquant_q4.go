@@ -136,13 +136,17 @@ func int4Exact(s float32, z int32) bool {
 
 // q4Weight implements q4Source: GPTQ or AWQ 4-bit weight name as a
 // Q4Weight where GroupQuant.Q4 packs it (ok false otherwise: it is then
-// dequantized at load), the mapped pages of its packed codes dropped.
+// dequantized at load), the mapped pages of its packed codes dropped. The
+// unpacked codes live in s.scratch, reused by the next weight (so loading
+// peaks near the packed weights, not twice them with the garbage).
 func (s *intQuantSet) q4Weight(name string) (*Q4Weight, bool, error) {
 	w, ok := s.weights[name]
 	if !ok || s.q4Where() == "" {
 		return nil, false, nil
 	}
-	g, err := s.GroupQuant(name)
+	s.scratchMu.Lock()
+	defer s.scratchMu.Unlock()
+	g, err := s.groupQuant(w, &s.scratch)
 	if err != nil {
 		return nil, false, err
 	}
