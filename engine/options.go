@@ -54,7 +54,8 @@ type Options struct {
 	// matrices stay bfloat16 in memory, widened inside the float32
 	// products). Engine.DType is the resolved name.
 	DType string
-	// Dequantize4Bit dequantizes a 4-bit checkpoint (bitsandbytes nf4/fp4)
+	// Dequantize4Bit dequantizes a 4-bit checkpoint (bitsandbytes nf4/fp4,
+	// GPTQ and AWQ 4-bit)
 	// into float32 weights at load. Unset, the cpu device keeps its weight
 	// matrices packed (an eighth of the bytes; decode reads the codes,
 	// internal/gocpu/q4.go) in float32 and bfloat16 (weight-only: the

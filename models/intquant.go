@@ -9,8 +9,8 @@ import (
 // per (group, output), the group of each input row in GIdx. W[o, i] =
 // Scales[g·Out+o]·(Codes[i·Out+o] − Zeros[g·Out+o]) with g = GIdx[i]. It
 // is the one parsed form of both formats (their packings differ, the
-// arithmetic does not), dequantized at load today and the input a packed
-// integer kernel would take.
+// arithmetic does not): dequantized at load, or, 4-bit on a backend that
+// holds packed 4-bit weights, turned into a Q4Weight (Q4, intquant_q4.go).
 type GroupQuant struct {
 	Out, In int
 	// Bits per code: 4 or 8.

@@ -60,21 +60,51 @@ func intShapes(q *Quantization, qweight []int) (out, in, groups int, comp map[st
 
 // words reads an I32 tensor as uint32 words.
 func words(set *safetensors.Set, name string) ([]uint32, error) {
+	return wordsInto(nil, set, name)
+}
+
+// wordsInto is words into buf's storage where it is large enough.
+func wordsInto(buf []uint32, set *safetensors.Set, name string) ([]uint32, error) {
 	b, err := set.Bytes(name)
 	if err != nil {
 		return nil, err
 	}
-	w := make([]uint32, len(b)/4)
+	w := buf[:0]
+	if cap(w) < len(b)/4 {
+		w = make([]uint32, len(b)/4)
+	}
+	w = w[:len(b)/4]
 	for i := range w {
 		w[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}
 	return w, nil
 }
 
-// parseGroupQuant unpacks module m's GPTQ or AWQ tensors (checked at open).
-func parseGroupQuant(set *safetensors.Set, q *Quantization, m string, out, in, groups int) (*GroupQuant, error) {
-	g := &GroupQuant{Out: out, In: in, Bits: q.Bits, Codes: make([]uint8, in*out), Zeros: make([]int32, groups*out)}
-	qw, err := words(set, m+".qweight")
+// groupScratch is storage parseGroupQuant reuses for the codes and the
+// packed words (nil: it allocates them): a load that turns each weight
+// into another form leaves no weight-sized garbage behind.
+type groupScratch struct {
+	codes []uint8
+	words []uint32
+}
+
+// parseGroupQuant unpacks module m's GPTQ or AWQ tensors (checked at open),
+// its Codes and the packed words in sc's storage where sc is not nil.
+func parseGroupQuant(set *safetensors.Set, q *Quantization, m string, out, in, groups int, sc *groupScratch) (*GroupQuant, error) {
+	g := &GroupQuant{Out: out, In: in, Bits: q.Bits, Zeros: make([]int32, groups*out)}
+	var qw []uint32
+	var err error
+	if sc == nil {
+		g.Codes = make([]uint8, in*out)
+		qw, err = words(set, m+".qweight")
+	} else {
+		if cap(sc.codes) < in*out {
+			sc.codes = make([]uint8, in*out)
+		}
+		g.Codes = sc.codes[:in*out]
+		qw, err = wordsInto(sc.words, set, m+".qweight")
+		sc.words = qw
+	}
 	if err != nil {
 		return nil, err
 	}

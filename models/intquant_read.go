@@ -85,7 +85,12 @@ func (s *intQuantSet) GroupQuant(name string) (*GroupQuant, error) {
 	if !ok || s.q.Method == "bitsandbytes" {
 		return nil, errs.BadInputf("%s: %s is not a GPTQ or AWQ weight", s.Source(), name)
 	}
-	g, err := parseGroupQuant(s.Set, s.q, w.module, w.out, w.in, w.group)
+	return s.groupQuant(w, nil)
+}
+
+// groupQuant parses w, its codes in sc's storage (nil: its own).
+func (s *intQuantSet) groupQuant(w *intWeight, sc *groupScratch) (*GroupQuant, error) {
+	g, err := parseGroupQuant(s.Set, s.q, w.module, w.out, w.in, w.group, sc)
 	if err != nil {
 		return nil, errs.BadInputf("%s: %v", s.Source(), err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/safetensors"
@@ -27,6 +28,9 @@ type intQuantSet struct {
 	q       *Quantization
 	weights map[string]*intWeight // by dense name m.weight
 	hidden  map[string]bool
+	// scratch holds the codes q4Weight parses (one weight at a time).
+	scratch   groupScratch
+	scratchMu sync.Mutex
 }
 
 // newIntQuantSet finds and checks every quantized weight of set.

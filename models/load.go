@@ -55,7 +55,10 @@ type LoadOptions struct {
 	// weights (goeval's pure-Go one) holds them packed (an eighth of
 	// float32's bytes; decode reads the codes) where the compute dtype is
 	// float32 (weights held in float32, or in bfloat16: the packed values
-	// rounded to it) and no adapter is merged into them.
+	// rounded to it) and no adapter is merged into them (separate-mode
+	// adapters run next to the packed product): bitsandbytes nf4/fp4, and
+	// GPTQ and AWQ 4-bit weights whose groups are of equal sizes
+	// (GroupQuant.Q4; desc_act's with their input columns permuted).
 	Dequantize4Bit bool
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
@@ -159,9 +162,11 @@ func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOption
 	}
 	if qs, ok := set.(interface{ Quantized() []string }); ok && o.Logf != nil {
 		how += "dequantized at load to " + o.weightDTypes().held.String()
-		if _, packs := backend.(q4Backend); packs && o.weightDTypes().packQ4 && len(o.Adapters) == 0 {
-			if _, is4 := set.(q4Source); is4 {
-				how = strings.Replace(how, "dequantized at load", "kept packed (4-bit) where their blocks lie within rows, dequantized at load", 1) + " otherwise"
+		mode, _ := ParseAdapterMode(o.AdapterMode)
+		merged := len(o.Adapters) > 0 && mode == AdapterMerged
+		if _, packs := backend.(q4Backend); packs && o.weightDTypes().packQ4 && !merged {
+			if src, is4 := set.(q4Source); is4 && src.q4Where() != "" {
+				how = strings.Replace(how, "dequantized at load", "kept packed (4-bit) "+src.q4Where()+", dequantized at load", 1) + " otherwise"
 			}
 		}
 		o.Logf("%s: %d weights %s", q, len(qs.Quantized()), how)

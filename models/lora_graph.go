@@ -141,9 +141,15 @@ func adapterVar(ctx *context.Context, g *Graph, name, v string) *Node {
 func linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	g := x.Graph()
 	var y *Node
-	if wt := paramT(ctx, g, name); wt != nil && adapterVar(ctx, g, name, "") == nil {
+	replaced := adapterVar(ctx, g, name, "") != nil // modules_to_save: Param has it
+	wp, perm := paramPermuted(ctx, g, name)
+	wt := paramT(ctx, g, name)
+	switch {
+	case !replaced && wp != nil: // input columns permuted (q4perm.go)
+		y = nn.Linear(gatherLast(x, perm), wp, bias)
+	case !replaced && wt != nil:
 		y = nn.LinearT(x, wt, bias)
-	} else {
+	default:
 		y = nn.Linear(x, Param(ctx, g, name), bias)
 	}
 	a := adapterVar(ctx, g, name, "A")

@@ -30,6 +30,9 @@ type Q4Weight struct {
 	Offset    []float32 // nil, or one per block
 	Blocksize int
 	Table     [16]float32
+	// Perm, when set, is the input order of the columns: column j holds
+	// input Perm[j] (GPTQ desc_act weights in group order; q4perm.go).
+	Perm []int32
 }
 
 // Packed returns w as gemm's packed 4-bit weight (sharing its slices), or
@@ -48,9 +51,13 @@ func (w *Q4Weight) Packed() (*gemm.PackedQ4, error) {
 }
 
 // q4Source is a Tensors view that can hand out a quantized weight in its
-// 4-bit form (bnbSet): ok is false for any other tensor.
+// 4-bit form (bnbSet; intQuantSet for GPTQ and AWQ 4-bit): ok is false
+// for any other tensor.
 type q4Source interface {
 	q4Weight(name string) (w *Q4Weight, ok bool, err error)
+	// q4Where says, for the load log, which quantized weights q4Weight
+	// hands out ("where …"), or is "" where it hands out none.
+	q4Where() string
 }
 
 // q4Backend is a backend that holds packed 4-bit weights and multiplies
@@ -66,30 +73,35 @@ type q4Backend interface {
 // across rows. Under weight-only bf16 the packed values are rounded to
 // bfloat16 where they are looked up (PackedQ4.RoundBF16): the values the
 // dequantizing load holds.
-func loadQ4(backend backends.Backend, s Tensors, name string, dt weightDTypes, tf WeightTransform, transpose bool) (t *tensors.Tensor, ok bool, err error) {
+//
+// A weight with its input columns permuted (Q4Weight.Perm) comes with perm.
+func loadQ4(backend backends.Backend, s Tensors, name string, dt weightDTypes, tf WeightTransform, transpose bool) (t *tensors.Tensor, perm []int32, ok bool, err error) {
 	qb, isQB := backend.(q4Backend)
 	src, isSrc := s.(q4Source)
 	f32 := dt.held == dtypes.Float32 && dt.matrix == dtypes.Float32
 	bf16 := dt.held == dtypes.BFloat16 && dt.matrix == dtypes.BFloat16
 	if !dt.packQ4 || !isQB || !isSrc || tf != nil || transpose || dt.compute != dtypes.Float32 || !(f32 || bf16) {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	w, ok, err := src.q4Weight(name)
 	if err != nil || !ok {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	p, err := w.Packed()
 	if err != nil {
-		return nil, false, nil // blocks across rows: dequantized
+		return nil, nil, false, nil // blocks across rows: dequantized
 	}
 	p.RoundBF16 = bf16
 	buf, err := qb.BufferFromPackedQ4(p)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	t, err = tensors.FromBuffer(backend, buf)
-	return t, err == nil, err
+	return t, w.Perm, err == nil, err
 }
+
+// q4Where implements q4Source.
+func (b *bnbSet) q4Where() string { return "where their blocks lie within rows" }
 
 // q4Weight implements q4Source: a 2-D quantized weight's codes and
 // (dequantized) absmax, copied out of the file mapping, whose pages are

@@ -38,6 +38,9 @@ func Param(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 		if t := paramT(ctx, g, name); t != nil {
 			return graph.Transpose(t, 0, 1) // stored [in, out] (storesTransposed)
 		}
+		if w := unpermuted(ctx, g, name); w != nil {
+			return w // packed with its input columns permuted (q4perm.go)
+		}
 		panic(fmt.Errorf("models: weight %q was not loaded", name))
 	}
 	return computeValue(ctx, variable.ValueGraph(g))
@@ -138,8 +141,11 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 		}
 		info, _ := s.Info(name)
 		transpose := storesTransposed(backend, name, len(info.Shape))
-		t, packed, err := loadQ4(backend, s, name, dt, tf, transpose)
+		t, perm, packed, err := loadQ4(backend, s, name, dt, tf, transpose)
 		switch dtype := dt.of(name, len(info.Shape)); {
+		case err == nil && perm != nil:
+			storePermuted(ctx, name, t, perm)
+			continue
 		case err != nil || packed:
 		case dtype != dt.compute:
 			t, err = loadMatrixBF16(backend, s, name, info, tf, transpose)

@@ -16,6 +16,7 @@ func benchScore(args []string) error {
 	fs := flag.NewFlagSet("bench score", flag.ContinueOnError)
 	var f scoreFlags
 	f.register(fs)
+	f.registerAdapter(fs) // a QLoRA run's memory and speed
 	o := bench.ScoreOptions{}
 	fs.IntVar(&o.Requests, "requests", 16, "number of requests")
 	fs.IntVar(&o.Context, "context", 120, "context tokens per request")
