@@ -141,12 +141,17 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 		}
 		info, _ := s.Info(name)
 		transpose := storesTransposed(backend, name, len(info.Shape))
-		t, perm, packed, err := loadQ4(backend, s, name, dt, tf, transpose)
-		switch dtype := dt.of(name, len(info.Shape)); {
-		case err == nil && perm != nil:
+		t, perm, done, err := loadQ4(backend, s, name, dt, tf, transpose)
+		if err == nil && perm != nil {
 			storePermuted(ctx, name, t, perm)
 			continue
-		case err != nil || packed:
+		}
+		dtype := dt.of(name, len(info.Shape))
+		if err == nil && !done && dtype != dt.compute && gatheredOnly(cfg, name) {
+			t, done, err = loadMappedBF16(backend, s, name, info, tf, transpose)
+		}
+		switch {
+		case err != nil || done:
 		case dtype != dt.compute:
 			t, err = loadMatrixBF16(backend, s, name, info, tf, transpose)
 		default:

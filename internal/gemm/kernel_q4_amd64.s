@@ -18,6 +18,12 @@
 // offset may be nil (no offsets); ldc is in floats; round 1 rounds the
 // block's table to bfloat16 (PackedQ4.RoundBF16).
 
+// q4Ahead is how far ahead of its step a kernel prefetches codes: decode
+// streams them from DRAM, and the hardware prefetcher alone leaves the
+// kernel waiting (Zen 4, one thread, a 2048×8192 weight streamed: 15 →
+// 18 Gmac/s of thread CPU time; a column of K 8192 is 4 KiB of codes).
+#define q4Ahead 4096
+
 // Rounding to the nearest bfloat16, ties to even, on float bits x:
 // (x + 0x7FFF + (x>>16 & 1)) & 0xFFFF0000, with these constants.
 #define Q4CONST(name, v) \
@@ -134,6 +140,7 @@ blk1:
 	MOVQ steps+8(FP), R11
 
 step1:
+	PREFETCHT0  q4Ahead(BX)
 	LOOK512
 	VFMADD231PS (AX), Z8, Z0
 	VFMADD231PS 64(AX), Z9, Z1
@@ -189,6 +196,7 @@ blk4:
 	MOVQ steps+8(FP), R11
 
 step4:
+	PREFETCHT0  q4Ahead(BX)
 	LOOK512
 	ROW512(0, Z0, Z1)
 	ROW512(256, Z2, Z3)
@@ -296,6 +304,7 @@ blk1a:
 	MOVQ steps+8(FP), R11
 
 step1a:
+	PREFETCHT0     q4Ahead(BX)
 	LOADSTEP256
 	LOOKT256(0, Y4)
 	LOOKT256(8, Y5)
@@ -354,6 +363,7 @@ blk4a:
 	MOVQ steps+8(FP), R11
 
 step4a:
+	PREFETCHT0     q4Ahead(BX)
 	LOADSTEP256
 	ROWS256(0, Y0, Y2, Y4, Y6)
 	ROWS256(8, Y1, Y3, Y5, Y7)

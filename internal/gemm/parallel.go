@@ -3,6 +3,7 @@ package gemm
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // minParallel is the work (m·N·K multiply-adds) below which MatMul stays
@@ -36,6 +37,10 @@ func split(mr, nr, m, n, k, threads int, run func(r0, r1, p0, p1 int)) {
 	if mp >= 4*threads || np < threads {
 		tm, tn = min(threads, mp), 1
 	}
+	if tm == 1 {
+		splitPanels(m, np, tn, run)
+		return
+	}
 	var wg sync.WaitGroup
 	for w := tm*tn - 1; w >= 0; w-- {
 		im, in := w/tn, w%tn
@@ -51,6 +56,37 @@ func split(mr, nr, m, n, k, threads int, run func(r0, r1, p0, p1 int)) {
 			runLocked(run, r0, r1, p0, p1)
 		}()
 	}
+	wg.Wait()
+}
+
+// splitPanels is split by column panels for few rows (decode): the
+// goroutines (the caller's among them) take slices of about an eighth of
+// a goroutine's share of the np panels from a shared counter, so that
+// where another process holds a core the goroutine on the free one
+// streams more of B instead of the product waiting for a fixed share.
+func splitPanels(m, np, threads int, run func(r0, r1, p0, p1 int)) {
+	slice := max(1, np/(8*threads))
+	var next atomic.Int64
+	worker := func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		for {
+			p0 := int(next.Add(int64(slice))) - slice
+			if p0 >= np {
+				return
+			}
+			run(0, m, p0, min(p0+slice, np))
+		}
+	}
+	var wg sync.WaitGroup
+	for range threads - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			worker()
+		}()
+	}
+	worker()
 	wg.Wait()
 }
 

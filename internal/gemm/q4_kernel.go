@@ -1,6 +1,9 @@
 package gemm
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // The assembly decode path of MatMulQ4. A kernel reads each column's
 // codes once for one or four rows of activations, looks the codes up in
@@ -82,8 +85,12 @@ func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 	q4Parallel(b.N, m*b.N*b.K, threads, run)
 }
 
-// q4Parallel splits columns [0, n) over up to threads goroutines (none
-// for a small product, work multiply-adds), in slices of whole 64 columns.
+// q4Parallel runs run over columns [0, n) on up to threads goroutines
+// (the caller's among them; only the caller for a small product, work
+// multiply-adds), which take slices of whole 64 columns in turn from a
+// shared counter: where another process holds a core, the goroutine on
+// the free one computes more of the product instead of the product
+// waiting for a fixed half. No column's result depends on who computes it.
 func q4Parallel(n, work, threads int, run func(n0, n1 int)) {
 	threads = max(1, min(threads, n/64))
 	if work < minParallel {
@@ -93,18 +100,32 @@ func q4Parallel(n, work, threads int, run func(n0, n1 int)) {
 		run(0, n)
 		return
 	}
+	slice := q4SliceCols(n, threads)
+	var next atomic.Int64
+	worker := func() {
+		for {
+			n0 := int(next.Add(int64(slice))) - slice
+			if n0 >= n {
+				return
+			}
+			run(n0, min(n0+slice, n))
+		}
+	}
 	var wg sync.WaitGroup
-	per := (n + threads - 1) / threads
-	for n0 := 0; n0 < n; n0 += per {
-		n1 := min(n0+per, n)
+	for range threads - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run(n0, n1)
+			worker()
 		}()
 	}
+	worker()
 	wg.Wait()
 }
+
+// q4SliceCols is the columns q4Parallel hands out at a time: about an
+// eighth of a goroutine's share, a multiple of 64, at least 64.
+func q4SliceCols(n, threads int) int { return max(64, n/(8*threads)/64*64) }
 
 // prepQ4A writes rows [r0, r1) of a (stride lda, k values) into dst as
 // [k/S][rows][S] for steps of S = len(order) values, each step's values

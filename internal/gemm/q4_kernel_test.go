@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -169,6 +170,32 @@ func BenchmarkQ4Kernels(b *testing.B) {
 				sec := b.Elapsed().Seconds() / float64(b.N)
 				b.ReportMetric(float64(m*n*k)/sec/1e9, "Gmac/s")
 			})
+		}
+	}
+}
+
+// TestQ4Parallel: q4Parallel hands every column to run exactly once, in
+// slices of whole 64 columns (but the last), for any width and threads.
+func TestQ4Parallel(t *testing.T) {
+	for _, n := range []int{1, 63, 64, 65, 512, 1000, 8192} {
+		for _, threads := range []int{1, 2, 3, 8} {
+			var mu sync.Mutex
+			seen := make([]int, n)
+			q4Parallel(n, minParallel, threads, func(n0, n1 int) {
+				if n0%64 != 0 || (n1 != n && n1%64 != 0) {
+					t.Errorf("n=%d threads=%d: slice [%d, %d) not of whole 64 columns", n, threads, n0, n1)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				for j := n0; j < n1; j++ {
+					seen[j]++
+				}
+			})
+			for j, c := range seen {
+				if c != 1 {
+					t.Fatalf("n=%d threads=%d: column %d computed %d times", n, threads, j, c)
+				}
+			}
 		}
 	}
 }

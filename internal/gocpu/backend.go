@@ -145,6 +145,9 @@ type Buffer struct {
 	// set on execution outputs, cleared once the storage is handed out
 	// (BufferData), so no one can hold it when it is reused.
 	pool *pool
+	// release, when set, runs at finalization: the storage is not Go
+	// memory (storage.go).
+	release func()
 }
 
 func (b *Backend) buffer(x backends.Buffer) (*Buffer, error) {
@@ -170,7 +173,10 @@ func (b *Backend) BufferFinalize(x backends.Buffer) error {
 	if buf.pool != nil && buf.flat != nil {
 		buf.pool.put(buf.shape.DType, buf.flat)
 	}
-	buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16, buf.q4 = nil, nil, nil, nil, nil, nil
+	if buf.release != nil {
+		buf.release()
+	}
+	buf.flat, buf.packed, buf.pool, buf.weight, buf.weightBF16, buf.q4, buf.release = nil, nil, nil, nil, nil, nil, nil
 	return nil
 }
 
