@@ -140,10 +140,12 @@ func adapterVar(ctx *context.Context, g *Graph, name, v string) *Node {
 //	x [..., in], W [out, in], bias [out] or nil → [..., out]
 func linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	g := x.Graph()
-	var y *Node
-	if wt := paramT(ctx, g, name); wt != nil && adapterVar(ctx, g, name, "") == nil {
+	y := int8Linear(ctx, x, name, bias) // LLM.int8 weights: int8_forward.go
+	switch wt := paramT(ctx, g, name); {
+	case y != nil:
+	case wt != nil && adapterVar(ctx, g, name, "") == nil:
 		y = nn.LinearT(x, wt, bias)
-	} else {
+	default:
 		y = nn.Linear(x, Param(ctx, g, name), bias)
 	}
 	a := adapterVar(ctx, g, name, "A")

@@ -36,6 +36,9 @@ type Quantization struct {
 	QuantStorage string `json:"bnb_4bit_quant_storage"`
 	// SkipModules is llm_int8_skip_modules: modules left unquantized.
 	SkipModules []string `json:"llm_int8_skip_modules"`
+	// LLMInt8Threshold is llm_int8_threshold, LLM.int8's outlier threshold
+	// (nil: BitsAndBytesConfig's 6.0; Int8Threshold).
+	LLMInt8Threshold *float64 `json:"llm_int8_threshold,omitempty"`
 
 	// Bits is GPTQ's and AWQ's bits per code (w_bit in AutoAWQ's own file).
 	Bits int `json:"bits,omitempty"`

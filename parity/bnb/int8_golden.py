@@ -24,7 +24,11 @@ golden.jsonl (hf_logprobs.golden_lines of the model loaded from that
 checkpoint, as lm-eval's pretrained=<checkpoint> loads it, dtype float32),
 generate.jsonl (greedy_continuation: one full forward per token) and
 outliers.json (per Linear8bitLt: forward calls over the requests, those
-with an outlier column, the most outlier columns in one call).
+with an outlier column, the most outlier columns in one call) and
+modules.safetensors: each Linear8bitLt's input (<module>.x, float32 [rows,
+in]) and output (<module>.y) in the forward of request MODULE_REQ, so that
+goeval's LLM.int8 product is checked on bitsandbytes' own inputs, module
+by module.
 
 With --check the float bases are quantized again (the saved tensors must be
 bit-identical to the committed checkpoint) and the goldens recomputed from
@@ -44,13 +48,14 @@ import bitsandbytes as bnb
 import torch
 import transformers
 from safetensors import safe_open
+from safetensors.torch import save_file
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests  # noqa: E402
 from hf_logprobs import golden_lines, greedy_continuation  # noqa: E402
-from reftol import same_within  # noqa: E402
+from reftol import REF_TOL, same_within  # noqa: E402
 
 BASES = "models/testdata/bnb_load"
 # name: (float base, llm_int8_threshold, RMSNorm channels scaled: {norm suffix: (channels, factor)})
@@ -131,6 +136,45 @@ def count_outliers(model, reqs):
     return stats
 
 
+MODULE_REQ = 3
+
+
+@torch.no_grad()
+def module_io(model, req):
+    """Each Linear8bitLt's input and output in model's forward of req, by <module>.x and <module>.y."""
+    out, hooks = {}, []
+    for name, mod in model.named_modules():
+        if isinstance(mod, bnb.nn.Linear8bitLt):
+            def hook(m, args, y, name=name):
+                out[name + ".x"] = args[0].reshape(-1, args[0].shape[-1]).float().clone()
+                out[name + ".y"] = y.reshape(-1, y.shape[-1]).float().clone()
+            hooks.append(mod.register_forward_hook(hook))
+    model(input_ids=torch.tensor([(req["context_ids"] + req["continuation_ids"])[:-1]]))
+    for h in hooks:
+        h.remove()
+    return out
+
+
+@torch.no_grad()
+def modules_golden(model, path, req, check):
+    """Writes module_io to path, or runs each module again on the committed
+    inputs and compares with the committed outputs; returns 1 on a difference."""
+    if not check:
+        save_file(module_io(model, req), path)
+        return 0
+    mods = dict(model.named_modules())
+    bad = 0
+    with safe_open(path, "pt") as f:
+        for k in f.keys():
+            if k.endswith(".x"):
+                name = k[:-2]
+                got, want = mods[name](f.get_tensor(k)), f.get_tensor(name + ".y")
+                if (got - want).abs().max() > REF_TOL * max(1.0, float(want.abs().max())):
+                    print(f"{path}: {name}: bitsandbytes' output on the committed input differs")
+                    bad = 1
+    return bad
+
+
 def put(path, value, check, jsonl=False):
     """Writes value to path, or compares it (floats within REF_TOL); returns 1 on a difference."""
     if not check:
@@ -174,6 +218,7 @@ def model_goldens(name, out, reqs, check):
     if threshold > 0 and (hit == 0 or all(s["max_cols"] == model.config.hidden_size for s in stats.values())):
         raise SystemExit(f"{name}: outlier columns in {hit} of {len(stats)} modules: the threshold is not exercised")
     bad += put(os.path.join(d, "outliers.json"), stats, check)
+    bad += modules_golden(model, os.path.join(d, "modules.safetensors"), reqs[MODULE_REQ], check)
     bad += put(os.path.join(d, "golden.jsonl"), golden_lines(model, reqs), check, jsonl=True)
     gens = [{"context_ids": r["context_ids"], "greedy": greedy_continuation(model, r["context_ids"], 8, 1 << 20)} for r in reqs[:4]]
     bad += put(os.path.join(d, "generate.jsonl"), gens, check, jsonl=True)
