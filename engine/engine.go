@@ -152,6 +152,13 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.cfg, e.model, e.ctx = l.Config, l.Model, l.Context
+	if models.Int8SplitsOutliers(l.Config, lo) && e.opts.packing() {
+		// LLM.int8's outlier columns are found over a request's own tokens
+		// (bitsandbytes runs one request per forward): rows unpacked, no
+		// prefix shared between requests.
+		e.opts.Packing = "off"
+		opts.logf("%s: loglikelihood rows unpacked, prompt prefixes not shared", models.Int8Compute(l.Config, lo))
+	}
 	if l.NumAdapters > 0 {
 		e.numAdapters, e.adapter = l.NumAdapters, 0
 	}

@@ -3,10 +3,12 @@ package models
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
@@ -178,7 +180,36 @@ func int8Linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	}
 	g := x.Graph()
 	threshold := context.GetParamOr(ctx.InAbsPath("/"), int8ThresholdParam, int8DefaultThreshold)
-	return nn.Int8Linear(x, Param(ctx, g, name), v.ValueGraph(g), bias, threshold)
+	var valid *Node
+	if x.Rank() == 3 {
+		valid = context.GetGraphParamOr[*Node](ctx.InAbsPath("/"), g, int8RowsParam, nil)
+	}
+	return nn.Int8Linear(x, Param(ctx, g, name), v.ValueGraph(g), bias, threshold, valid)
+}
+
+// int8RowsParam is the graph parameter (root scope) holding the real
+// (non-padding) tokens of unpacked rows, [B, T] bool, for the LLM.int8
+// outlier columns (nn.Int8Linear's valid).
+const int8RowsParam = "goeval_int8_rows"
+
+// setInt8Rows records on g that row b of tokens [B, T] holds rowLen[b]
+// real tokens, the rest padding (nothing when rowLen is nil).
+func setInt8Rows(ctx *context.Context, tokens, rowLen *Node) {
+	if rowLen == nil {
+		return
+	}
+	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
+	pos := Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1)
+	ctx.InAbsPath("/").SetGraphParam(tokens.Graph(), int8RowsParam, LessThan(pos, BroadcastToDims(Reshape(rowLen, b, 1), b, t)))
+}
+
+// Int8SplitsOutliers reports whether Load computes cfg's checkpoint under
+// o as LLM.int8 with a threshold above 0: each forward's outlier columns
+// then depend on every row of its sequence, so a request's scores are
+// bitsandbytes' only when its tokens run as one unpacked row, alone.
+func Int8SplitsOutliers(cfg *Config, o LoadOptions) bool {
+	c := Int8Compute(cfg, o)
+	return c != "" && c != "dequantized" && !strings.HasSuffix(c, " 0")
 }
 
 // Int8Compute describes how Load computes the bitsandbytes 8-bit weights

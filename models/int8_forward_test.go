@@ -142,7 +142,7 @@ func int8ModuleDiff(t *testing.T, backend backends.Backend, set *intQuantSet, io
 	rows := xInfo.Shape[0]
 	got := MustExecOnce(backend, func(x, cb, scb, bias *Node) *Node {
 		x = Reshape(x, 1, rows, w.In)
-		return Reshape(nn.Int8Linear(x, Reshape(cb, w.Out, w.In), scb, bias, threshold), -1)
+		return Reshape(nn.Int8Linear(x, Reshape(cb, w.Out, w.In), scb, bias, threshold, nil), -1)
 	}, x, cb, w.SCB, bias).Value().([]float32)
 	for i, v := range y {
 		d = math.Max(d, math.Abs(float64(got[i]-v)))

@@ -33,27 +33,28 @@ const int8Recip = float32(7.874015718698502e-3)
 
 // Int8Linear is LLM.int8's x·Wᵀ (+ bias) for W given as its int8 codes cb
 // (integer values in any float dtype, [out, in]) and row scales scb [out].
-// The outlier columns are found over each sequence: axis 0 of x when x
-// has rank 3 or more (a batch of sequences), all of x otherwise, as
-// bitsandbytes finds them over the rows of one forward call. threshold 0
-// splits off nothing. Computed in float32, returned in x's dtype.
+// The outlier columns are found over each sequence, as bitsandbytes finds
+// them over the rows of one forward call of one request: x [S, R, …, in]
+// is S sequences of R·… rows, x [N, in] N sequences of one row (a decode
+// step); valid [S, R] (nil: all) marks the rows that count (padding does
+// not). threshold 0 splits off nothing. Computed in float32, returned in
+// x's dtype.
 //
 //	x [..., in], cb [out, in], scb [out], bias [out] or nil → [..., out]
-func Int8Linear(x, cb, scb, bias *Node, threshold float64) *Node {
+func Int8Linear(x, cb, scb, bias *Node, threshold float64, valid *Node) *Node {
 	if cb.Rank() != 2 || cb.Shape().Dim(1) != x.Shape().Dim(-1) {
 		panicf("Int8Linear: weight %s does not match input %s (want [out, %d])", cb.Shape(), x.Shape(), x.Shape().Dim(-1))
 	}
 	dims := x.Shape().Dimensions
 	in, out := cb.Shape().Dim(1), cb.Shape().Dim(0)
-	seqs := 1
-	if x.Rank() >= 3 {
-		seqs = dims[0]
+	xf := Reshape(ConvertDType(x, dtypes.Float32), dims[0], -1, in) // [S, R, in]
+	if valid != nil {
+		valid = Reshape(valid, dims[0], -1, 1) // [S, R, 1]
 	}
-	xf := Reshape(ConvertDType(x, dtypes.Float32), seqs, -1, in) // [S, R, in]
 	cb = ConvertDType(cb, dtypes.Float32)
 	scb = Reshape(ConvertDType(scb, dtypes.Float32), 1, 1, out)
-	codes, rowScale, outlierCols := QuantizeRowsInt8(xf, threshold) // [S, R, in], [S, R, 1], [S, 1, in] or nil
-	acc := int8Dot(codes, cb)                                       // [S, R, out], exact integers
+	codes, rowScale, outlierCols := QuantizeRowsInt8(xf, threshold, valid) // [S, R, in], [S, R, 1], [S, 1, in] or nil
+	acc := int8Dot(codes, cb)                                              // [S, R, out], exact integers
 	y := MulScalar(Mul(acc, Mul(rowScale, scb)), float64(int8MMScale))
 	if bias != nil {
 		y = Add(y, Reshape(ConvertDType(bias, dtypes.Float32), 1, 1, out))
@@ -72,16 +73,21 @@ func Int8Linear(x, cb, scb, bias *Node, threshold float64) *Node {
 // float32 integers), the row absmax, and with threshold > 0 the outlier
 // columns (a bool mask; nil without a threshold): outliers |x| ≥ threshold
 // are zeroed before the absmax is taken, and the codes of every outlier
-// column are zeroed in all rows. A row of zeros gets codes 0.
+// column are zeroed in all rows. A row of zeros gets codes 0. Rows where
+// valid (nil: all) is false add no outlier column.
 //
-//	x [S, R, in] float32 → codes [S, R, in], absmax [S, R, 1], cols [S, 1, in]
-func QuantizeRowsInt8(x *Node, threshold float64) (codes, absmax, cols *Node) {
+//	x [S, R, in] float32, valid [S, R, 1] bool or nil → codes [S, R, in], absmax [S, R, 1], cols [S, 1, in]
+func QuantizeRowsInt8(x *Node, threshold float64, valid *Node) (codes, absmax, cols *Node) {
 	x16 := RoundToFloat16(x)
 	zero := ZerosLike(x16)
 	if threshold > 0 {
 		outlier := GreaterOrEqual(Abs(x16), Scalar(x.Graph(), dtypes.Float32, threshold))
 		x16 = Where(outlier, zero, x16)
-		cols = ReduceAndKeep(ConvertDType(outlier, dtypes.Float32), ReduceMax, 1) // [S, 1, in]
+		counted := outlier
+		if valid != nil {
+			counted = LogicalAnd(outlier, BroadcastToDims(valid, outlier.Shape().Dimensions...))
+		}
+		cols = ReduceAndKeep(ConvertDType(counted, dtypes.Float32), ReduceMax, 1) // [S, 1, in]
 		cols = GreaterThan(cols, ZerosLike(cols))
 	}
 	absmax = ReduceAndKeep(Abs(x16), ReduceMax, -1) // [S, R, 1]

@@ -71,15 +71,17 @@ func TestRoundToFloat16(t *testing.T) {
 // as bitsandbytes' kernels compute it, loop by loop (the reference the
 // graph is checked against): float16 rounding, outliers, row absmax,
 // codes, int32 sums, int8_mm_dequant's order, the bias, then the outlier
-// columns against the dequantized weight.
-func int8Ref(x []float32, rows, in int, cb []int8, scb, bias []float32, threshold float32) []float32 {
+// columns against the dequantized weight. Only the first valid rows add
+// outlier columns.
+func int8Ref(x []float32, rows, valid, in int, cb []int8, scb, bias []float32, threshold float32) []float32 {
 	out := len(scb)
 	x16 := make([]float32, len(x))
 	cols := make([]bool, in)
 	for i, v := range x {
 		x16[i] = float16.Fromfloat32(v).Float32()
 		if threshold > 0 && float32(math.Abs(float64(x16[i]))) >= threshold {
-			x16[i], cols[i%in] = 0, true
+			x16[i] = 0
+			cols[i%in] = cols[i%in] || i/in < valid
 		}
 	}
 	y := make([]float32, rows*out)
@@ -119,19 +121,23 @@ func int8Ref(x []float32, rows, in int, cb []int8, scb, bias []float32, threshol
 
 // TestInt8LinearMatchesReference runs Int8Linear on random activations
 // with a few large columns against int8Ref, with thresholds 0 and 6, one
-// row and several, and a contraction longer than int8ExactK (chunked
-// int32 sums): within 2e-6 relative to the output's scale.
+// row and several, a contraction longer than int8ExactK (chunked int32
+// sums) and padding rows whose outliers must not count: within 2e-6
+// relative to the output's scale.
 func TestInt8LinearMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
-		rows, in, out int
-		threshold     float32
-	}{{5, 64, 24, 0}, {5, 64, 24, 6}, {1, 64, 24, 6}, {7, 2080, 16, 6}, {3, 2080, 16, 0}} {
+		rows, valid, in, out int
+		threshold            float32
+	}{{5, 5, 64, 24, 0}, {5, 5, 64, 24, 6}, {1, 1, 64, 24, 6}, {7, 7, 2080, 16, 6}, {3, 3, 2080, 16, 0}, {6, 3, 64, 24, 6}} {
 		x := make([]float32, tc.rows*tc.in)
 		for i := range x {
 			x[i] = float32(r.NormFloat64())
 			if i%tc.in%13 == 5 {
 				x[i] *= 5
+			}
+			if i/tc.in >= tc.valid && i%tc.in%7 == 3 { // padding with outliers of its own
+				x[i] = 9
 			}
 		}
 		cb := make([]int8, tc.out*tc.in)
@@ -144,15 +150,17 @@ func TestInt8LinearMatchesReference(t *testing.T) {
 		for o := range scb {
 			scb[o], bias[o] = float32(r.Float64()), float32(r.NormFloat64())
 		}
-		want := int8Ref(x, tc.rows, tc.in, cb, scb, bias, tc.threshold)
-		x2 := make([][]float32, tc.rows)
-		for i := range x2 {
-			x2[i] = x[i*tc.in : (i+1)*tc.in]
+		want := int8Ref(x, tc.rows, tc.valid, tc.in, cb, scb, bias, tc.threshold)
+		x3 := [][][]float32{make([][]float32, tc.rows)}
+		valid := [][]bool{make([]bool, tc.rows)}
+		for i := range tc.rows {
+			x3[0][i] = x[i*tc.in : (i+1)*tc.in]
+			valid[0][i] = i < tc.valid
 		}
 		for name, b := range int8Backends(t) {
-			got := MustExecOnce(b, func(x, cb, scb, bias *Node) *Node {
-				return Int8Linear(x, Reshape(cb, tc.out, tc.in), scb, bias, float64(tc.threshold))
-			}, x2, cbf, scb, bias).Value().([][]float32)
+			got := MustExecOnce(b, func(x, cb, scb, bias, valid *Node) *Node {
+				return Int8Linear(x, Reshape(cb, tc.out, tc.in), scb, bias, float64(tc.threshold), valid)
+			}, x3, cbf, scb, bias, valid).Value().([][][]float32)[0]
 			d, scale := 0.0, 0.0
 			for i, w := range want {
 				d = max(d, math.Abs(float64(got[i/tc.out][i%tc.out]-w)))

@@ -22,7 +22,10 @@ Per model OUT/<name>/ holds the 8-bit checkpoint save_pretrained writes
 (config.json, model.safetensors: int8 weight, float32 SCB, weight_format),
 golden.jsonl (hf_logprobs.golden_lines of the model loaded from that
 checkpoint, as lm-eval's pretrained=<checkpoint> loads it, dtype float32),
-generate.jsonl (greedy_continuation: one full forward per token) and
+generate.jsonl (greedy_continuation: one full forward per token),
+generate_kv.jsonl (model.generate, greedy, with its KV cache: a prefill
+of the prompt, then one row per step, as lm-eval's generate_until runs;
+with a threshold the outlier columns of each step are that row's) and
 outliers.json (per Linear8bitLt: forward calls over the requests, those
 with an outlier column, the most outlier columns in one call) and
 modules.safetensors: each Linear8bitLt's input (<module>.x, float32 [rows,
@@ -175,6 +178,14 @@ def modules_golden(model, path, req, check):
     return bad
 
 
+@torch.no_grad()
+def kv_greedy(model, ctx, n):
+    """transformers' greedy generate of up to n tokens after ctx (one request, its KV cache; the EOS ends it)."""
+    out = model.generate(torch.tensor([ctx]), attention_mask=torch.ones(1, len(ctx), dtype=torch.long), do_sample=False,
+                         max_new_tokens=n, pad_token_id=0)
+    return {"context_ids": ctx, "greedy": out[0, len(ctx):].tolist()}
+
+
 def put(path, value, check, jsonl=False):
     """Writes value to path, or compares it (floats within REF_TOL); returns 1 on a difference."""
     if not check:
@@ -222,6 +233,7 @@ def model_goldens(name, out, reqs, check):
     bad += put(os.path.join(d, "golden.jsonl"), golden_lines(model, reqs), check, jsonl=True)
     gens = [{"context_ids": r["context_ids"], "greedy": greedy_continuation(model, r["context_ids"], 8, 1 << 20)} for r in reqs[:4]]
     bad += put(os.path.join(d, "generate.jsonl"), gens, check, jsonl=True)
+    bad += put(os.path.join(d, "generate_kv.jsonl"), [kv_greedy(model, r["context_ids"], 8) for r in reqs[:4]], check, jsonl=True)
     print(f"{name}: {'checked' if check else 'written'} (threshold {threshold}, outliers in {hit}/{len(stats)} modules)")
     return bad
 
