@@ -146,12 +146,19 @@ func open(dir string, opts Options) (*Engine, error) {
 	dtype := e.prec.compute
 	start := time.Now()
 	var l *models.Loaded
-	lo := models.LoadOptions{DType: dtype, WeightDType: e.prec.weights, Dequantize4Bit: opts.Dequantize4Bit, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode,
-		LoadIn4Bit: opts.LoadIn4Bit, Logf: opts.Logf}
+	lo := models.LoadOptions{DType: dtype, WeightDType: e.prec.weights, Dequantize4Bit: opts.Dequantize4Bit, Dequantize8Bit: opts.Dequantize8Bit, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode,
+		LoadIn4Bit: opts.LoadIn4Bit, LoadIn8Bit: opts.LoadIn8Bit, Logf: opts.Logf}
 	if err := tryCatch("load weights", func() (err error) { l, err = models.Load(e.backend, dir, lo); return err }); err != nil {
 		return nil, err
 	}
 	e.cfg, e.model, e.ctx = l.Config, l.Model, l.Context
+	if models.Int8SplitsOutliers(l.Config, lo) && e.opts.packing() {
+		// LLM.int8's outlier columns are found over a request's own tokens
+		// (bitsandbytes runs one request per forward): rows unpacked, no
+		// prefix shared between requests.
+		e.opts.Packing = "off"
+		opts.logf("%s: loglikelihood rows unpacked, prompt prefixes not shared", models.Int8Compute(l.Config, lo))
+	}
 	if l.NumAdapters > 0 {
 		e.numAdapters, e.adapter = l.NumAdapters, 0
 	}

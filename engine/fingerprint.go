@@ -60,6 +60,13 @@ func (e *Engine) hashModelAndAdapters(h hash.Hash, what string, weight func(hash
 	if q := e.opts.LoadIn4Bit; q != nil { // quantized at load: other weights than the files'
 		fmt.Fprintf(h, "load_in_4bit %s\n", q)
 	}
+	if q := e.opts.LoadIn8Bit; q != nil {
+		fmt.Fprintf(h, "load_in_8bit %s, llm_int8_skip_modules %q\n", q, q.SkipModules)
+	}
+	lo := models.LoadOptions{Dequantize8Bit: e.opts.Dequantize8Bit, LoadIn8Bit: e.opts.LoadIn8Bit, Adapters: e.opts.Adapters, AdapterMode: e.opts.AdapterMode}
+	if c := models.Int8Compute(e.cfg, lo); c != "" { // LLM.int8 and the dequantized model score differently
+		fmt.Fprintf(h, "8-bit %s\n", c)
+	}
 	if len(e.opts.Adapters) > 0 {
 		mode, _ := models.ParseAdapterMode(e.opts.AdapterMode)
 		fmt.Fprintf(h, "adapter mode %s, applied %d of %d\n", mode, e.adapter, len(e.opts.Adapters))

@@ -62,6 +62,12 @@ type Options struct {
 	// packed values rounded to bfloat16 where they are looked up) when no
 	// adapter is merged; XLA devices always dequantize.
 	Dequantize4Bit bool
+	// Dequantize8Bit computes a bitsandbytes 8-bit checkpoint (or
+	// LoadIn8Bit) as the dense model of its dequantized weights. Unset,
+	// its weights are multiplied as LLM.int8 does (transformers'
+	// Linear8bitLt: activations quantized to int8 per row, outlier
+	// columns above llm_int8_threshold apart), on every device.
+	Dequantize8Bit bool
 	// BatchSize is the number of rows per forward pass (default 8).
 	BatchSize int
 	// MaxLength is lm-eval's max_length: inputs are left-truncated to it and
@@ -98,6 +104,12 @@ type Options struct {
 	// pre-quantized bitsandbytes checkpoint; a quantized checkpoint is
 	// refused.
 	LoadIn4Bit *models.Quantization
+	// LoadIn8Bit, when set (models.LoadIn8Bit), quantizes a float
+	// checkpoint's Linear weights at load as transformers' load_in_8bit
+	// does (bitsandbytes' int8_vectorwise_quant of the float16 weights),
+	// then computes with them as for a pre-quantized 8-bit checkpoint; a
+	// quantized checkpoint is refused.
+	LoadIn8Bit *models.Quantization
 	// Packing is "on" (default) or "off": pack loglikelihood rows (requests
 	// sharing a context or a few-shot prefix score it once; several
 	// requests share a row; see plan/pack.go) and prefill a prompt prefix that

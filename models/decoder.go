@@ -82,6 +82,8 @@ func (d *decoder) rows(ctx *context.Context, tokens, positions, keyValid, rowLen
 	if positions == nil {
 		positions = Iota(tokens.Graph(), shapes.Make(dtypes.Int32, b, t), 1)
 	}
+	// LLM.int8's outlier columns skip padding (int8_forward.go).
+	setInt8Rows(ctx, tokens, rowLen)
 	rotated := positions // the rotary embedding's: a row's padding at its last real position (LongRoPE reads the row's length from it)
 	if rowLen != nil && d.cfg.LongRopeLength() > 0 {
 		last := AddScalar(MaxScalar(rowLen, 1), -1) // [B]

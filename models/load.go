@@ -60,6 +60,11 @@ type LoadOptions struct {
 	// GPTQ and AWQ 4-bit weights whose groups are of equal sizes
 	// (GroupQuant.Q4; desc_act's with their input columns permuted).
 	Dequantize4Bit bool
+	// Dequantize8Bit dequantizes a bitsandbytes 8-bit checkpoint's
+	// weights and computes the dense model. Unset, they are kept as int8
+	// codes and multiplied as LLM.int8 (transformers' Linear8bitLt)
+	// does: int8_forward.go.
+	Dequantize8Bit bool
 	// Adapters are PEFT LoRA adapter directories; AdapterMode is
 	// AdapterMerged (default: one adapter) or AdapterSeparate.
 	Adapters    []string
@@ -70,6 +75,13 @@ type LoadOptions struct {
 	// the form a pre-quantized checkpoint has, then is dequantized like one
 	// (bnb_loadin4bit.go). A quantized checkpoint is refused.
 	LoadIn4Bit *Quantization
+	// LoadIn8Bit, when set (models.LoadIn8Bit), quantizes a float
+	// checkpoint at load as transformers' load_in_8bit does: each Linear
+	// weight of the decoder goes through bitsandbytes'
+	// int8_vectorwise_quant of its float16 values into the int8 codes and
+	// row scales a pre-quantized 8-bit checkpoint holds, then is computed
+	// like one (int8_load.go). A quantized checkpoint is refused.
+	LoadIn8Bit *Quantization
 	// Logf receives progress messages; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -125,9 +137,16 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	if mode == AdapterMerged && len(adapters) == 1 {
 		tf = adapters[0].MergeInto
 	}
-	if err := loadWeights(l.Context, backend, cfg, set, o.weightDTypes(), tf); err != nil {
+	stored := int8Forward(set, o.Dequantize8Bit, tf != nil)
+	if err := loadWeights(l.Context, backend, cfg, stored, o.weightDTypes(), tf); err != nil {
 		l.Context.Finalize()
 		return nil, err
+	}
+	if s, ok := stored.(*int8Set); ok {
+		if err := s.storeScales(l.Context, backend); err != nil {
+			l.Context.Finalize()
+			return nil, err
+		}
 	}
 	if mode == AdapterSeparate && len(adapters) > 0 {
 		for i, a := range adapters {
@@ -147,13 +166,22 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOptions) (Tensors, error) {
 	var set Tensors
 	q, how := cfg.Quantization, ""
-	if o.LoadIn4Bit != nil {
+	switch {
+	case o.LoadIn4Bit != nil && o.LoadIn8Bit != nil:
+		return nil, errs.BadInputf("load_in_4bit and load_in_8bit both given: choose one")
+	case o.LoadIn8Bit != nil:
+		s, err := openLoadIn8Bit(dir, cfg, o.LoadIn8Bit)
+		if err != nil {
+			return nil, err
+		}
+		set, q, how = s, o.LoadIn8Bit, "quantized at load (load_in_8bit), "
+	case o.LoadIn4Bit != nil:
 		b, err := openLoadIn4Bit(dir, cfg, o.LoadIn4Bit)
 		if err != nil {
 			return nil, err
 		}
 		set, q, how = b, o.LoadIn4Bit, "quantized at load (load_in_4bit), "
-	} else {
+	default:
 		s, err := OpenTensors(dir, cfg)
 		if err != nil {
 			return nil, err
@@ -168,6 +196,9 @@ func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOption
 			if src, is4 := set.(q4Source); is4 && src.q4Where() != "" {
 				how = strings.Replace(how, "dequantized at load", "kept packed (4-bit) "+src.q4Where()+", dequantized at load", 1) + " otherwise"
 			}
+		}
+		if c := Int8Compute(cfg, o); c != "" && c != "dequantized" {
+			how = strings.Replace(how, "dequantized at load to", "kept as int8 codes and multiplied as "+c+", in", 1)
 		}
 		o.Logf("%s: %d weights %s", q, len(qs.Quantized()), how)
 	}

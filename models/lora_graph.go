@@ -140,11 +140,12 @@ func adapterVar(ctx *context.Context, g *Graph, name, v string) *Node {
 //	x [..., in], W [out, in], bias [out] or nil → [..., out]
 func linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	g := x.Graph()
-	var y *Node
+	y := int8Linear(ctx, x, name, bias)             // LLM.int8 weights: int8_forward.go
 	replaced := adapterVar(ctx, g, name, "") != nil // modules_to_save: Param has it
 	wp, perm := paramPermuted(ctx, g, name)
 	wt := paramT(ctx, g, name)
 	switch {
+	case y != nil:
 	case !replaced && wp != nil: // input columns permuted (q4perm.go)
 		y = nn.Linear(gatherLast(x, perm), wp, bias)
 	case !replaced && wt != nil:

@@ -12,8 +12,11 @@ import (
 // writes it for a pre-quantized checkpoint. Load reads bitsandbytes 4-bit
 // checkpoints (nf4 or fp4, with or without double quantization: bnb.go),
 // bitsandbytes 8-bit ones (LLM.int8), GPTQ (4 or 8 bits, v1 or v2
-// packing) and AWQ GEMM (intquant*.go), and dequantizes them at load; every other method or variant is a bad-input error (Supported),
-// while Inspect still describes it.
+// packing) and AWQ GEMM (intquant*.go), and dequantizes them at load,
+// except 8-bit weights, kept as int8 codes and multiplied as LLM.int8
+// (int8_forward.go) unless LoadOptions.Dequantize8Bit; every other method
+// or variant is a bad-input error (Supported), while Inspect still
+// describes it.
 type Quantization struct {
 	// Method is quant_method: "bitsandbytes", "gptq", "awq", ...
 	Method string `json:"quant_method"`
@@ -36,6 +39,9 @@ type Quantization struct {
 	QuantStorage string `json:"bnb_4bit_quant_storage"`
 	// SkipModules is llm_int8_skip_modules: modules left unquantized.
 	SkipModules []string `json:"llm_int8_skip_modules"`
+	// LLMInt8Threshold is llm_int8_threshold, LLM.int8's outlier threshold
+	// (nil: BitsAndBytesConfig's 6.0; Int8Threshold).
+	LLMInt8Threshold *float64 `json:"llm_int8_threshold,omitempty"`
 
 	// Bits is GPTQ's and AWQ's bits per code (w_bit in AutoAWQ's own file).
 	Bits int `json:"bits,omitempty"`

@@ -97,6 +97,16 @@ type RunSettings struct {
 	// in the model_args built as lm-eval's load_in_4bit=True and bnb_4bit_*
 	// model arguments.
 	LoadIn4Bit *LoadIn4BitArgs `json:",omitempty"`
+	// LoadIn8Bit, when set, is goeval's --load-in-8bit, written after them
+	// as lm-eval's load_in_8bit model arguments.
+	LoadIn8Bit *LoadIn8BitArgs `json:",omitempty"`
+}
+
+// LoadIn8BitArgs are the LLM.int8 settings of a checkpoint quantized at
+// load (transformers' BitsAndBytesConfig names).
+type LoadIn8BitArgs struct {
+	Threshold   float64  // llm_int8_threshold
+	SkipModules []string // llm_int8_skip_modules
 }
 
 // LoadIn4BitArgs are the bitsandbytes settings of a checkpoint quantized
@@ -163,6 +173,13 @@ func RunConfig(s RunSettings) *py.Map[any] {
 			args.Set("bnb_4bit_quant_type", q.QuantType)
 			args.Set("bnb_4bit_use_double_quant", q.DoubleQuant)
 			args.Set("bnb_4bit_compute_dtype", q.ComputeDType)
+		}
+		if q := s.LoadIn8Bit; q != nil {
+			args.Set("load_in_8bit", true)
+			args.Set("llm_int8_threshold", q.Threshold)
+			if len(q.SkipModules) > 0 {
+				args.Set("llm_int8_skip_modules", q.SkipModules)
+			}
 		}
 	}
 	c := py.NewMap[any]()

@@ -70,6 +70,7 @@ check "bitsandbytes 4-bit (dequantize_4bit, transformers, peft)" $PY parity/bnb/
 check "bitsandbytes quantize_4bit (--load-in-4bit's quantizer)" $PY parity/bnb/quantize_golden.py --check
 check "load_in_4bit vs transformers + bitsandbytes (nf4, fp4, double quant, QLoRA)" $PY parity/bnb/loadin4bit_golden.py --check
 check "synth --quantize bnb-* checkpoints load in transformers as load_in_4bit" $PY parity/bnb/loadin4bit_golden.py --synth "$BIN"
+check "LLM.int8 (load_in_8bit, 8-bit checkpoints) vs transformers + bitsandbytes" $PY parity/bnb/int8_golden.py --check
 check "GPTQ, AWQ (NumPy dequantizer), bitsandbytes 8-bit (int8_vectorwise_dequant); transformers, peft" $PY parity/quant/quant_golden.py --check
 check "fixture refs vs llama.cpp (testdata/fixtures)" parity/fixtures/make_refs.sh --check
 # Held-out: the original llama.cpp fixtures beside the repository, when present.

@@ -74,7 +74,7 @@ func (f *load4Flag) config() (*models.Quantization, error) {
 func (f *load4Flag) modelArg(k string, v any) (ok bool, err error) {
 	s := fmt.Sprint(v)
 	switch k {
-	case "load_in_4bit", "bnb_4bit_use_double_quant", "load_in_8bit":
+	case "load_in_4bit", "bnb_4bit_use_double_quant":
 		b, err := strconv.ParseBool(s)
 		if err != nil {
 			return true, errs.BadInputf("--model_args %s=%v: want True or False", k, v)
@@ -84,10 +84,6 @@ func (f *load4Flag) modelArg(k string, v any) (ok bool, err error) {
 			f.on, f.given = b, true
 		case "bnb_4bit_use_double_quant":
 			f.doubleQuant = b
-		case "load_in_8bit":
-			if b {
-				return true, errs.BadInputf("--model_args load_in_8bit=True is not supported: goeval quantizes at load to 4 bits only (load_in_4bit=True); pre-quantized 8-bit checkpoints load as they are")
-			}
 		}
 	case "bnb_4bit_quant_type":
 		f.quantType = s
@@ -109,16 +105,21 @@ func (f *load4Flag) runArgs(q *models.Quantization) *report.LoadIn4BitArgs {
 	return &report.LoadIn4BitArgs{QuantType: q.QuantType, DoubleQuant: q.DoubleQuant, ComputeDType: q.ComputeDType}
 }
 
-// validateLoad4 resolves --load-in-4bit and lm-eval's load_in_4bit model
-// arguments; they need a checkpoint evaluated in-process.
+// validateLoad4 resolves --load-in-4bit, --load-in-8bit and lm-eval's
+// load_in_4bit and load_in_8bit model arguments (load8bit.go); they need
+// a checkpoint evaluated in-process.
 func (f *runFlags) validateLoad4() error {
-	q, err := f.load4.config()
+	what := ""
+	if f.model == "fake" || f.api.on() {
+		what = map[bool]string{true: "a model behind an API", false: "the fake model"}[f.api.on()]
+	}
+	q, q8, err := resolveLoadIn(&f.load4, &f.load8, what)
 	if err != nil {
 		return err
 	}
-	if q != nil && (f.model == "fake" || f.api.on()) {
-		return errs.BadInputf("load_in_4bit quantizes a checkpoint's weights at load: it needs a checkpoint --model, not %s", map[bool]string{true: "a model behind an API", false: "the fake model"}[f.api.on()])
+	if q != nil && what != "" {
+		return errs.BadInputf("load_in_4bit quantizes a checkpoint's weights at load: it needs a checkpoint --model, not %s", what)
 	}
-	f.load4q = q
+	f.load4q, f.load8q = q, q8
 	return nil
 }

@@ -142,6 +142,9 @@ func (f *runFlags) modelArg(k string, v any) error {
 		if ok, err := f.load4.modelArg(k, v); ok {
 			return err
 		}
+		if ok, err := f.load8.modelArg(k, v); ok {
+			return err
+		}
 		return errs.BadInputf("--model_args key %q is not supported by goeval (it honours %s)", k, modelArgKeys)
 	}
 	return nil

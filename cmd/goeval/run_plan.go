@@ -322,6 +322,7 @@ func runInfo(f *runFlags, p *runPlan, seeds report.Seeds) report.RunInfo {
 	info.Settings.ThinkEndToken = f.think.endToken
 	if f.lmeval.args == nil {
 		info.Settings.LoadIn4Bit = f.load4.runArgs(f.load4q)
+		info.Settings.LoadIn8Bit = f.load8.runArgs(f.load8q)
 	}
 	if f.think.enable.set {
 		v := f.think.enable.val

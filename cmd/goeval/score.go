@@ -46,6 +46,7 @@ type scoreFlags struct {
 	prefixCacheMB                   string
 	verbose                         bool
 	load4                           load4Flag // --load-in-4bit
+	load8                           load8Flag // --load-in-8bit
 }
 
 func (f *scoreFlags) register(fs *flag.FlagSet) {
@@ -53,6 +54,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.device, "device", engine.DefaultDevice(), deviceHelp)
 	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp)
 	fs.Var(&f.load4, "load-in-4bit", load4Help)
+	fs.Var(&f.load8, "load-in-8bit", load8Help)
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
@@ -91,7 +93,7 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if err != nil {
 		return nil, err
 	}
-	load4, err := f.load4.config()
+	load4, load8, err := resolveLoadIn(&f.load4, &f.load8, "")
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +108,7 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
-		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4}
+		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}
