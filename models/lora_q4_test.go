@@ -93,7 +93,8 @@ func TestLoRAOverPackedQ4(t *testing.T) {
 
 // TestLoadLogQ4: the load line says which quantized weights stay packed
 // on the cpu backend: GPTQ 4-bit ones (also under a separate-mode
-// adapter), none under a merged adapter, none of an 8-bit checkpoint.
+// adapter), none under a merged adapter; an 8-bit checkpoint's stay int8
+// codes for LLM.int8 (int8_forward.go).
 func TestLoadLogQ4(t *testing.T) {
 	gptq, bnb8 := filepath.Join(testdata, "quant", "llama-gptq4-g32"), filepath.Join(testdata, "quant", "llama-bnb8")
 	const kept = "14 weights kept packed (4-bit) where their groups are of equal sizes, dequantized at load to Float32 otherwise"
@@ -105,7 +106,7 @@ func TestLoadLogQ4(t *testing.T) {
 		{gptq, "", false, kept},
 		{gptq, AdapterSeparate, true, kept},
 		{gptq, AdapterMerged, true, "14 weights dequantized at load to Float32"},
-		{bnb8, "", false, "14 weights dequantized at load to Float32"},
+		{bnb8, "", false, "14 weights kept as int8 codes and multiplied as LLM.int8, llm_int8_threshold 6, in Float32"},
 	} {
 		b, err := gocpu.New("threads=2")
 		if err != nil {
