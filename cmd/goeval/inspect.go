@@ -56,7 +56,7 @@ func printInspect(w io.Writer, r *models.Inspection) {
 	fmt.Fprintf(w, "dtypes:       torch_dtype %s; tensors %s; --dtype auto: %s on cuda, %s on a CPU\n",
 		orNone(r.TorchDType), dtypeCounts(r.Tensors.ByDType), auto["cuda"], auto["cpu"])
 	if q := r.Quantization; q != nil {
-		fmt.Fprintf(w, "quantized:    %s; %d weights%s, dequantized at load to the compute dtype\n", q.Description, q.Tensors, blocksizes(q.Blocksizes))
+		fmt.Fprintf(w, "quantized:    %s; %d weights%s, %s\n", q.Description, q.Tensors, blocksizes(q.Blocksizes), quantRun(q.Config))
 	}
 	fmt.Fprintf(w, "config:       hidden %v, %v layers, %v heads (%v KV, head_dim %v), intermediate %v, vocab %v\n",
 		c["hidden_size"], c["num_hidden_layers"], c["num_attention_heads"], c["num_key_value_heads"], c["head_dim"], c["intermediate_size"], c["vocab_size"])
@@ -168,4 +168,19 @@ func blocksizes(m map[int]int) string {
 		parts[i] = fmt.Sprintf("blocksize %d: %d", b, m[b])
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// quantRun says how goeval computes with q's quantized weights (models.Load
+// logs the same per run, with the device and adapters known).
+func quantRun(q *models.Quantization) string {
+	const dequant = "dequantized at load to the compute dtype"
+	switch {
+	case q == nil:
+		return dequant
+	case q.Method == "bitsandbytes" && q.LoadIn8Bit:
+		return fmt.Sprintf("multiplied as LLM.int8 (int8 codes, llm_int8_threshold %g); %s under a merged adapter", q.Int8Threshold(), dequant)
+	case q.Method == "bitsandbytes" || q.Bits == 4:
+		return "kept packed (4-bit) on --device cpu where their blocks lie within rows; " + dequant + " on xla or under a merged adapter"
+	}
+	return dequant
 }
