@@ -110,7 +110,12 @@ func (e *Engine) newCache(b, s int) (*kvCache, error) {
 	layers, kv, d := e.model.CacheDims()
 	c := &kvCache{B: b, S: s, t: make([]*tensors.Tensor, 2*layers)}
 	for i := range c.t {
-		c.t[i] = tensors.FromShape(shapes.Make(dtype, b, kv, s, d))
+		t, err := e.zeroTensor(shapes.Make(dtype, b, kv, s, d))
+		if err != nil {
+			c.free()
+			return nil, fmt.Errorf("new %d×%d cache: %w", b, s, err)
+		}
+		c.t[i] = t
 	}
 	// On simplego a step holds the old cache and the new one: the heap limit
 	// is raised by both. On goeval's pure-Go backend every graph that writes
@@ -126,6 +131,23 @@ func (e *Engine) newCache(b, s int) (*kvCache, error) {
 		reserveHeap(c.reserved)
 	}
 	return c, nil
+}
+
+// zeroTensor is a zeroed cache tensor. On goeval's pure-Go backend it is
+// storage the backend owns (gocpu.NewZeros), so the first graph that gets
+// it donated writes it in place: a tensor made on the host (FromShape) was
+// copied to the backend and then copied again by that graph's first
+// DynamicUpdateSlice, and a 32 k-slot cache of the 0.5B shape (805 MB) was
+// held three times over during a long prompt's first prefill chunk.
+func (e *Engine) zeroTensor(shape shapes.Shape) (*tensors.Tensor, error) {
+	if e.backend.String() != gocpu.Name {
+		return tensors.FromShape(shape), nil
+	}
+	buf, err := gocpu.NewZeros(e.backend, shape)
+	if err != nil {
+		return nil, err
+	}
+	return tensors.FromBuffer(e.backend, buf)
 }
 
 // close frees the cache and gives back its heap reservation.
