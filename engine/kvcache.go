@@ -269,6 +269,20 @@ func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 // On goeval's pure-Go backend the old cache is donated, so a decode step
 // writes its slots in place and the old storage is reused.
 func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]float32, time.Duration, error) {
+	out, d, err := e.runOnCache(g, kind, c, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	logits := tensors.MustCopyFlatData[float32](out)
+	_ = out.FinalizeAll()
+	return logits, d, nil
+}
+
+// runOnCache runs a graph of g whose inputs are args then cache c's
+// tensors (donated on goeval's pure-Go backend, which writes them in
+// place) and whose outputs are one tensor then the cache: c takes the new
+// cache, the caller the first output (to finalize).
+func (e *Engine) runOnCache(g *graphExecs, kind string, c *kvCache, args []any) (*tensors.Tensor, time.Duration, error) {
 	n := len(args)
 	for _, t := range c.t {
 		args = append(args, t)
@@ -300,11 +314,9 @@ func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]f
 		return nil, 0, fmt.Errorf("run %s: %w", key, err)
 	}
 	d := time.Since(start)
-	logits := tensors.MustCopyFlatData[float32](outs[0])
-	_ = outs[0].FinalizeAll()
 	c.free()
 	c.t = outs[1:]
-	return logits, d, nil
+	return outs[0], d, nil
 }
 
 // genKey names a generation graph's shape (Engine.seen, logs): its kind,
