@@ -293,6 +293,7 @@ func (e *Engine) runOnCache(g *graphExecs, kind string, c *kvCache, args []any) 
 	if err != nil {
 		return nil, 0, err
 	}
+	defer g.done(e, key)
 	if err := e.compileOnce(x, key, args); err != nil {
 		return nil, 0, err
 	}

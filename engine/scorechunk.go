@@ -74,7 +74,7 @@ func (e *Engine) runPassChunked(p *pass, n int, tokens bool, results []Score) er
 		return fmt.Errorf("run chunked scoring T=%d: %w", n, err)
 	}
 	if e.execs.chunk == nil {
-		e.execs.chunk = newGraphExecs(e, "scoring chunk", scoreChunkGraph(e.model))
+		e.execs.chunk = oneShot(newGraphExecs(e, "scoring chunk", scoreChunkGraph(e.model)))
 	}
 	size, s := e.chunkTokens(), (n+15)/16*16
 	c, err := e.newCache(1, s)

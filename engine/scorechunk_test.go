@@ -115,6 +115,9 @@ func TestScoreChunkedMemory(t *testing.T) {
 		if _, err := e.ScoreIDs(context.Background(), ctxs, conts, false); err != nil {
 			t.Fatal(err)
 		}
+		if g := e.execs.chunk; g != nil && (len(g.byShape) > 0 || g.one != nil) {
+			t.Errorf("%d scoring chunk graphs kept after the call (each chunk's shape runs once)", len(g.byShape))
+		}
 		return gocpu.MemStats()
 	}
 	const bound = 6 << 20
