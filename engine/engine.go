@@ -59,11 +59,11 @@ type Engine struct {
 // unpacked and packed rows, and the LM head (each made on first use).
 // Packed rows after a cached prefix and the prefix itself have graphs of
 // their own (prefixkv.go).
-type scoreExecs struct{ unpacked, packed, after, prefix, head *graphExecs }
+type scoreExecs struct{ unpacked, packed, after, prefix, head, chunk *graphExecs }
 
 // finalize frees the compiled graphs.
 func (x *scoreExecs) finalize() {
-	for _, g := range []*graphExecs{x.unpacked, x.packed, x.after, x.prefix, x.head} {
+	for _, g := range []*graphExecs{x.unpacked, x.packed, x.after, x.prefix, x.head, x.chunk} {
 		g.finalize()
 	}
 	*x = scoreExecs{}

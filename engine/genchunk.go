@@ -108,7 +108,7 @@ func (e *Engine) prefillChunks(gs *genState, c *kvCache, rows []*genRow, r int, 
 // returns the logits [V] after its last token.
 func (e *Engine) runChunks(gs *genState, c *kvCache, r int, prompt []int32) ([]float32, error) {
 	if gs.chunk == nil {
-		gs.chunk = newGraphExecs(e, "chunk", chunkGraph(e.model))
+		gs.chunk = oneShot(newGraphExecs(e, "chunk", chunkGraph(e.model)))
 	}
 	n, size := len(prompt), e.chunkTokens()
 	var logits []float32

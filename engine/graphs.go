@@ -30,8 +30,10 @@ import (
 type graphExecs struct {
 	build    func() (*mlctx.Exec, error)
 	perShape bool
-	one      *mlctx.Exec
-	byShape  map[string]*mlctx.Exec
+	// once: each shape's graph runs once and is then freed (oneShot).
+	once    bool
+	one     *mlctx.Exec
+	byShape map[string]*mlctx.Exec
 }
 
 // newGraphExecs returns the Execs of graph function fn (made on first
@@ -75,6 +77,31 @@ func (g *graphExecs) exec(shape string) (*mlctx.Exec, error) {
 	}
 	g.byShape[shape] = x
 	return x, nil
+}
+
+// oneShot returns the Execs of a graph function each of whose shapes
+// runs once (a long row's chunks: each chunk attends to a different
+// number of keys, so each is a shape of its own): one Exec per shape,
+// freed after its run (done). Kept, the chunks' graphs of one 32 k-token
+// prompt held 550 MB at the 0.5B shape (each chunk's graph grows with its
+// keys: 128 query chunks of attention a layer at 32 k), and building one
+// again takes under 0.4 s, against ~40 s to run it.
+func oneShot(g *graphExecs) *graphExecs {
+	g.perShape, g.once = true, true
+	return g
+}
+
+// done frees shape's Exec after its run where g's shapes run once, and
+// forgets that the engine compiled it (compileOnce compiles it again).
+func (g *graphExecs) done(e *Engine, shape string) {
+	if !g.once {
+		return
+	}
+	if x, ok := g.byShape[shape]; ok {
+		x.Finalize()
+		delete(g.byShape, shape)
+		delete(e.seen, shape)
+	}
 }
 
 // finalize frees the compiled graphs (g may be nil).

@@ -110,7 +110,12 @@ func (e *Engine) newCache(b, s int) (*kvCache, error) {
 	layers, kv, d := e.model.CacheDims()
 	c := &kvCache{B: b, S: s, t: make([]*tensors.Tensor, 2*layers)}
 	for i := range c.t {
-		c.t[i] = tensors.FromShape(shapes.Make(dtype, b, kv, s, d))
+		t, err := e.zeroTensor(shapes.Make(dtype, b, kv, s, d))
+		if err != nil {
+			c.free()
+			return nil, fmt.Errorf("new %d×%d cache: %w", b, s, err)
+		}
+		c.t[i] = t
 	}
 	// On simplego a step holds the old cache and the new one: the heap limit
 	// is raised by both. On goeval's pure-Go backend every graph that writes
@@ -126,6 +131,23 @@ func (e *Engine) newCache(b, s int) (*kvCache, error) {
 		reserveHeap(c.reserved)
 	}
 	return c, nil
+}
+
+// zeroTensor is a zeroed cache tensor. On goeval's pure-Go backend it is
+// storage the backend owns (gocpu.NewZeros), so the first graph that gets
+// it donated writes it in place: a tensor made on the host (FromShape) was
+// copied to the backend and then copied again by that graph's first
+// DynamicUpdateSlice, and a 32 k-slot cache of the 0.5B shape (805 MB) was
+// held three times over during a long prompt's first prefill chunk.
+func (e *Engine) zeroTensor(shape shapes.Shape) (*tensors.Tensor, error) {
+	if e.backend.String() != gocpu.Name {
+		return tensors.FromShape(shape), nil
+	}
+	buf, err := gocpu.NewZeros(e.backend, shape)
+	if err != nil {
+		return nil, err
+	}
+	return tensors.FromBuffer(e.backend, buf)
 }
 
 // close frees the cache and gives back its heap reservation.
@@ -247,6 +269,20 @@ func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 // On goeval's pure-Go backend the old cache is donated, so a decode step
 // writes its slots in place and the old storage is reused.
 func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]float32, time.Duration, error) {
+	out, d, err := e.runOnCache(g, kind, c, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	logits := tensors.MustCopyFlatData[float32](out)
+	_ = out.FinalizeAll()
+	return logits, d, nil
+}
+
+// runOnCache runs a graph of g whose inputs are args then cache c's
+// tensors (donated on goeval's pure-Go backend, which writes them in
+// place) and whose outputs are one tensor then the cache: c takes the new
+// cache, the caller the first output (to finalize).
+func (e *Engine) runOnCache(g *graphExecs, kind string, c *kvCache, args []any) (*tensors.Tensor, time.Duration, error) {
 	n := len(args)
 	for _, t := range c.t {
 		args = append(args, t)
@@ -257,6 +293,7 @@ func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]f
 	if err != nil {
 		return nil, 0, err
 	}
+	defer g.done(e, key)
 	if err := e.compileOnce(x, key, args); err != nil {
 		return nil, 0, err
 	}
@@ -278,11 +315,9 @@ func (e *Engine) runGen(g *graphExecs, kind string, c *kvCache, args []any) ([]f
 		return nil, 0, fmt.Errorf("run %s: %w", key, err)
 	}
 	d := time.Since(start)
-	logits := tensors.MustCopyFlatData[float32](outs[0])
-	_ = outs[0].FinalizeAll()
 	c.free()
 	c.t = outs[1:]
-	return logits, d, nil
+	return outs[0], d, nil
 }
 
 // genKey names a generation graph's shape (Engine.seen, logs): its kind,

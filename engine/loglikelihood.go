@@ -233,8 +233,12 @@ func (e *Engine) rescore(ctx context.Context, pl *plan.Plan, passes []plan.Pass,
 
 // runPass runs the hidden-state graph on one pass (compiling its shape on
 // first use), then the LM head on its used slots (head.go), and adds the
-// slots' scores into results.
+// slots' scores into results. A row longer than a chunk runs a chunk at a
+// time on the pure-Go backend (scorechunk.go).
 func (e *Engine) runPass(p *pass, tokens bool, results []Score) error {
+	if n, ok := e.chunkedScoreLen(p); ok {
+		return e.runPassChunked(p, n, tokens, results)
+	}
 	args := p.args()
 	key := p.key()
 	exec, err := e.scoreGraphs(p.Kind).exec(key)
