@@ -32,6 +32,10 @@ type Engine struct {
 	// fixShapes fixes shapes as on a GPU (fixedShapes, genshapes.go;
 	// tests set it elsewhere).
 	fixShapes bool
+	// wholeRows keeps a long prompt or scored row in one pass (no chunked
+	// prefill or scoring): LLM.int8 with outlier columns finds them over
+	// the row's tokens, as one transformers forward does.
+	wholeRows bool
 	ctx       *mlctx.Context
 	prec      precision // the resolved dtype (dtype.go)
 	maxLen    int
@@ -159,6 +163,8 @@ func open(dir string, opts Options) (*Engine, error) {
 		e.opts.Packing = "off"
 		opts.logf("%s: loglikelihood rows unpacked, prompt prefixes not shared", models.Int8Compute(l.Config, lo))
 	}
+	// …and over its whole row at once: a long row is not cut in chunks.
+	e.wholeRows = models.Int8SplitsOutliers(l.Config, lo)
 	if l.NumAdapters > 0 {
 		e.numAdapters, e.adapter = l.NumAdapters, 0
 	}

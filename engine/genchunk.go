@@ -45,9 +45,9 @@ func (e *Engine) chunkTokens() int {
 // chunkable reports whether group grp's long prompts prefill in chunks:
 // on goeval's pure-Go backend (whose cache writes are in place), with
 // prefill shapes not fixed, and without LongRoPE (whose rotary factors
-// depend on the whole prompt).
+// depend on the whole prompt) or LLM.int8 outlier columns (wholeRows).
 func (e *Engine) chunkable(grp genGroup) bool {
-	return grp.fixP == 0 && e.backend.String() == gocpu.Name && e.cfg.LongRopeLength() == 0
+	return grp.fixP == 0 && e.backend.String() == gocpu.Name && e.cfg.LongRopeLength() == 0 && !e.wholeRows
 }
 
 // chunkedRow reports whether the admitted rows are one prompt longer than

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,10 +27,17 @@ type int8Gen struct {
 func TestInt8ThroughEngine(t *testing.T) {
 	dir := testutil.Path(t, "models/testdata/bnb_int8")
 	reqs := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, "requests.jsonl"))
-	for _, name := range []string{"llama-t0", "qwen2-t6"} {
-		t.Run(name, func(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		batch, chunk int // chunk: the chunked prefill's and scoring's size, 0 the default
+	}{{"llama-t0", 4, 0}, {"qwen2-t6", 4, 0}, {"qwen2-t6", 1, 4}} {
+		name := c.name
+		t.Run(fmt.Sprintf("%s/batch%d/chunk%d", name, c.batch, c.chunk), func(t *testing.T) {
+			if c.chunk > 0 { // one row at a time, each longer than a chunk: outliers still over the whole row
+				withChunkTokens(t, c.chunk)
+			}
 			want := testutil.ReadJSONL[archGolden](t, filepath.Join(dir, name, "golden.jsonl"))
-			e, err := Open(filepath.Join(dir, name), Options{BatchSize: 4, Device: os.Getenv("GOEVAL_TEST_DEVICE")})
+			e, err := Open(filepath.Join(dir, name), Options{BatchSize: c.batch, Device: os.Getenv("GOEVAL_TEST_DEVICE")})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,11 +34,11 @@ import (
 // chunkedScoreLen is the length of pass p's row when it is scored a chunk
 // at a time (ok): one unpacked row longer than a chunk on goeval's
 // pure-Go backend, without LongRoPE (whose rotary factors depend on the
-// whole row). The row's length is one past its last scored slot, as the
+// whole row) or LLM.int8 outlier columns (wholeRows). The row's length is one past its last scored slot, as the
 // one pass's (rowLengths).
 func (e *Engine) chunkedScoreLen(p *pass) (n int, ok bool) {
 	if p.Kind != plan.Unpacked || p.B != 1 || len(p.SlotItem) == 0 ||
-		e.backend.String() != gocpu.Name || e.cfg.LongRopeLength() > 0 {
+		e.backend.String() != gocpu.Name || e.cfg.LongRopeLength() > 0 || e.wholeRows {
 		return 0, false
 	}
 	for _, s := range p.SlotPos[:len(p.SlotItem)] {
