@@ -1,5 +1,7 @@
 """The tolerance golden regeneration checks allow, shared by the parity scripts."""
 
+import json
+
 # A regenerated golden may differ from the committed one by the reference's
 # own float32 kernels: torch picks different matmul kernels on AVX2 and
 # AVX-512 machines (measured: up to 5.1e-6 on a log-prob sum). The check
@@ -17,6 +19,23 @@ def same_within(a, b, tol=REF_TOL):
     if isinstance(a, list):
         return isinstance(b, list) and len(a) == len(b) and all(same_within(x, y, tol) for x, y in zip(a, b))
     return a == b
+
+
+def put(path, value, check, jsonl=False):
+    """Writes value to path, or compares it (floats within REF_TOL); returns 1 on a difference."""
+    if not check:
+        with open(path, "w") as f:
+            if jsonl:
+                f.writelines(json.dumps(x) + "\n" for x in value)
+            else:
+                f.write(json.dumps(value, indent=1, sort_keys=True) + "\n")
+        return 0
+    with open(path) as f:
+        old = [json.loads(x) for x in f if x.strip()] if jsonl else json.load(f)
+    if not same_within(old, value):
+        print(f"{path}: differs from the reference")
+        return 1
+    return 0
 
 
 # Half-precision goldens (bfloat16, float16) drift more: torch's bf16/f16

@@ -58,7 +58,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests  # noqa: E402
 from hf_logprobs import golden_lines, greedy_continuation  # noqa: E402
-from reftol import REF_TOL, same_within  # noqa: E402
+from reftol import REF_TOL, put  # noqa: E402
 
 BASES = "models/testdata/bnb_load"
 # name: (float base, llm_int8_threshold, RMSNorm channels scaled: {norm suffix: (channels, factor)})
@@ -184,23 +184,6 @@ def kv_greedy(model, ctx, n):
     out = model.generate(torch.tensor([ctx]), attention_mask=torch.ones(1, len(ctx), dtype=torch.long), do_sample=False,
                          max_new_tokens=n, pad_token_id=0)
     return {"context_ids": ctx, "greedy": out[0, len(ctx):].tolist()}
-
-
-def put(path, value, check, jsonl=False):
-    """Writes value to path, or compares it (floats within REF_TOL); returns 1 on a difference."""
-    if not check:
-        with open(path, "w") as f:
-            if jsonl:
-                f.writelines(json.dumps(x) + "\n" for x in value)
-            else:
-                f.write(json.dumps(value, indent=1, sort_keys=True) + "\n")
-        return 0
-    with open(path) as f:
-        old = [json.loads(x) for x in f if x.strip()] if jsonl else json.load(f)
-    if not same_within(old, value):
-        print(f"{path}: differs from the reference")
-        return 1
-    return 0
 
 
 def model_goldens(name, out, reqs, check):

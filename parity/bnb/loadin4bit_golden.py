@@ -55,7 +55,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
 from hf_logprobs import golden_lines  # noqa: E402
-from reftol import REF_TOL, same_within  # noqa: E402
+from reftol import REF_TOL, put  # noqa: E402
 
 VOCAB = 128
 # As bnb_golden.py: intermediate 320 gives the MLP weights 320 blocks of
@@ -145,23 +145,6 @@ def write_adapter(d, out):
             p.copy_(0.3 * torch.randn(p.shape, generator=gen))
     pm.save_pretrained(out)
     os.remove(os.path.join(out, "README.md"))
-
-
-def put(path, value, check, jsonl=False):
-    """Writes value to path, or compares it (floats within REF_TOL); returns 1 on a difference."""
-    if not check:
-        with open(path, "w") as f:
-            if jsonl:
-                f.writelines(json.dumps(x) + "\n" for x in value)
-            else:
-                f.write(json.dumps(value, indent=1, sort_keys=True) + "\n")
-        return 0
-    with open(path) as f:
-        old = [json.loads(x) for x in f if x.strip()] if jsonl else json.load(f)
-    if not same_within(old, value):
-        print(f"{path}: differs from the reference")
-        return 1
-    return 0
 
 
 def model_goldens(name, out, reqs, check):
