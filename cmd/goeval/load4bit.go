@@ -16,34 +16,51 @@ const load4Help = "quantize a float checkpoint's Linear weights to 4 bits at loa
 	"(lm-eval's --model_args load_in_4bit=True,bnb_4bit_quant_type=…,bnb_4bit_use_double_quant=…,bnb_4bit_compute_dtype=…); " +
 	"alone transformers' defaults (fp4, no double quantization), or =nf4|fp4[,double-quant][,compute=float32|bfloat16|float16]"
 
-// load4Flag is --load-in-4bit: a boolean flag that also takes a spec.
-type load4Flag struct {
-	on          bool
-	quantType   string // "" is transformers' fp4
-	doubleQuant bool
-	compute     string
-	given       bool // set by a flag or model argument (for the results file)
+// boolSpec is the part --load-in-4bit and --load-in-8bit share: a boolean
+// flag that also takes a comma-separated spec.
+type boolSpec struct {
+	on    bool
+	given bool // set by a flag or model argument (for the results file)
 }
 
-func (f *load4Flag) IsBoolFlag() bool { return true }
+func (f *boolSpec) IsBoolFlag() bool { return true }
 
-func (f *load4Flag) String() string {
+func (f *boolSpec) String() string {
 	if f == nil || !f.on {
 		return ""
 	}
 	return "true"
 }
 
-// Set parses true/false or nf4|fp4[,double-quant][,compute=DTYPE].
-func (f *load4Flag) Set(v string) error {
+// set parses true/false, or a spec (which turns the flag on), handing
+// each comma-separated part to part as key and value.
+func (f *boolSpec) set(v string, part func(p, k, val string) error) error {
 	f.given = true
 	if b, err := strconv.ParseBool(v); err == nil {
 		f.on = b
 		return nil
 	}
 	f.on = true
-	for _, part := range strings.Split(v, ",") {
-		k, val, _ := strings.Cut(strings.TrimSpace(part), "=")
+	for _, p := range strings.Split(v, ",") {
+		k, val, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if err := part(p, k, val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// load4Flag is --load-in-4bit: a boolean flag that also takes a spec.
+type load4Flag struct {
+	boolSpec
+	quantType   string // "" is transformers' fp4
+	doubleQuant bool
+	compute     string
+}
+
+// Set parses true/false or nf4|fp4[,double-quant][,compute=DTYPE].
+func (f *load4Flag) Set(v string) error {
+	return f.set(v, func(part, k, val string) error {
 		switch {
 		case k == "nf4" || k == "fp4":
 			f.quantType = k
@@ -54,8 +71,8 @@ func (f *load4Flag) Set(v string) error {
 		default:
 			return fmt.Errorf("%q: want true, false or nf4|fp4[,double-quant][,compute=float32|bfloat16|float16]", part)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // config is the load-time quantization (nil when off).

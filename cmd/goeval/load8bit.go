@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models"
@@ -18,31 +17,14 @@ const load8Help = "quantize a float checkpoint's Linear weights to 8 bits at loa
 
 // load8Flag is --load-in-8bit: a boolean flag that also takes a spec.
 type load8Flag struct {
-	on        bool
+	boolSpec
 	threshold *float64 // nil: 6.0
 	skip      []string
-	given     bool
-}
-
-func (f *load8Flag) IsBoolFlag() bool { return true }
-
-func (f *load8Flag) String() string {
-	if f == nil || !f.on {
-		return ""
-	}
-	return "true"
 }
 
 // Set parses true/false or threshold=T[,skip=MODULE]….
 func (f *load8Flag) Set(v string) error {
-	f.given = true
-	if b, err := strconv.ParseBool(v); err == nil {
-		f.on = b
-		return nil
-	}
-	f.on = true
-	for _, part := range strings.Split(v, ",") {
-		k, val, _ := strings.Cut(strings.TrimSpace(part), "=")
+	return f.set(v, func(part, k, val string) error {
 		switch k {
 		case "threshold":
 			t, err := strconv.ParseFloat(val, 64)
@@ -55,8 +37,8 @@ func (f *load8Flag) Set(v string) error {
 		default:
 			return fmt.Errorf("%q: want true, false or threshold=T[,skip=MODULE]", part)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // config is the load-time quantization (nil when off).
