@@ -41,6 +41,21 @@ func openBnb(t *testing.T, dir string) (*Config, Tensors) {
 	return cfg, set
 }
 
+// readDequantDigests reads dir's dequant.json: the reference digests of
+// each quantized weight, by weight name and dtype.
+func readDequantDigests(t *testing.T, dir string) map[string]map[string]bnbDigest {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "dequant.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]map[string]bnbDigest
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
 // TestBnbDequantMatchesBitsandbytes: every 4-bit weight of the goldens
 // (nf4 and fp4, with and without double quantization, float32 and
 // bfloat16 quant states) dequantizes bit for bit as bitsandbytes'
@@ -50,14 +65,7 @@ func TestBnbDequantMatchesBitsandbytes(t *testing.T) {
 	for _, name := range bnbGoldens {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(testdata, "bnb", name)
-			data, err := os.ReadFile(filepath.Join(dir, "dequant.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want map[string]map[string]bnbDigest
-			if err := json.Unmarshal(data, &want); err != nil {
-				t.Fatal(err)
-			}
+			want := readDequantDigests(t, dir)
 			_, set := openBnb(t, dir)
 			if got := len(set.(*bnbSet).Quantized()); got != len(want) || got == 0 {
 				t.Fatalf("%d quantized weights, dequant.json has %d", got, len(want))

@@ -1,10 +1,8 @@
 package models
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -34,14 +32,7 @@ func TestGroupQuantQ4MatchesReference(t *testing.T) {
 	for name, wantPacked := range quant4Packed {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(testdata, "quant", name)
-			data, err := os.ReadFile(filepath.Join(dir, "dequant.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want map[string]map[string]bnbDigest
-			if err := json.Unmarshal(data, &want); err != nil {
-				t.Fatal(err)
-			}
+			want := readDequantDigests(t, dir)
 			_, set := openBnb(t, dir)
 			packed := 0
 			for w, d := range want {

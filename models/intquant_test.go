@@ -1,8 +1,6 @@
 package models
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -26,14 +24,7 @@ func TestIntQuantDequantMatchesReference(t *testing.T) {
 	for _, name := range quantGoldens {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(testdata, "quant", name)
-			data, err := os.ReadFile(filepath.Join(dir, "dequant.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want map[string]map[string]bnbDigest
-			if err := json.Unmarshal(data, &want); err != nil {
-				t.Fatal(err)
-			}
+			want := readDequantDigests(t, dir)
 			cfg, set := openBnb(t, dir)
 			if p := TensorProblems(cfg, set); len(p) != 0 {
 				t.Fatalf("tensor check: %v", p)
