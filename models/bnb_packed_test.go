@@ -60,22 +60,7 @@ func TestBnbPackedMatchesTransformers(t *testing.T) {
 		for _, wdt := range []dtypes.DType{dtypes.Float32, dtypes.BFloat16} {
 			t.Run(name+"/"+wdt.String(), func(t *testing.T) {
 				dir := filepath.Join(testdata, "bnb", name)
-				packed, np := loadBnbGocpu(t, dir, wdt, false)
-				dense, nd := loadBnbGocpu(t, dir, wdt, true)
-				if np != 14 || nd != 0 {
-					t.Fatalf("%d packed 4-bit weights (want 14), %d with Dequantize4Bit (want 0)", np, nd)
-				}
-				got := packed.score(t, reqs, -1)
-				dd := maxDiffRuns(got, dense.score(t, reqs, -1))
-				t.Logf("max per-token |Δ| = %.3g vs dequantized at load", dd)
-				if dd > q4PackedBound {
-					t.Errorf("packed vs dequantized at load: max per-token |Δ| = %g > %g", dd, q4PackedBound)
-				}
-				for i, r := range reqs[:min(4, len(reqs))] {
-					if a, b := packed.greedy(t, r.ContextIDs, 8), dense.greedy(t, r.ContextIDs, 8); !equalIDs(a, b) {
-						t.Errorf("request %d: greedy %v packed, %v dequantized at load", i, a, b)
-					}
-				}
+				packed, got := checkPackedVsDense(t, dir, wdt, 14, reqs)
 				if wdt != dtypes.Float32 {
 					return
 				}
@@ -89,4 +74,31 @@ func TestBnbPackedMatchesTransformers(t *testing.T) {
 			})
 		}
 	}
+}
+
+// checkPackedVsDense loads the 4-bit checkpoint dir on the cpu device
+// twice, its weights kept packed and dequantized at load, checks that
+// wantPacked weights are packed in the first and none in the second, that
+// per-token log-probs of reqs agree within q4PackedBound and that 8-token
+// greedy continuations of the first four are the same; it returns the
+// packed model and its scores.
+func checkPackedVsDense(t *testing.T, dir string, wdt dtypes.DType, wantPacked int, reqs []scoreReq) (*testModel, [][]float64) {
+	t.Helper()
+	packed, np := loadBnbGocpu(t, dir, wdt, false)
+	dense, nd := loadBnbGocpu(t, dir, wdt, true)
+	if np != wantPacked || nd != 0 {
+		t.Fatalf("%d packed 4-bit weights (want %d), %d with Dequantize4Bit (want 0)", np, wantPacked, nd)
+	}
+	got := packed.score(t, reqs, -1)
+	dd := maxDiffRuns(got, dense.score(t, reqs, -1))
+	t.Logf("max per-token |Δ| = %.3g vs dequantized at load", dd)
+	if dd > q4PackedBound {
+		t.Errorf("packed vs dequantized at load: max per-token |Δ| = %g > %g", dd, q4PackedBound)
+	}
+	for i, r := range reqs[:min(4, len(reqs))] {
+		if a, b := packed.greedy(t, r.ContextIDs, 8), dense.greedy(t, r.ContextIDs, 8); !equalIDs(a, b) {
+			t.Errorf("request %d: greedy %v packed, %v dequantized at load", i, a, b)
+		}
+	}
+	return packed, got
 }

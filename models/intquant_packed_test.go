@@ -224,22 +224,7 @@ func TestIntQuantPackedMatchesDequantized(t *testing.T) {
 		for _, wdt := range []dtypes.DType{dtypes.Float32, dtypes.BFloat16} {
 			t.Run(name+"/"+wdt.String(), func(t *testing.T) {
 				dir := filepath.Join(testdata, "quant", name)
-				packed, np := loadBnbGocpu(t, dir, wdt, false)
-				dense, nd := loadBnbGocpu(t, dir, wdt, true)
-				if np != wantPacked || nd != 0 {
-					t.Fatalf("%d packed 4-bit weights (want %d), %d with Dequantize4Bit (want 0)", np, wantPacked, nd)
-				}
-				got := packed.score(t, reqs, -1)
-				dd := maxDiffRuns(got, dense.score(t, reqs, -1))
-				t.Logf("max per-token |Δ| = %.3g vs dequantized at load", dd)
-				if dd > q4PackedBound {
-					t.Errorf("packed vs dequantized at load: max per-token |Δ| = %g > %g", dd, q4PackedBound)
-				}
-				for i, r := range reqs[:min(4, len(reqs))] {
-					if a, b := packed.greedy(t, r.ContextIDs, 8), dense.greedy(t, r.ContextIDs, 8); !equalIDs(a, b) {
-						t.Errorf("request %d: greedy %v packed, %v dequantized at load", i, a, b)
-					}
-				}
+				packed, got := checkPackedVsDense(t, dir, wdt, wantPacked, reqs)
 				if wdt == dtypes.Float32 {
 					checkTransformers(t, packed, dir, reqs, got)
 				}
