@@ -67,18 +67,12 @@ func chunkGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 		defer building()()
 		tokens, positions, last, row, keys := in[0], in[1], in[2], in[3], in[4]
 		flat := in[5:]
-		cache := make([]models.KV, len(flat)/2)
-		for i := range cache {
-			cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
-		}
+		cache := cacheKV(flat)
 		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Row: row, Keys: keys.Shape().Dim(0), Cache: cache})
 		h := Gather(out.Hidden, Concatenate([]*Node{ZerosLike(last), last}, 0)) // [1, T, H] → [H]
 		h = Reshape(h, 1, h.Shape().Dim(0))                                     // [1, H]
 		res := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}    // [1, V]
-		for _, l := range out.KV {
-			res = append(res, l.K, l.V)
-		}
-		return res
+		return withKV(res, out.KV)
 	}
 }
 

@@ -245,22 +245,35 @@ func intoCacheWhere(kv []models.KV, src, sel *Node, cache []*Node) []*Node {
 	return out
 }
 
+// cacheKV pairs a graph's flat cache inputs [K0, V0, K1, V1, …] into
+// layers.
+func cacheKV(flat []*Node) []models.KV {
+	cache := make([]models.KV, len(flat)/2)
+	for i := range cache {
+		cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
+	}
+	return cache
+}
+
+// withKV appends each layer's keys and values to a graph's outputs (the
+// new cache after its results), flat as cacheKV reads them.
+func withKV(out []*Node, kv []models.KV) []*Node {
+	for _, l := range kv {
+		out = append(out, l.K, l.V)
+	}
+	return out
+}
+
 // decodeGraph builds the one-token decode graph.
 func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
 		defer building()()
 		tokens, positions, flat := in[0], in[1], in[2:]
-		cache := make([]models.KV, len(flat)/2)
-		for i := range cache {
-			cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
-		}
+		cache := cacheKV(flat)
 		step := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Cache: cache})
 		logits := m.DecodeLogits(ctx, step.Hidden) // [B, V]
 		out := []*Node{ConvertDType(logits, dtypes.Float32)}
-		for _, l := range step.KV {
-			out = append(out, l.K, l.V)
-		}
-		return out
+		return withKV(out, step.KV)
 	}
 }
 

@@ -53,17 +53,11 @@ func scoreChunkGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Nod
 		defer building()()
 		tokens, positions, row, keys, slotPos := in[0], in[1], in[2], in[3], in[4]
 		flat := in[5:]
-		cache := make([]models.KV, len(flat)/2)
-		for i := range cache {
-			cache[i] = models.KV{K: flat[2*i], V: flat[2*i+1]}
-		}
+		cache := cacheKV(flat)
 		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Row: row, Keys: keys.Shape().Dim(0), Cache: cache})
 		at := Stack([]*Node{ZerosLike(slotPos), slotPos}, -1) // [Kc, 2]
 		res := []*Node{Gather(out.Hidden, at)}                // [1, T, H] → [Kc, H]
-		for _, l := range out.KV {
-			res = append(res, l.K, l.V)
-		}
-		return res
+		return withKV(res, out.KV)
 	}
 }
 
