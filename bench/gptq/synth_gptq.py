@@ -20,9 +20,13 @@ numpy.
 import argparse
 import json
 import os
+import sys
 import zlib
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lazyst import write_safetensors  # noqa: E402
 
 PRESETS = {
     "llama3.2-1b": dict(hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
@@ -88,25 +92,6 @@ def lora_tensors(c, rank, rng):
             out.append((p + "lora_A.weight", "F32", [rank, i], lambda i=i: (rng.standard_normal((rank, i), np.float32) * 0.01).tobytes()))
             out.append((p + "lora_B.weight", "F32", [o, rank], lambda o=o: (rng.standard_normal((o, rank), np.float32) * 0.01).tobytes()))
     return out
-
-
-SIZE = {"I32": 4, "F32": 4, "F16": 2, "BF16": 2}
-
-
-def write_safetensors(path, tensors):
-    """Writes tensors sorted by name, one fill at a time."""
-    tensors = sorted(tensors, key=lambda t: t[0])
-    header, off = {"__metadata__": {"format": "pt"}}, 0
-    for name, dt, shape, _ in tensors:
-        n = SIZE[dt] * int(np.prod(shape))
-        header[name] = {"dtype": dt, "shape": shape, "data_offsets": [off, off + n]}
-        off += n
-    h = json.dumps(header, separators=(",", ":")).encode()
-    h += b" " * (-len(h) % 8)
-    with open(path, "wb") as f:
-        f.write(len(h).to_bytes(8, "little") + h)
-        for name, _, _, fill in tensors:
-            f.write(fill())
 
 
 def main():

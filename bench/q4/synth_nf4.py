@@ -16,8 +16,12 @@ the format allows) bfloat16, the norms float32. Needs numpy.
 import argparse
 import json
 import os
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lazyst import write_safetensors  # noqa: E402
 
 PRESETS = {
     "llama3.1-8b": dict(hidden_size=4096, intermediate_size=14336, num_hidden_layers=32,
@@ -46,7 +50,7 @@ def config(preset):
 
 
 def tensors(c, quantize_head, rng):
-    """Yields (name, dtype, shape, nbytes, fill) in safetensors order of names."""
+    """(name, dtype, shape, fill) of every tensor, fills made lazily."""
     h, inter, kv = c["hidden_size"], c["intermediate_size"], c["num_key_value_heads"] * c["head_dim"]
     q = c["num_attention_heads"] * c["head_dim"]
     out = []
@@ -54,19 +58,19 @@ def tensors(c, quantize_head, rng):
     def dense(name, shape, dtype):
         n = int(np.prod(shape))
         if dtype == "F32":
-            out.append((name, "F32", shape, 4 * n, lambda: np.ones(n, np.float32).tobytes()))
+            out.append((name, "F32", shape, lambda: np.ones(n, np.float32).tobytes()))
         else:
-            out.append((name, "BF16", shape, 2 * n,
+            out.append((name, "BF16", shape,
                         lambda: (rng.standard_normal(n, np.float32) * 0.02).view(np.uint32).__rshift__(16).astype(np.uint16).tobytes()))
 
     def nf4(name, shape):
         n = shape[0] * shape[1]
         state = json.dumps(dict(quant_type="nf4", blocksize=BLOCK, dtype="bfloat16", shape=list(shape))).encode()
-        out.append((name, "U8", [n // 2, 1], n // 2, lambda: rng.integers(0, 256, n // 2, dtype=np.uint8).tobytes()))
-        out.append((name + ".absmax", "F32", [n // BLOCK], 4 * (n // BLOCK),
+        out.append((name, "U8", [n // 2, 1], lambda: rng.integers(0, 256, n // 2, dtype=np.uint8).tobytes()))
+        out.append((name + ".absmax", "F32", [n // BLOCK],
                     lambda: (rng.random(n // BLOCK, dtype=np.float32) * 0.02 + 0.01).tobytes()))
-        out.append((name + ".quant_map", "F32", [16], 64, lambda: np.array(NF4, np.float32).tobytes()))
-        out.append((name + ".quant_state.bitsandbytes__nf4", "U8", [len(state)], len(state), lambda: state))
+        out.append((name + ".quant_map", "F32", [16], lambda: np.array(NF4, np.float32).tobytes()))
+        out.append((name + ".quant_state.bitsandbytes__nf4", "U8", [len(state)], lambda: state))
 
     dense("model.embed_tokens.weight", [c["vocab_size"], h], "BF16")
     dense("model.norm.weight", [h], "F32")
@@ -83,7 +87,7 @@ def tensors(c, quantize_head, rng):
                             ("self_attn.o_proj", [h, q]), ("mlp.gate_proj", [inter, h]), ("mlp.up_proj", [inter, h]),
                             ("mlp.down_proj", [h, inter])]:
             nf4(p + name + ".weight", shape)
-    return sorted(out, key=lambda t: t[0])
+    return out
 
 
 def main():
@@ -98,20 +102,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "config.json"), "w") as f:
         json.dump(c, f, indent=2)
-    ts = tensors(c, args.quantize_lm_head, rng)
-    header, off = {"__metadata__": {"format": "pt"}}, 0
-    for name, dtype, shape, nbytes, _ in ts:
-        header[name] = dict(dtype=dtype, shape=shape, data_offsets=[off, off + nbytes])
-        off += nbytes
-    raw = json.dumps(header, separators=(",", ":")).encode()
-    raw += b" " * (-len(raw) % 8)
-    with open(os.path.join(args.out, "model.safetensors"), "wb") as f:
-        f.write(len(raw).to_bytes(8, "little"))
-        f.write(raw)
-        for *_, nbytes, fill in ts:
-            data = fill()
-            assert len(data) == nbytes
-            f.write(data)
+    off = write_safetensors(os.path.join(args.out, "model.safetensors"), tensors(c, args.quantize_lm_head, rng))
     print(f"{args.out}: {off / 1e9:.2f} GB of tensors")
 
 
