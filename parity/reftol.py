@@ -33,7 +33,7 @@ def put(path, value, check, jsonl=False):
     with open(path) as f:
         old = [json.loads(x) for x in f if x.strip()] if jsonl else json.load(f)
     if not same_within(old, value):
-        print(f"{path}: differs from the reference")
+        print(f"{path}: differs from the reference beyond {REF_TOL:g}")
         return 1
     return 0
 

@@ -53,7 +53,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
 from hf_logprobs import golden_lines  # noqa: E402
-from reftol import REF_TOL, same_within  # noqa: E402
+from reftol import put  # noqa: E402
 
 VOCAB = 128
 # hidden 64, intermediate 320: the MLP weights hold 320 blocks of 64, so 2
@@ -170,20 +170,6 @@ def write_adapter(d, out):
     os.remove(os.path.join(out, "README.md"))
 
 
-def compare(path, lines, check):
-    """Writes lines to path, or compares them; returns 1 on a difference."""
-    if not check:
-        with open(path, "w") as f:
-            f.writelines(json.dumps(x) + "\n" for x in lines)
-        return 0
-    with open(path) as f:
-        old = [json.loads(x) for x in f if x.strip()]
-    if not same_within(old, lines):
-        print(f"{path}: differs from the reference beyond {REF_TOL:g}")
-        return 1
-    return 0
-
-
 def variant(name, out, reqs, check):
     """Writes or checks one variant's files; returns the number that differ."""
     d = os.path.join(out, name)
@@ -204,9 +190,9 @@ def variant(name, out, reqs, check):
         with open(path, "w") as f:
             f.write(text)
     with torch.no_grad():
-        bad += compare(os.path.join(d, "golden.jsonl"), golden_lines(load_f32(d), reqs), check)
+        bad += put(os.path.join(d, "golden.jsonl"), golden_lines(load_f32(d), reqs), check, jsonl=True)
         if VARIANTS[name][4]:
-            bad += compare(os.path.join(d, "golden_lora.jsonl"), golden_lines(load_f32(d, os.path.join(d, "lora")), reqs), check)
+            bad += put(os.path.join(d, "golden_lora.jsonl"), golden_lines(load_f32(d, os.path.join(d, "lora")), reqs), check, jsonl=True)
     print(f"{name}: {len(deq)} quantized weights" + (" (checked)" if check else " written"))
     return bad
 

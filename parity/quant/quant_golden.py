@@ -67,7 +67,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
 from hf_logprobs import golden_lines, greedy_continuation  # noqa: E402
-from reftol import REF_TOL, same_within  # noqa: E402
+from reftol import put  # noqa: E402
 
 VOCAB = 128
 # intermediate 160: down_proj's in_features is not a multiple of 64 (the
@@ -317,19 +317,6 @@ def write_adapter(model, out):
     return pm.unload()
 
 
-def compare(path, lines, check):
-    if not check:
-        with open(path, "w") as f:
-            f.writelines(json.dumps(x) + "\n" for x in lines)
-        return 0
-    with open(path) as f:
-        old = [json.loads(x) for x in f if x.strip()]
-    if not same_within(old, lines):
-        print(f"{path}: differs from the reference beyond {REF_TOL:g}")
-        return 1
-    return 0
-
-
 @torch.no_grad()
 def variant(name, out, reqs, check, autoawq=None):
     d = os.path.join(out, name)
@@ -351,15 +338,15 @@ def variant(name, out, reqs, check, autoawq=None):
         with open(path, "w") as f:
             f.write(text)
     model = dense_from(d, weights)
-    bad += compare(os.path.join(d, "golden.jsonl"), golden_lines(model, reqs), check)
-    bad += compare(os.path.join(d, "generate.jsonl"), generations(model, reqs), check)
+    bad += put(os.path.join(d, "golden.jsonl"), golden_lines(model, reqs), check, jsonl=True)
+    bad += put(os.path.join(d, "generate.jsonl"), generations(model, reqs), check, jsonl=True)
     if VARIANTS[name][3]:
         import peft
         lora = os.path.join(d, "lora")
         if not check:
             model = write_adapter(model, lora)
         pm = peft.PeftModel.from_pretrained(dense_from(d, weights), lora).eval()
-        bad += compare(os.path.join(d, "golden_lora.jsonl"), golden_lines(pm, reqs), check)
+        bad += put(os.path.join(d, "golden_lora.jsonl"), golden_lines(pm, reqs), check, jsonl=True)
     print(f"{name}: {len(weights)} quantized weights" + (" (checked)" if check else " written"))
     return bad
 
