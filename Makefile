@@ -67,12 +67,14 @@ bench: build
 scale-test: build
 	./scripts/scale_test.sh $(BIN)
 
-# The Python reference engines, pinned (torch CPU wheels are large: pip caches them).
+# The Python reference engines, pinned: torch's wheels with its CUDA
+# runtime take ~6.5 GB installed, installed a large wheel at a time so that
+# the downloads do not double that at the peak (scripts/pip_install_lock.sh).
 venv: $(VENV)/.installed
 $(VENV)/.installed: parity/requirements.lock
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -r parity/requirements.lock
+	./scripts/pip_install_lock.sh $(VENV) parity/requirements.lock
 	touch $@
 
 # Regenerates every golden file from the live references (transformers,
