@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/models/nn"
 	"github.com/goeval/goeval/models/safetensors"
 )
@@ -70,6 +71,20 @@ func int8Forward(set Tensors, dequantize, merged bool) Tensors {
 		rows[n] = nil
 	}
 	return &int8Set{Tensors: s, rows: rows, row: s.RowInt8, threshold: s.q.Int8Threshold(), codes: true}
+}
+
+// int8CodesBF16 reports whether Load stores tensor name of s, an LLM.int8
+// weight kept as its codes, as bfloat16 rather than float32: on the
+// pure-Go backend, whose products read a bf16 weight widened in registers
+// (exact: |code| ≤ 127), so the codes take half the memory and half the
+// bytes per product. XLA's products need both operands in one dtype.
+func int8CodesBF16(backend backends.Backend, s Tensors, name string) bool {
+	i8, ok := s.(*int8Set)
+	if !ok || !i8.codes || backend.String() != gocpu.Name {
+		return false
+	}
+	_, q := i8.rows[name]
+	return q
 }
 
 // rowInt8 is LLM.int8 weight name (ok false for another tensor).

@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/internal/testutil"
@@ -52,6 +53,7 @@ func TestInt8ForwardMatchesTransformers(t *testing.T) {
 			dir := filepath.Join(testdata, "bnb_int8", name)
 			want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden.jsonl"))
 			m := loadInt8Model(t, dir, LoadOptions{})
+			checkInt8CodesBF16(t, m.ctx)
 			d := maxDiff(m.score(t, reqs, -1), want)
 			deq := maxDiff(loadInt8Model(t, dir, LoadOptions{Dequantize8Bit: true}).score(t, reqs, -1), want)
 			t.Logf("max |Δ logprob_sum|: LLM.int8 %.3g; dequantized model %.3g", d, deq)
@@ -68,6 +70,26 @@ func TestInt8ForwardMatchesTransformers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkInt8CodesBF16 checks that every LLM.int8 weight (a "weight" beside
+// its SCB) is held as bfloat16 codes on the pure-Go backend
+// (int8CodesBF16), not float32.
+func checkInt8CodesBF16(t *testing.T, ctx *context.Context) {
+	t.Helper()
+	n := 0
+	ctx.EnumerateVariables(func(v *context.Variable) {
+		if v.Name() != int8ScaleVar {
+			return
+		}
+		n++
+		if w := ctx.InAbsPath(v.Scope()).GetVariable("weight"); w == nil || w.Shape().DType != dtypes.BFloat16 {
+			t.Errorf("LLM.int8 weight in %s not held as bfloat16 codes (%v)", v.Scope(), w)
+		}
+	})
+	if n == 0 {
+		t.Error("no LLM.int8 weights (SCB variables) in the loaded model")
 	}
 }
 

@@ -12,8 +12,9 @@ import (
 
 // TestLoadIntQuantWeightDType: GPTQ, AWQ and 8-bit checkpoints loaded with
 // weight-only bf16 on goeval's pure-Go backend and dequantized at load
-// (LoadOptions.Dequantize4Bit, for the 4-bit ones; dequantized straight
-// into bf16 buffers) hold the float32 load's weights rounded to nearest
+// (LoadOptions.Dequantize4Bit and Dequantize8Bit; dequantized straight
+// into bf16 buffers; LLM.int8's codes are bf16 either way:
+// TestInt8ForwardMatchesTransformers) hold the float32 load's weights rounded to nearest
 // even.
 func TestLoadIntQuantWeightDType(t *testing.T) {
 	for _, name := range []string{"llama-gptq4-descact-asym", "qwen2-awq-g16", "llama-bnb8"} {
@@ -22,11 +23,11 @@ func TestLoadIntQuantWeightDType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l32, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, Dequantize4Bit: true})
+		l32, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, Dequantize4Bit: true, Dequantize8Bit: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		l16, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, WeightDType: dtypes.BFloat16, Dequantize4Bit: true})
+		l16, err := models.Load(b, dir, models.LoadOptions{DType: dtypes.Float32, WeightDType: dtypes.BFloat16, Dequantize4Bit: true, Dequantize8Bit: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -147,6 +147,9 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 			continue
 		}
 		dtype := dt.of(name, len(info.Shape))
+		if dtype == dtypes.Float32 && int8CodesBF16(backend, s, name) {
+			dtype = dtypes.BFloat16
+		}
 		if err == nil && !done && dtype != dt.compute && gatheredOnly(cfg, name) {
 			t, done, err = loadMappedBF16(backend, s, name, info, tf, transpose)
 		}

@@ -102,16 +102,48 @@ func QuantizeRowsInt8(x *Node, threshold float64, valid *Node) (codes, absmax, c
 	return codes, absmax, cols
 }
 
+// int8SplitK is the longest contraction int8DotSplit sums exactly: its
+// terms are at most 8·127, and 8·127·16512 < 2^24.
+const int8SplitK = 16512
+
 // int8Dot is Σ_k codes[s, r, k]·cb[o, k], exact: one float32 product
-// where in ≤ int8ExactK, else the float32 products of chunks of at most
-// int8ExactK inputs (each exact) converted to int32 and summed there.
+// where in ≤ int8ExactK, else int8DotSplit (two products in one, reading
+// cb whole: a bf16 weight stays fused and packed on the pure-Go backend),
+// beyond int8SplitK int8DotChunked.
 //
 //	codes [S, R, in], cb [out, in] → [S, R, out] float32
 func int8Dot(codes, cb *Node) *Node {
-	in, out := cb.Shape().Dim(1), cb.Shape().Dim(0)
-	if in <= int8ExactK {
+	switch in := cb.Shape().Dim(1); {
+	case in <= int8ExactK:
 		return DotGeneral(codes, []int{2}, nil, cb, []int{1}, nil)
+	case in <= int8SplitK:
+		return int8DotSplit(codes, cb)
 	}
+	return int8DotChunked(codes, cb)
+}
+
+// int8DotSplit is int8Dot with each code split as 16·h + l, h = round(c/16)
+// and l = c − 16·h both in [−8, 8]: h's and l's products (stacked as rows
+// of one DotGeneral) are exact float32 sums of terms of at most 8·127,
+// combined as 16·Σh + Σl in int32 (|Σ| ≤ 127²·in < 2^31), then converted.
+//
+//	codes [S, R, in], cb [out, in] → [S, R, out] float32
+func int8DotSplit(codes, cb *Node) *Node {
+	s := codes.Shape().Dim(0)
+	h := Round(DivScalar(codes, 16))
+	l := Sub(codes, MulScalar(h, 16))
+	p := DotGeneral(Concatenate([]*Node{h, l}, 0), []int{2}, nil, cb, []int{1}, nil) // [2S, R, out]
+	p = ConvertDType(p, dtypes.Int32)
+	acc := Add(MulScalar(Slice(p, AxisRange(0, s)), 16), Slice(p, AxisRange(s, 2*s)))
+	return ConvertDType(acc, dtypes.Float32)
+}
+
+// int8DotChunked is int8Dot as the float32 products of chunks of at most
+// int8ExactK inputs (each exact), converted to int32 and summed there.
+//
+//	codes [S, R, in], cb [out, in] → [S, R, out] float32
+func int8DotChunked(codes, cb *Node) *Node {
+	in, out := cb.Shape().Dim(1), cb.Shape().Dim(0)
 	chunk := 1
 	for c := int8ExactK; c > 1; c-- {
 		if in%c == 0 {
