@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
@@ -208,4 +209,61 @@ func generateWith(t *testing.T, dir string, chunk, bs int, reqs []lm.GenerateReq
 		t.Fatal(err)
 	}
 	return got
+}
+
+// TestChunkedLongRopeMemory: a LongRoPE model's 2048-token prompt (switch
+// at 256) prefilled, and a 2048-token row scored, in chunks of 128 hold
+// at most 6 MiB of intermediates at once on goeval's pure-Go backend, as
+// TestChunkedPrefillMemory's and TestScoreChunkedMemory's rows do; the one
+// pass over each (chunking off, as LongRoPE ran before) holds over 18 MiB.
+func TestChunkedLongRopeMemory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "wide-longrope")
+	err := synth.Model(synth.ModelOptions{Arch: "phi3", Hidden: 64, Layers: 4, Heads: 2, KVHeads: 1, Intermediate: 1024,
+		Vocab: 512, MaxPositions: 4096, Seed: 3, BOS: 1, EOS: 2, Out: dir,
+		RopeScaling: &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: 256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := randomIDs(rand.New(rand.NewPCG(1, 3)), 512)
+	prompt, ctxs, conts := ids(2048), [][]int32{ids(2000)}, [][]int32{ids(48)}
+	peak := func(chunk int, run func(e *Engine) error) gocpu.MemStat {
+		withChunkTokens(t, chunk)
+		e, err := Open(dir, Options{BatchSize: 1, Packing: "off"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if e.backend.String() != gocpu.Name {
+			t.Skipf("memory statistics are the pure-Go backend's (device %s)", e.backend.String())
+		}
+		gocpu.SetMemStats(true)
+		defer gocpu.SetMemStats(false)
+		if err := run(e); err != nil {
+			t.Fatal(err)
+		}
+		return gocpu.MemStats()
+	}
+	generate := func(e *Engine) error {
+		_, err := e.GenerateUntil(context.Background(), []lm.GenerateRequest{{ContextIDs: prompt, MaxTokens: 2}})
+		return err
+	}
+	score := func(e *Engine) error {
+		_, err := e.ScoreIDs(context.Background(), ctxs, conts, false)
+		return err
+	}
+	const bound = 6 << 20
+	for _, c := range []struct {
+		name string
+		run  func(*Engine) error
+	}{{"prefill", generate}, {"scoring", score}} {
+		chunked, whole := peak(128, c.run), peak(1<<20, c.run)
+		if chunked.Peak > bound {
+			t.Errorf("chunked %s held %.1f MiB at its peak (bound %d MiB), largest %.2f MiB (%s)",
+				c.name, mib(chunked.Peak), bound>>20, mib(chunked.Largest), chunked.LargestKey)
+		}
+		if whole.Peak <= 3*bound {
+			t.Errorf("one-pass %s held %.1f MiB at its peak: want > %d MiB (else the bound above proves nothing)", c.name, mib(whole.Peak), 3*bound>>20)
+		}
+		t.Logf("%s peak intermediates: chunked %.1f MiB, one pass %.1f MiB", c.name, mib(chunked.Peak), mib(whole.Peak))
+	}
 }
