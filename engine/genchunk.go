@@ -25,10 +25,15 @@ import (
 // writes the cache as it goes, so a prompt's memory is the cache plus
 // O(chunk). Same bits: the chunk's queries see the same keys through the
 // same ops as in a one-pass prefill (genchunk_test.go: logits and cache).
+// Every chunk of a LongRoPE model takes the rotary factors of the whole
+// prompt's length, as its one-pass prefill does (n [1]: models.Inputs.RowLen
+// with Row), so a chunk before the switch of a prompt past it takes the
+// long ones (genchunk_longrope_test.go).
 //
 //	chunk: tokens, positions [1, T] (positions p0 … p0+T−1), last [1] (the
-//	       prompt's last token in the chunk, or any), row [1], keys
-//	       [p0+T] (only its shape: the slots attended), cache 2L × [B, K, S, D]
+//	       prompt's last token in the chunk, or any), row [1], n [1] (the
+//	       prompt's length), keys [p0+T] (only its shape: the slots
+//	       attended), cache 2L × [B, K, S, D]
 //	       → logits [1, V] f32 at last, cache' (row's slots written in place)
 
 // prefillChunkTokens, when > 0, replaces the chunk size (tests).
@@ -44,10 +49,10 @@ func (e *Engine) chunkTokens() int {
 
 // chunkable reports whether group grp's long prompts prefill in chunks:
 // on goeval's pure-Go backend (whose cache writes are in place), with
-// prefill shapes not fixed, and without LongRoPE (whose rotary factors
-// depend on the whole prompt) or LLM.int8 outlier columns (wholeRows).
+// prefill shapes not fixed, and without LLM.int8 outlier columns
+// (wholeRows: they depend on the whole row).
 func (e *Engine) chunkable(grp genGroup) bool {
-	return grp.fixP == 0 && e.backend.String() == gocpu.Name && e.cfg.LongRopeLength() == 0 && !e.wholeRows
+	return grp.fixP == 0 && e.backend.String() == gocpu.Name && !e.wholeRows
 }
 
 // chunkedRow reports whether the admitted rows are one prompt longer than
@@ -65,10 +70,9 @@ func (e *Engine) chunkedRow(rows []*genRow, admitted []int, grp genGroup) (int, 
 func chunkGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
 		defer building()()
-		tokens, positions, last, row, keys := in[0], in[1], in[2], in[3], in[4]
-		flat := in[5:]
-		cache := cacheKV(flat)
-		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Row: row, Keys: keys.Shape().Dim(0), Cache: cache})
+		tokens, positions, last, row, n, keys := in[0], in[1], in[2], in[3], in[4], in[5]
+		cache := cacheKV(in[6:])
+		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Row: row, RowLen: n, Keys: keys.Shape().Dim(0), Cache: cache})
 		h := Gather(out.Hidden, Concatenate([]*Node{ZerosLike(last), last}, 0)) // [1, T, H] → [H]
 		h = Reshape(h, 1, h.Shape().Dim(0))                                     // [1, H]
 		res := []*Node{ConvertDType(m.DecodeLogits(ctx, h), dtypes.Float32)}    // [1, V]
@@ -116,7 +120,7 @@ func (e *Engine) runChunks(gs *genState, c *kvCache, r int, prompt []int32) ([]f
 		last := min(n, p0+t) - 1 - p0
 		args := []any{tensors.FromFlatDataAndDimensions(tok, 1, t), tensors.FromFlatDataAndDimensions(pos, 1, t),
 			tensors.FromFlatDataAndDimensions([]int32{int32(last)}, 1),
-			tensors.FromFlatDataAndDimensions([]int32{int32(r)}, 1),
+			tensors.FromFlatDataAndDimensions([]int32{int32(r)}, 1), tensors.FromFlatDataAndDimensions([]int32{int32(n)}, 1),
 			tensors.FromShape(shapes.Make(dtypes.Bool, keys))}
 		out, d, err := e.runGen(gs.chunk, fmt.Sprintf("chunk keys=%d", keys), c, args)
 		if err != nil {

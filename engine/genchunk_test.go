@@ -26,8 +26,9 @@ func withChunkTokens(t *testing.T, n int) {
 // (cache row 1 of 2) gives the bits of the one-pass prefill: the logits
 // after its last token and every cache slot of the prompt, in every layer,
 // on every architecture of the packing test (sliding windows, soft-caps,
-// MoE, a separate-mode LoRA adapter; not LongRoPE, never chunked), at lengths that end inside a chunk,
-// on a chunk's end and inside the first chunk.
+// MoE, a separate-mode LoRA adapter, LongRoPE past its switch of 16), at
+// lengths that end inside a chunk, on a chunk's end and inside the first
+// chunk.
 func TestChunkedPrefillExact(t *testing.T) {
 	withChunkTokens(t, 16)
 	for _, m := range packModels(t) {
@@ -37,9 +38,6 @@ func TestChunkedPrefillExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer e.Close()
-			if e.Config().LongRopeLength() > 0 {
-				t.Skip("LongRoPE prompts prefill whole (chunkable)")
-			}
 			rng := rand.New(rand.NewPCG(9, 1))
 			for _, n := range []int{61, 48, 9} {
 				prompt := randomIDs(rng, e.Config().VocabSize)(n)

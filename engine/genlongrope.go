@@ -10,7 +10,9 @@ import "github.com/goeval/goeval/lm"
 // orig and runs the whole sequence again; so does the engine: the step
 // that feeds a row the token at position orig re-prefills the row (prompt
 // and generated ids) instead, which rewrites its cache with the long
-// factors and gives that step's logits.
+// factors and gives that step's logits. A row longer than a chunk
+// re-prefills a chunk at a time where prompts do (genchunk.go: every chunk
+// takes the long factors of the whole row).
 
 // crossingRows are the busy rows whose token this step sits at position
 // orig (the first of a sequence longer than orig), for a LongRoPE model;
@@ -30,8 +32,9 @@ func (e *Engine) crossingRows(rows []*genRow, pos []int32) []int {
 }
 
 // reprefill runs the rows crossing the LongRoPE switch again whole —
-// prompt and generated ids — in one prefill (their decode logits of this
-// step are dropped) and picks each one's next token from it.
+// prompt and generated ids — in one prefill, or a chunk at a time for a
+// row longer than a chunk (their decode logits of this step are dropped),
+// and picks each one's next token from it.
 func (e *Engine) reprefill(gs *genState, c *kvCache, rows []*genRow, crossing []int, results []lm.GenerateResult) error {
 	if len(crossing) == 0 {
 		return nil
@@ -48,9 +51,29 @@ func (e *Engine) reprefill(gs *genState, c *kvCache, rows []*genRow, crossing []
 	for i, r := range crossing {
 		held[i] = rows[r] // push frees a row that finishes
 	}
-	err := e.prefillRows(gs, c, rows, crossing, results, genGroup{}, 0, nil)
+	err := e.prefillCrossing(gs, c, rows, crossing, results)
 	for i, row := range held {
 		row.it = items[i]
 	}
 	return err
+}
+
+// prefillCrossing prefills the crossing rows, their ctx now the whole
+// sequence: each one longer than a chunk in chunks (prefillChunks) where
+// prompts prefill so, the others together in one prefill.
+func (e *Engine) prefillCrossing(gs *genState, c *kvCache, rows []*genRow, crossing []int, results []lm.GenerateResult) error {
+	var whole []int
+	for _, r := range crossing {
+		if len(rows[r].it.ctx) <= e.chunkTokens() || !e.chunkable(genGroup{}) {
+			whole = append(whole, r)
+			continue
+		}
+		if err := e.prefillChunks(gs, c, rows, r, results); err != nil {
+			return err
+		}
+	}
+	if len(whole) == 0 {
+		return nil
+	}
+	return e.prefillRows(gs, c, rows, whole, results, genGroup{}, 0, nil)
 }

@@ -24,21 +24,23 @@ import (
 // them as the one pass's head would: the same hidden-state bits (the
 // chunk's queries see the same keys through the same ops) and row-wise
 // head ops, so log-probs, is_greedy and token counts are the one pass's,
-// bit for bit (scorechunk_test.go).
+// bit for bit (scorechunk_test.go). A LongRoPE model's chunks take the
+// rotary factors of the whole row's length, as the one pass does (n [1]:
+// models.Inputs.RowLen with Row; rowLengths).
 //
 //	chunk: tokens, positions [1, T] (positions p0 … p0+T−1), row [1] (0),
-//	       keys [p0+T] (only its shape), slotPos [Kc] (the scored slots'
-//	       columns in the chunk), cache 2L × [1, K, S, D]
+//	       n [1] (the row's length), keys [p0+T] (only its shape), slotPos
+//	       [Kc] (the scored slots' columns in the chunk), cache 2L × [1, K, S, D]
 //	       → h [Kc, H] in the compute dtype, cache' (slots written in place)
 
 // chunkedScoreLen is the length of pass p's row when it is scored a chunk
 // at a time (ok): one unpacked row longer than a chunk on goeval's
-// pure-Go backend, without LongRoPE (whose rotary factors depend on the
-// whole row) or LLM.int8 outlier columns (wholeRows). The row's length is one past its last scored slot, as the
-// one pass's (rowLengths).
+// pure-Go backend, without LLM.int8 outlier columns (wholeRows: they
+// depend on the whole row). The row's length is one past its last scored
+// slot, as the one pass's (rowLengths).
 func (e *Engine) chunkedScoreLen(p *pass) (n int, ok bool) {
 	if p.Kind != plan.Unpacked || p.B != 1 || len(p.SlotItem) == 0 ||
-		e.backend.String() != gocpu.Name || e.cfg.LongRopeLength() > 0 || e.wholeRows {
+		e.backend.String() != gocpu.Name || e.wholeRows {
 		return 0, false
 	}
 	for _, s := range p.SlotPos[:len(p.SlotItem)] {
@@ -51,10 +53,9 @@ func (e *Engine) chunkedScoreLen(p *pass) (n int, ok bool) {
 func scoreChunkGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
 		defer building()()
-		tokens, positions, row, keys, slotPos := in[0], in[1], in[2], in[3], in[4]
-		flat := in[5:]
-		cache := cacheKV(flat)
-		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Row: row, Keys: keys.Shape().Dim(0), Cache: cache})
+		tokens, positions, row, n, keys, slotPos := in[0], in[1], in[2], in[3], in[4], in[5]
+		cache := cacheKV(in[6:])
+		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Row: row, RowLen: n, Keys: keys.Shape().Dim(0), Cache: cache})
 		at := Stack([]*Node{ZerosLike(slotPos), slotPos}, -1) // [Kc, 2]
 		res := []*Node{Gather(out.Hidden, at)}                // [1, T, H] → [Kc, H]
 		return withKV(res, out.KV)
@@ -83,7 +84,7 @@ func (e *Engine) runPassChunked(p *pass, n int, tokens bool, results []Score) er
 		for to < len(p.SlotItem) && int(p.SlotPos[to]) < p0+t {
 			to++
 		}
-		h, err := e.runScoreChunk(p, c, p0, t, keys, from, to)
+		h, err := e.runScoreChunk(p, c, n, p0, t, keys, from, to)
 		if err != nil {
 			return err
 		}
@@ -103,10 +104,10 @@ func (e *Engine) runPassChunked(p *pass, n int, tokens bool, results []Score) er
 	return nil
 }
 
-// runScoreChunk runs the chunk of t tokens at p0 of pass p's row into
+// runScoreChunk runs the chunk of t tokens at p0 of pass p's row (n long) into
 // cache c and returns the hidden states [max(1, to−from), H] of used slots
 // [from, to) (a chunk without any gathers its first column, unused).
-func (e *Engine) runScoreChunk(p *pass, c *kvCache, p0, t, keys, from, to int) (*tensors.Tensor, error) {
+func (e *Engine) runScoreChunk(p *pass, c *kvCache, n, p0, t, keys, from, to int) (*tensors.Tensor, error) {
 	tok, pos := make([]int32, t), make([]int32, t)
 	copy(tok, p.Tokens[p0:min(p0+t, p.T)])
 	for i := range pos {
@@ -117,7 +118,8 @@ func (e *Engine) runScoreChunk(p *pass, c *kvCache, p0, t, keys, from, to int) (
 		slots[k-from] = p.SlotPos[k] - int32(p0)
 	}
 	args := []any{tensors.FromFlatDataAndDimensions(tok, 1, t), tensors.FromFlatDataAndDimensions(pos, 1, t),
-		tensors.FromFlatDataAndDimensions([]int32{0}, 1), tensors.FromShape(shapes.Make(dtypes.Bool, keys)),
+		tensors.FromFlatDataAndDimensions([]int32{0}, 1), tensors.FromFlatDataAndDimensions([]int32{int32(n)}, 1),
+		tensors.FromShape(shapes.Make(dtypes.Bool, keys)),
 		tensors.FromFlatDataAndDimensions(slots, len(slots))}
 	h, d, err := e.runOnCache(e.execs.chunk, fmt.Sprintf("scoring chunk keys=%d K=%d", keys, len(slots)), c, args)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // through a one-row cache (one item per row, batch 1: packing off) give
 // the one pass's log-probs, per-token log-probs and top tokens bit for
 // bit, and its is_greedy and token counts, on every architecture of the
-// packing test (not LongRoPE, never chunked) — with continuations inside
+// packing test (LongRoPE too) — with continuations inside
 // one chunk, across chunk ends and ending on one, and a row of one chunk
 // (one pass either way). The chunked run must run more passes.
 func TestScoreChunkedExact(t *testing.T) {
@@ -31,10 +31,6 @@ func TestScoreChunkedExact(t *testing.T) {
 				e, err := Open(m.dir, o)
 				if err != nil {
 					t.Fatal(err)
-				}
-				if e.Config().LongRopeLength() > 0 {
-					e.Close()
-					t.Skip("LongRoPE rows score whole (chunkedScoreLen)")
 				}
 				ctxs, conts := chunkScoreRows(e.Config().VocabSize, e.maxLen)
 				got, err := e.ScoreIDs(context.Background(), ctxs, conts, true)

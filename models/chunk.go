@@ -21,11 +21,16 @@ import (
 // the keys before its end, through the same ops as a one-pass prefill, so
 // a chunked prompt's values are a one-pass prefill's. A chunk whose first
 // position is not keys − T is still exact (the mask decides), only slower.
+// rowLen, the whole row's length, is what a LongRoPE model picks its
+// factors by (setRopeLen; nil: the chunk's last position + 1).
 //
-//	tokens, positions [1, T], row [1], cache L × {[B, K, S, D]}
+//	tokens, positions [1, T], row [1], rowLen [1] or nil, cache L × {[B, K, S, D]}
 //	→ hidden [1, T, H], cache' (row's slots [p₀, p₀+T) written)
-func (d *decoder) chunk(ctx *context.Context, tokens, positions, row *Node, keys int, cache []KV) Outputs {
+func (d *decoder) chunk(ctx *context.Context, tokens, positions, row, rowLen *Node, keys int, cache []KV) Outputs {
 	g := tokens.Graph()
+	if rowLen != nil && d.cfg.LongRopeLength() > 0 {
+		setRopeLen(ctx, g, rowLen)
+	}
 	dims := cache[0].K.Shape().Dimensions // [B, K, S, D]
 	if keys == 0 {
 		keys = dims[2]

@@ -76,7 +76,10 @@ type Inputs struct {
 	// RowLen is each row's number of real tokens, [B] int32 (unpacked
 	// rows only; the rest of a row is padding). A model whose rotary
 	// embedding depends on a sequence's length (LongRoPE, rope_long.go)
-	// reads it; nil means each row's last position + 1.
+	// reads it; nil means each row's last position + 1. With Row it is
+	// the length of the whole row the chunk belongs to ([1]: a long
+	// prompt's, or a scored row's), so the chunk's rotary embedding is
+	// the one-pass row's.
 	RowLen *graph.Node
 }
 
@@ -116,7 +119,7 @@ func (d *decoder) Forward(ctx *context.Context, in Inputs) Outputs {
 	d.check(in)
 	switch {
 	case in.Row != nil:
-		return d.chunk(ctx, in.Tokens, in.Positions, in.Row, in.Keys, in.Cache)
+		return d.chunk(ctx, in.Tokens, in.Positions, in.Row, in.RowLen, in.Keys, in.Cache)
 	case in.Cache != nil && in.Tokens.Rank() == 1:
 		return d.decode(ctx, in.Tokens, in.Positions, in.Cache)
 	case in.Cache != nil:
@@ -151,8 +154,8 @@ func (d *decoder) check(in Inputs) {
 		forwardPanic("Cache goes with neither Packing, Past nor ReturnKV (the written cache is Outputs.KV)")
 	case in.ReturnKV && in.Packing != nil:
 		forwardPanic("ReturnKV is for unpacked rows")
-	case in.RowLen != nil && (cached || in.Packing != nil):
-		forwardPanic("RowLen is for unpacked rows, not with Packing or Cache")
+	case in.RowLen != nil && (cached && in.Row == nil || in.Packing != nil):
+		forwardPanic("RowLen is for unpacked rows or a chunk (Row), not with Packing or Cache")
 	case in.Row != nil && (!cached || len(dims) != 2 || dims[0] != 1):
 		forwardPanic("Row needs Cache and Tokens [1, T], got %s", in.Tokens.Shape())
 	case in.Row != nil && (in.Row.Rank() != 1 || in.Row.Shape().Dim(0) != 1):

@@ -192,7 +192,7 @@ func (m *gemma) layer(ctx *context.Context, i int, x, positions *Node, attend at
 	if l.qNorm != "" {
 		q, k = norm(l.qNorm, q), norm(l.kNorm, k)
 	}
-	q, k = l.apply(q, positions), l.apply(k, positions)
+	q, k = l.apply(ctx, q, positions), l.apply(ctx, k, positions)
 	h = project(ctx, attend(q, k, v), l.o)
 	x = Add(x, norm(l.postAttnNorm, h))
 	h = gatedMLP(ctx, norm(l.preFFNorm, x), l.mlp, nn.GeGLU)

@@ -203,5 +203,5 @@ func (m *llama) qkv(ctx *context.Context, l *llamaLayer, h, positions *Node) (q,
 		q = nn.RMSNorm(q, Param(ctx, g, l.qNorm), c.RMSNormEps)
 		k = nn.RMSNorm(k, Param(ctx, g, l.kNorm), c.RMSNormEps)
 	}
-	return m.rope.apply(q, positions), m.rope.apply(k, positions), v
+	return m.rope.apply(ctx, q, positions), m.rope.apply(ctx, k, positions), v
 }

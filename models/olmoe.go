@@ -113,8 +113,8 @@ func (m *olmoe) layer(ctx *context.Context, i int, x, positions *Node, attend at
 		q, k, v = ClipScalar(q, -m.clip, m.clip), ClipScalar(k, -m.clip, m.clip), ClipScalar(v, -m.clip, m.clip)
 	}
 	b, t := x.Shape().Dim(0), x.Shape().Dim(1)
-	q = m.rope.apply(Reshape(q, b, t, c.NumAttentionHeads, c.HeadDim), positions)
-	k = m.rope.apply(Reshape(k, b, t, c.NumKeyValueHeads, c.HeadDim), positions)
+	q = m.rope.apply(ctx, Reshape(q, b, t, c.NumAttentionHeads, c.HeadDim), positions)
+	k = m.rope.apply(ctx, Reshape(k, b, t, c.NumKeyValueHeads, c.HeadDim), positions)
 	v = Reshape(v, b, t, c.NumKeyValueHeads, c.HeadDim)
 	x = Add(x, project(ctx, attend(q, k, v), l.o))
 	return Add(x, m.mlp(ctx, i, nn.RMSNorm(x, Param(ctx, g, l.postNorm), c.RMSNormEps)))

@@ -125,8 +125,8 @@ func (m *phi) logits(ctx *context.Context, hidden *Node) *Node {
 func (m *phi) layer(ctx *context.Context, i int, x, positions *Node, attend attendFunc) *Node {
 	l, c := &m.names.layers[i], m.cfg
 	h := m.layerNorm(ctx, x, l.norm)
-	q := m.apply(projectHeads(ctx, h, l.q, c.NumAttentionHeads, c.HeadDim), positions)
-	k := m.apply(projectHeads(ctx, h, l.k, c.NumKeyValueHeads, c.HeadDim), positions)
+	q := m.apply(ctx, projectHeads(ctx, h, l.q, c.NumAttentionHeads, c.HeadDim), positions)
+	k := m.apply(ctx, projectHeads(ctx, h, l.k, c.NumKeyValueHeads, c.HeadDim), positions)
 	v := projectHeads(ctx, h, l.v, c.NumKeyValueHeads, c.HeadDim)
 	attn := project(ctx, attend(q, k, v), l.dense)
 	ff := project(ctx, nn.GELUTanh(project(ctx, h, l.fc1)), l.fc2)

@@ -102,8 +102,8 @@ func (m *phi3) layer(ctx *context.Context, i int, x, positions *Node, attend att
 	part := func(from, to, heads int) *Node {
 		return Reshape(Slice(qkv, AxisRange(), AxisRange(), AxisRange(from, to)), b, t, heads, c.HeadDim)
 	}
-	q := m.rope.apply(part(0, nq, c.NumAttentionHeads), positions)
-	k := m.rope.apply(part(nq, nq+nk, c.NumKeyValueHeads), positions)
+	q := m.rope.apply(ctx, part(0, nq, c.NumAttentionHeads), positions)
+	k := m.rope.apply(ctx, part(nq, nq+nk, c.NumKeyValueHeads), positions)
 	x = Add(x, project(ctx, attend(q, k, part(nq+nk, nq+2*nk, c.NumKeyValueHeads)), l.o))
 	h = nn.RMSNorm(x, Param(ctx, g, l.postNorm), c.RMSNormEps)
 	gu := project(ctx, h, l.gateUp) // [B, T, 2F]

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/nn"
@@ -71,12 +72,13 @@ type rotary struct {
 	long    *longRope // LongRoPE's long factors (rope_long.go), or nil
 }
 
-// apply rotates x by its positions.
+// apply rotates x by its positions (LongRoPE: by its sequences' lengths
+// too, ctx's ropeLenParam on x's graph where set; rope_long.go).
 //
 //	x [B, T, N, D], positions [B, T] int32 → [B, T, N, D]
-func (r rotary) apply(x, positions *Node) *Node {
+func (r rotary) apply(ctx *context.Context, x, positions *Node) *Node {
 	if r.long != nil {
-		return r.applyLong(x, positions)
+		return r.applyLong(x, positions, ropeLen(ctx, x.Graph()))
 	}
 	return nn.ApplyPartialRoPE(x, positions, r.invFreq, r.rot)
 }

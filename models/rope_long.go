@@ -5,6 +5,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/models/nn"
@@ -26,7 +27,11 @@ import (
 // factors, its first ones too. Rows of packed documents must not mix a
 // long document with others (engine/plan's Options.MaxPackedInput keeps
 // long ones unpacked), and unpacked rows give their lengths
-// (Inputs.RowLen). A decode step past original rotates its own token with
+// (Inputs.RowLen). A chunk of a long row (Inputs.Row) is no sequence of
+// its own: its Inputs.RowLen is the whole row's length, recorded on its
+// graph (setRopeLen) for every layer's rotary embedding, so each chunk
+// takes the factors the row's one-pass computation takes, not those of
+// its own last position. A decode step past original rotates its own token with
 // the long factors but keeps the cache's keys as they were written, where
 // transformers' generate() recomputes the whole cache once when crossing.
 
@@ -107,16 +112,35 @@ func longInvFreq(theta float64, rot int, ext []float64) []float64 {
 	return inv
 }
 
+// ropeLenParam is the graph parameter (root scope) holding the length of
+// the sequence each row of a chunk belongs to, [B] int32, by which
+// LongRoPE picks its factors (setRopeLen; unset: each row's last
+// position + 1).
+const ropeLenParam = "goeval_rope_len"
+
+// setRopeLen records on g that row b's tokens belong to a sequence of
+// length[b] tokens, for LongRoPE's choice of factors (applyLong).
+func setRopeLen(ctx *context.Context, g *Graph, length *Node) {
+	ctx.InAbsPath("/").SetGraphParam(g, ropeLenParam, length)
+}
+
+// ropeLen is the sequence lengths setRopeLen recorded on g, or nil.
+func ropeLen(ctx *context.Context, g *Graph) *Node {
+	return context.GetGraphParamOr[*Node](ctx.InAbsPath("/"), g, ropeLenParam, nil)
+}
+
 // applyLong rotates x by its positions with the short or long factors,
-// per row by the row's length (last position + 1), and scales the rotated
-// dims by the attention factor.
+// per row by the row's sequence length (length [B]; nil: the row's last
+// position + 1), and scales the rotated dims by the attention factor.
 //
-//	x [B, T, N, D], positions [B, T] int32 → [B, T, N, D]
-func (r rotary) applyLong(x, positions *Node) *Node {
+//	x [B, T, N, D], positions [B, T] int32, length [B] or nil → [B, T, N, D]
+func (r rotary) applyLong(x, positions, length *Node) *Node {
 	b, t, n, d := x.Shape().Dim(0), x.Shape().Dim(1), x.Shape().Dim(2), x.Shape().Dim(3)
 	short := nn.ApplyPartialRoPE(x, positions, r.invFreq, r.rot)
 	long := nn.ApplyPartialRoPE(x, positions, r.long.invFreq, r.rot)
-	length := AddScalar(ReduceMax(positions, -1), 1)                                // [B]
+	if length == nil {
+		length = AddScalar(ReduceMax(positions, -1), 1) // [B]
+	}
 	isLong := GreaterThan(length, Scalar(x.Graph(), dtypes.Int32, r.long.original)) // [B]
 	y := Where(BroadcastToDims(Reshape(isLong, b, 1, 1, 1), b, t, n, d), long, short)
 	if r.long.scale == 1 {
