@@ -184,7 +184,8 @@ func (s *int8Set) storeScales(ctx *context.Context, backend backends.Backend) er
 }
 
 // int8Linear is nn.Int8Linear for weight name when Load stored it as
-// LLM.int8 codes, else nil.
+// LLM.int8 codes, else nil. The input's quantization is shared by every
+// such product of the same x in the graph (int8Input).
 //
 //	x [..., in] → [..., out]
 func int8Linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
@@ -194,12 +195,25 @@ func int8Linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 		return nil
 	}
 	g := x.Graph()
-	threshold := context.GetParamOr(ctx.InAbsPath("/"), int8ThresholdParam, int8DefaultThreshold)
+	return int8Input(ctx, x).Linear(Param(ctx, g, name), v.ValueGraph(g), bias)
+}
+
+// int8Input is x quantized for LLM.int8 products, once per x and graph:
+// kept as a graph parameter of the root scope named by x's node id.
+func int8Input(ctx *context.Context, x *Node) *nn.Int8Input {
+	g, root := x.Graph(), ctx.InAbsPath("/")
+	key := fmt.Sprintf("goeval_int8_input_%d", x.Id())
+	if q := context.GetGraphParamOr[*nn.Int8Input](root, g, key, nil); q != nil {
+		return q
+	}
+	threshold := context.GetParamOr(root, int8ThresholdParam, int8DefaultThreshold)
 	var valid *Node
 	if x.Rank() == 3 {
-		valid = context.GetGraphParamOr[*Node](ctx.InAbsPath("/"), g, int8RowsParam, nil)
+		valid = context.GetGraphParamOr[*Node](root, g, int8RowsParam, nil)
 	}
-	return nn.Int8Linear(x, Param(ctx, g, name), v.ValueGraph(g), bias, threshold, valid)
+	q := nn.QuantizeInt8Input(x, threshold, valid)
+	root.SetGraphParam(g, key, q)
+	return q
 }
 
 // int8RowsParam is the graph parameter (root scope) holding the real

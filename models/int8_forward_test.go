@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/gocpu"
@@ -171,4 +172,25 @@ func int8ModuleDiff(t *testing.T, backend backends.Backend, set *intQuantSet, io
 		scale = math.Max(scale, math.Abs(float64(v)))
 	}
 	return d, scale
+}
+
+// TestInt8InputShared checks that the LLM.int8 products of one input in a
+// graph share its quantization (int8Input), and that another input gets
+// its own.
+func TestInt8InputShared(t *testing.T) {
+	backend, err := gocpu.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Finalize()
+	ctx := context.New()
+	g := NewGraph(backend, "int8-input")
+	x := Parameter(g, "x", shapes.Make(dtypes.Float32, 2, 3, 8))
+	y := Parameter(g, "y", shapes.Make(dtypes.Float32, 2, 3, 8))
+	if a, b := int8Input(ctx, x), int8Input(ctx, x); a != b {
+		t.Error("two products of the same input quantized it twice")
+	}
+	if int8Input(ctx, x) == int8Input(ctx, y) {
+		t.Error("two inputs share one quantization")
+	}
 }

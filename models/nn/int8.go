@@ -38,34 +38,63 @@ const int8Recip = float32(7.874015718698502e-3)
 // is S sequences of R·… rows, x [N, in] N sequences of one row (a decode
 // step); valid [S, R] (nil: all) marks the rows that count (padding does
 // not). threshold 0 splits off nothing. Computed in float32, returned in
-// x's dtype.
+// x's dtype. It is QuantizeInt8Input(x, threshold, valid).Linear(cb, scb,
+// bias).
 //
 //	x [..., in], cb [out, in], scb [out], bias [out] or nil → [..., out]
 func Int8Linear(x, cb, scb, bias *Node, threshold float64, valid *Node) *Node {
-	if cb.Rank() != 2 || cb.Shape().Dim(1) != x.Shape().Dim(-1) {
-		panicf("Int8Linear: weight %s does not match input %s (want [out, %d])", cb.Shape(), x.Shape(), x.Shape().Dim(-1))
-	}
+	return QuantizeInt8Input(x, threshold, valid).Linear(cb, scb, bias)
+}
+
+// Int8Input is an input of LLM.int8 products quantized once
+// (QuantizeInt8Input): the products of one input by several weights (a
+// layer's q, k and v projections) share its float16 rounding, row
+// quantization and outlier columns, which cost more than a product.
+type Int8Input struct {
+	dims                  []int // x's dimensions
+	dtype                 dtypes.DType
+	codes, rowScale, cols *Node // [S, R, in], [S, R, 1], [S, 1, in] or nil
+	outliers              *Node // x's outlier columns, the rest 0, [S, R, in], or nil
+}
+
+// QuantizeInt8Input quantizes x for Int8Input.Linear (see Int8Linear).
+//
+//	x [..., in], valid [S, R] or nil
+func QuantizeInt8Input(x *Node, threshold float64, valid *Node) *Int8Input {
 	dims := x.Shape().Dimensions
-	in, out := cb.Shape().Dim(1), cb.Shape().Dim(0)
-	xf := Reshape(ConvertDType(x, dtypes.Float32), dims[0], -1, in) // [S, R, in]
+	xf := Reshape(ConvertDType(x, dtypes.Float32), dims[0], -1, dims[len(dims)-1]) // [S, R, in]
 	if valid != nil {
 		valid = Reshape(valid, dims[0], -1, 1) // [S, R, 1]
 	}
+	q := &Int8Input{dims: slices.Clone(dims), dtype: x.DType()}
+	q.codes, q.rowScale, q.cols = QuantizeRowsInt8(xf, threshold, valid)
+	if q.cols != nil {
+		q.outliers = Where(BroadcastToDims(q.cols, xf.Shape().Dimensions...), xf, ZerosLike(xf))
+	}
+	return q
+}
+
+// Linear is Int8Linear of the quantized input by cb, scb and bias.
+//
+//	cb [out, in], scb [out], bias [out] or nil → [..., out]
+func (q *Int8Input) Linear(cb, scb, bias *Node) *Node {
+	if in := q.dims[len(q.dims)-1]; cb.Rank() != 2 || cb.Shape().Dim(1) != in {
+		panicf("Int8Linear: weight %s does not match input %v (want [out, %d])", cb.Shape(), q.dims, in)
+	}
+	out := cb.Shape().Dim(0)
 	cb = ConvertDType(cb, dtypes.Float32)
 	scb = Reshape(ConvertDType(scb, dtypes.Float32), 1, 1, out)
-	codes, rowScale, outlierCols := QuantizeRowsInt8(xf, threshold, valid) // [S, R, in], [S, R, 1], [S, 1, in] or nil
-	acc := int8Dot(codes, cb)                                              // [S, R, out], exact integers
-	y := MulScalar(Mul(acc, Mul(rowScale, scb)), float64(int8MMScale))
+	acc := int8Dot(q.codes, cb) // [S, R, out], exact integers
+	y := MulScalar(Mul(acc, Mul(q.rowScale, scb)), float64(int8MMScale))
 	if bias != nil {
 		y = Add(y, Reshape(ConvertDType(bias, dtypes.Float32), 1, 1, out))
 	}
-	if outlierCols != nil {
-		xo := Where(BroadcastToDims(outlierCols, xf.Shape().Dimensions...), xf, ZerosLike(xf))
-		yo := DotGeneral(xo, []int{2}, nil, cb, []int{1}, nil) // [S, R, out]
+	if q.outliers != nil {
+		yo := DotGeneral(q.outliers, []int{2}, nil, cb, []int{1}, nil) // [S, R, out]
 		y = Add(y, MulScalar(Mul(yo, scb), float64(int8Recip)))
 	}
-	y = Reshape(y, append(slices.Clone(dims[:len(dims)-1]), out)...)
-	return ConvertDType(y, x.DType())
+	y = Reshape(y, append(slices.Clone(q.dims[:len(q.dims)-1]), out)...)
+	return ConvertDType(y, q.dtype)
 }
 
 // QuantizeRowsInt8 is bitsandbytes' int8_vectorwise_quant of x rounded to
