@@ -217,31 +217,11 @@ func generateWith(t *testing.T, dir string, chunk, bs int, reqs []lm.GenerateReq
 // TestChunkedPrefillMemory's and TestScoreChunkedMemory's rows do; the one
 // pass over each (chunking off, as LongRoPE ran before) holds over 18 MiB.
 func TestChunkedLongRopeMemory(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "wide-longrope")
-	err := synth.Model(synth.ModelOptions{Arch: "phi3", Hidden: 64, Layers: 4, Heads: 2, KVHeads: 1, Intermediate: 1024,
-		Vocab: 512, MaxPositions: 4096, Seed: 3, BOS: 1, EOS: 2, Out: dir,
-		RopeScaling: &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: 256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := synthWide(t, "phi3", &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: 256})
 	ids := randomIDs(rand.New(rand.NewPCG(1, 3)), 512)
 	prompt, ctxs, conts := ids(2048), [][]int32{ids(2000)}, [][]int32{ids(48)}
 	peak := func(chunk int, run func(e *Engine) error) gocpu.MemStat {
-		withChunkTokens(t, chunk)
-		e, err := Open(dir, Options{BatchSize: 1, Packing: "off"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		if e.backend.String() != gocpu.Name {
-			t.Skipf("memory statistics are the pure-Go backend's (device %s)", e.backend.String())
-		}
-		gocpu.SetMemStats(true)
-		defer gocpu.SetMemStats(false)
-		if err := run(e); err != nil {
-			t.Fatal(err)
-		}
-		return gocpu.MemStats()
+		return chunkPeak(t, dir, Options{BatchSize: 1, Packing: "off"}, chunk, run)
 	}
 	generate := func(e *Engine) error {
 		_, err := e.GenerateUntil(context.Background(), []lm.GenerateRequest{{ContextIDs: prompt, MaxTokens: 2}})

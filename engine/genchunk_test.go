@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/lm"
-	"github.com/goeval/goeval/synth"
 )
 
 // withChunkTokens sets the chunked prefill's chunk size for one test.
@@ -197,29 +195,13 @@ func chunkPrompts(vocab int) []lm.GenerateRequest {
 // until the graph's end), so the bound fails where prompts are not
 // chunked.
 func TestChunkedPrefillMemory(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "wide")
-	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: 64, Layers: 4, Heads: 2, KVHeads: 1, Intermediate: 1024,
-		Vocab: 512, MaxPositions: 4096, Seed: 3, BOS: 1, EOS: 2, Out: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := synthWide(t, "qwen2", nil)
 	prompt := randomIDs(rand.New(rand.NewPCG(1, 1)), 512)(2048)
 	peak := func(chunk int) gocpu.MemStat {
-		withChunkTokens(t, chunk)
-		e, err := Open(dir, Options{BatchSize: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		if e.backend.String() != gocpu.Name {
-			t.Skipf("memory statistics are the pure-Go backend's (device %s)", e.backend.String())
-		}
-		gocpu.SetMemStats(true)
-		defer gocpu.SetMemStats(false)
-		if _, err := e.GenerateUntil(context.Background(), []lm.GenerateRequest{{ContextIDs: prompt, MaxTokens: 2}}); err != nil {
-			t.Fatal(err)
-		}
-		return gocpu.MemStats()
+		return chunkPeak(t, dir, Options{BatchSize: 1}, chunk, func(e *Engine) error {
+			_, err := e.GenerateUntil(context.Background(), []lm.GenerateRequest{{ContextIDs: prompt, MaxTokens: 2}})
+			return err
+		})
 	}
 	const bound, largest = 6 << 20, 2 << 20
 	chunked, whole := peak(128), peak(1<<20)
@@ -233,5 +215,3 @@ func TestChunkedPrefillMemory(t *testing.T) {
 	t.Logf("peak intermediates: chunked %.1f MiB (largest %.2f MiB), one pass %.1f MiB (largest %.2f MiB, %s)",
 		mib(chunked.Peak), mib(chunked.Largest), mib(whole.Peak), mib(whole.Largest), whole.LargestKey)
 }
-
-func mib(n int64) float64 { return float64(n) / (1 << 20) }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/goeval/goeval/internal/gocpu"
-	"github.com/goeval/goeval/synth"
 )
 
 // TestScoreChunkedExact: rows scored a chunk of 16 tokens at a time
@@ -88,33 +86,17 @@ func sameScore(a, b Score) bool {
 // (chunking off) over 18 MiB: each layer's [T, 1024] MLP activations, 8
 // MiB each, so the bound fails where long rows are scored whole.
 func TestScoreChunkedMemory(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "wide")
-	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: 64, Layers: 4, Heads: 2, KVHeads: 1, Intermediate: 1024,
-		Vocab: 512, MaxPositions: 4096, Seed: 3, BOS: 1, EOS: 2, Out: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := synthWide(t, "qwen2", nil)
 	ids := randomIDs(rand.New(rand.NewPCG(1, 2)), 512)
 	ctxs, conts := [][]int32{ids(2000)}, [][]int32{ids(48)}
 	peak := func(chunk int) gocpu.MemStat {
-		withChunkTokens(t, chunk)
-		e, err := Open(dir, Options{BatchSize: 1, Packing: "off"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		if e.backend.String() != gocpu.Name {
-			t.Skipf("memory statistics are the pure-Go backend's (device %s)", e.backend.String())
-		}
-		gocpu.SetMemStats(true)
-		defer gocpu.SetMemStats(false)
-		if _, err := e.ScoreIDs(context.Background(), ctxs, conts, false); err != nil {
-			t.Fatal(err)
-		}
-		if g := e.execs.chunk; g != nil && (len(g.byShape) > 0 || g.one != nil) {
-			t.Errorf("%d scoring chunk graphs kept after the call (each chunk's shape runs once)", len(g.byShape))
-		}
-		return gocpu.MemStats()
+		return chunkPeak(t, dir, Options{BatchSize: 1, Packing: "off"}, chunk, func(e *Engine) error {
+			_, err := e.ScoreIDs(context.Background(), ctxs, conts, false)
+			if g := e.execs.chunk; err == nil && g != nil && (len(g.byShape) > 0 || g.one != nil) {
+				t.Errorf("%d scoring chunk graphs kept after the call (each chunk's shape runs once)", len(g.byShape))
+			}
+			return err
+		})
 	}
 	const bound = 6 << 20
 	chunked, whole := peak(128), peak(1<<20)
