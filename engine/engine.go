@@ -301,5 +301,5 @@ func (e *Engine) NumParameters() int {
 	if e.ctx == nil {
 		return 0
 	}
-	return e.ctx.NumParameters()
+	return models.NumParameters(e.ctx)
 }

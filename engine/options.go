@@ -55,12 +55,14 @@ type Options struct {
 	// products). Engine.DType is the resolved name.
 	DType string
 	// Dequantize4Bit dequantizes a 4-bit checkpoint (bitsandbytes nf4/fp4,
-	// GPTQ and AWQ 4-bit)
-	// into float32 weights at load. Unset, the cpu device keeps its weight
-	// matrices packed (an eighth of the bytes; decode reads the codes,
-	// internal/gocpu/q4.go) in float32 and bfloat16 (weight-only: the
-	// packed values rounded to bfloat16 where they are looked up) when no
-	// adapter is merged; XLA devices always dequantize.
+	// GPTQ and AWQ 4-bit) into weights of the compute dtype at load
+	// (--dequantize-4bit). Unset, when no adapter is merged, the cpu device
+	// keeps its weight matrices packed (an eighth of the bytes; decode
+	// reads the codes, internal/gocpu/q4.go) in float32 and bfloat16
+	// (weight-only: the packed values rounded to bfloat16 where they are
+	// looked up), and XLA devices keep them as codes and scales that each
+	// graph dequantizes where it multiplies (models/q4graph.go: the same
+	// values, bit for bit).
 	Dequantize4Bit bool
 	// Dequantize8Bit computes a bitsandbytes 8-bit checkpoint (or
 	// LoadIn8Bit) as the dense model of its dequantized weights. Unset,

@@ -55,10 +55,13 @@ type LoadOptions struct {
 	// weights (goeval's pure-Go one) holds them packed (an eighth of
 	// float32's bytes; decode reads the codes) where the compute dtype is
 	// float32 (weights held in float32, or in bfloat16: the packed values
-	// rounded to it) and no adapter is merged into them (separate-mode
-	// adapters run next to the packed product): bitsandbytes nf4/fp4, and
-	// GPTQ and AWQ 4-bit weights whose groups are of equal sizes
-	// (GroupQuant.Q4; desc_act's with their input columns permuted).
+	// rounded to it), and XLA holds them packed in any compute dtype, as
+	// codes and scales its graphs dequantize where they multiply
+	// (q4graph.go: the load's values, bit for bit), where no adapter is
+	// merged into them (separate-mode adapters run next to the packed
+	// product): bitsandbytes nf4/fp4, and GPTQ and AWQ 4-bit weights whose
+	// groups are of equal sizes (GroupQuant.Q4; desc_act's with their
+	// input columns permuted).
 	Dequantize4Bit bool
 	// Dequantize8Bit dequantizes a bitsandbytes 8-bit checkpoint's
 	// weights and computes the dense model. Unset, they are kept as int8
@@ -192,9 +195,14 @@ func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOption
 		how += "dequantized at load to " + o.weightDTypes().held.String()
 		mode, _ := ParseAdapterMode(o.AdapterMode)
 		merged := len(o.Adapters) > 0 && mode == AdapterMerged
-		if _, packs := backend.(q4Backend); packs && o.weightDTypes().packQ4 && !merged {
+		_, packs := backend.(q4Backend)
+		if (packs || q4InGraph(backend)) && o.weightDTypes().packQ4 && !merged {
 			if src, is4 := set.(q4Source); is4 && src.q4Where() != "" {
-				how = strings.Replace(how, "dequantized at load", "kept packed (4-bit) "+src.q4Where()+", dequantized at load", 1) + " otherwise"
+				kept := "kept packed (4-bit) "
+				if !packs {
+					kept = "kept packed (4-bit, dequantized in the graph) "
+				}
+				how = strings.Replace(how, "dequantized at load", kept+src.q4Where()+", dequantized at load", 1) + " otherwise"
 			}
 		}
 		if c := Int8Compute(cfg, o); c != "" && c != "dequantized" {
@@ -235,5 +243,5 @@ func loadAdapters(set Tensors, o LoadOptions, mode string) ([]*Adapter, error) {
 
 // String names the loaded architecture for logs.
 func (l *Loaded) String() string {
-	return fmt.Sprintf("%s (%d parameters)", l.Config.Arch(), l.Context.NumParameters())
+	return fmt.Sprintf("%s (%d parameters)", l.Config.Arch(), NumParameters(l.Context))
 }

@@ -148,6 +148,8 @@ func linear(ctx *context.Context, x *Node, name string, bias *Node) *Node {
 	case y != nil:
 	case !replaced && wp != nil: // input columns permuted (q4perm.go)
 		y = nn.Linear(gatherLast(x, perm), wp, bias)
+	case !replaced && isQ4Graph(ctx, name): // packed for the graph (q4graph.go)
+		y = linearQ4(ctx, x, name, bias)
 	case !replaced && wt != nil:
 		y = nn.LinearT(x, wt, bias)
 	default:

@@ -41,6 +41,9 @@ func Param(ctx *context.Context, g *graph.Graph, name string) *graph.Node {
 		if w := unpermuted(ctx, g, name); w != nil {
 			return w // packed with its input columns permuted (q4perm.go)
 		}
+		if w := unpackedQ4(ctx, g, name); w != nil {
+			return w // packed for the graph (q4graph.go)
+		}
 		panic(fmt.Errorf("models: weight %q was not loaded", name))
 	}
 	return computeValue(ctx, variable.ValueGraph(g))
@@ -145,6 +148,11 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 		if err == nil && perm != nil {
 			storePermuted(ctx, name, t, perm)
 			continue
+		}
+		if err == nil && !done {
+			if done, err = loadQ4Graph(ctx, backend, s, name, dt, tf); err == nil && done {
+				continue // packed for the graph (q4graph.go)
+			}
 		}
 		dtype := dt.of(name, len(info.Shape))
 		if dtype == dtypes.Float32 && int8CodesBF16(backend, s, name) {

@@ -32,7 +32,8 @@
 #      backend, per sample;
 #   6. decode throughput; TF32 (GOEVAL_CUDA_TF32=1) against full precision;
 #   7. engine packing/shared-prefix/cached-prefix exactness on cuda, and the shapes a
-#      call needs compiled ahead, several at once;
+#      call needs compiled ahead, several at once; 4-bit weights packed (dequantized in
+#      the graph) against --dequantize-4bit: scores, tokens, decode and peak memory;
 #   8. the machine's CPU, 2 cores: goeval's matrix kernels (AVX-512 where it
 #      has it) checked against the reference, and scoring with --device cpu
 #      per kernel.
@@ -205,6 +206,11 @@ fi
 if want 7 && begin "7. packing, shared prefixes, fixed prefill shapes and compiles ahead on cuda (engine tests)" 300; then
 (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 240 "$B/engine.test" -test.v -test.count=1 \
   -test.run 'TestCompileAhead|TestGeneratePrefixShared|TestPackedExact|TestPrefixCacheExact|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ|graphs_test' | head -60)
+# 4-bit weights kept packed and dequantized in the graph vs dequantized at load (--dequantize-4bit): the
+# engine test (scores within 1e-4, same tokens), then a Llama-3.2-1B-shaped nf4 checkpoint's decode and peak memory both ways.
+(cd engine && GOEVAL_TEST_DEVICE=cuda timeout 120 "$B/engine.test" -test.v -test.count=1 -test.run 'TestQ4PackedOnXLA' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)' | head -10)
+[[ -f $work/nf4-1b/config.json ]] || python3 bench/q4/synth_nf4.py --out "$work/nf4-1b" --preset llama3.2-1b >/dev/null
+for f in "" --dequantize-4bit; do echo "-- nf4 1B ${f:-packed}"; gpumem timeout 100 $G bench generate --model "$work/nf4-1b" --device cuda --dtype bfloat16 --batches 1,32 --prompt-len 128 --steps 32 $f 2>&1 | grep -v '^I[0-9]' | tail -3; done
 fi
 
 if want 8 && begin "8. this machine's CPU on 2 cores: goeval's matrix kernels, scoring with --device cpu" 300; then

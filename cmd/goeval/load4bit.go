@@ -16,6 +16,9 @@ const load4Help = "quantize a float checkpoint's Linear weights to 4 bits at loa
 	"(lm-eval's --model_args load_in_4bit=True,bnb_4bit_quant_type=…,bnb_4bit_use_double_quant=…,bnb_4bit_compute_dtype=…); " +
 	"alone transformers' defaults (fp4, no double quantization), or =nf4|fp4[,double-quant][,compute=float32|bfloat16|float16]"
 
+// dequant4Help is --dequantize-4bit's help (engine.Options.Dequantize4Bit).
+const dequant4Help = "dequantize a 4-bit checkpoint's weights (bitsandbytes nf4/fp4, GPTQ, AWQ) at load to the compute dtype, as before they were kept packed: by default --device cpu multiplies by the packed codes and XLA dequantizes them inside each graph (an eighth of float32's device memory, the same values)"
+
 // boolSpec is the part --load-in-4bit and --load-in-8bit share: a boolean
 // flag that also takes a comma-separated spec.
 type boolSpec struct {
