@@ -3,13 +3,11 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/goeval/goeval/internal/gocpu"
-	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 	"github.com/goeval/goeval/synth"
@@ -52,18 +50,7 @@ func TestChunkedPrefillLongRope(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 8))
 	for _, n := range []int{longRopeSwitch - 1, longRopeSwitch, longRopeSwitch + 1, 70} {
-		prompt := randomIDs(rng, e.Config().VocabSize)(n)
-		want, wantKV := onePassPrefill(t, e, prompt)
-		got, gotKV := chunkedPrefill(t, e, prompt)
-		if !slices.Equal(math32bits(got), math32bits(want)) {
-			t.Errorf("%d tokens: chunked logits differ from the one-pass prefill's", n)
-		}
-		for i := range wantKV {
-			if !slices.Equal(math32bits(gotKV[i]), math32bits(wantKV[i])) {
-				t.Errorf("%d tokens: chunked cache tensor %d differs from the one-pass prefill's", n, i)
-				break
-			}
-		}
+		checkPrefillChunked(t, e, randomIDs(rng, e.Config().VocabSize)(n))
 	}
 }
 
@@ -72,39 +59,12 @@ func TestChunkedPrefillLongRope(t *testing.T) {
 // tokens (each side of the switch and on it) and of 70 — and run more
 // passes than the one pass.
 func TestScoreChunkedLongRope(t *testing.T) {
-	dir := longRopeModel(t)
 	ids := randomIDs(rand.New(rand.NewPCG(3, 9)), 256)
 	var ctxs, conts [][]int32
 	for _, n := range [][2]int{{25, 6}, {20, 12}, {31, 2}, {30, 4}, {1, 34}, {33, 3}, {60, 11}} {
 		ctxs, conts = append(ctxs, ids(n[0])), append(conts, ids(n[1]))
 	}
-	var want []Score
-	var wantBatches int
-	for _, chunk := range []int{0, 16} {
-		withChunkTokens(t, chunk)
-		e, err := Open(dir, Options{Packing: "off", BatchSize: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := e.ScoreIDs(context.Background(), ctxs, conts, true)
-		batches := e.Stats().Batches
-		e.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want == nil {
-			want, wantBatches = got, batches
-			continue
-		}
-		if batches <= wantBatches {
-			t.Errorf("chunked scoring ran %d passes, one pass %d: not chunked", batches, wantBatches)
-		}
-		for i := range want {
-			if !sameScore(got[i], want[i]) {
-				t.Errorf("row %d (%d+%d tokens): chunked %+v, one pass %+v", i, len(ctxs[i]), len(conts[i]), got[i], want[i])
-			}
-		}
-	}
+	checkScoreChunked(t, longRopeModel(t), Options{}, func(*Engine) ([][]int32, [][]int32) { return ctxs, conts })
 }
 
 // TestGenerateChunkedLongRope: greedy generations of a LongRoPE model
@@ -170,28 +130,7 @@ func TestReprefillChunkedLongRope(t *testing.T) {
 // prompts and crossing re-prefills run in chunks of 16 tokens.
 func TestGenerateCrossesLongRopeChunked(t *testing.T) {
 	withChunkTokens(t, 16)
-	dir := filepath.Join(testutil.Path(t, "models/testdata/archs"), "phi35")
-	want := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, "greedy_cross.jsonl"))
-	var reqs []lm.GenerateRequest
-	for _, w := range want {
-		reqs = append(reqs, lm.GenerateRequest{ContextIDs: w.ContextIDs, MaxTokens: 10})
-	}
-	for _, bs := range []int{1, 3} {
-		e, err := Open(dir, Options{BatchSize: bs, Device: os.Getenv("GOEVAL_TEST_DEVICE")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := e.GenerateUntil(context.Background(), slices.Clone(reqs))
-		e.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, g := range got {
-			if !slices.Equal(g.IDs, want[i].ContinuationIDs) {
-				t.Errorf("batch %d, %d-token prompt: generated %v, transformers %v", bs, len(want[i].ContextIDs), g.IDs, want[i].ContinuationIDs)
-			}
-		}
-	}
+	checkGreedyCross(t, 1, 3)
 }
 
 // generateWith runs reqs greedily on the model in dir with chunks of chunk

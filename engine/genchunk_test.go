@@ -38,20 +38,26 @@ func TestChunkedPrefillExact(t *testing.T) {
 			defer e.Close()
 			rng := rand.New(rand.NewPCG(9, 1))
 			for _, n := range []int{61, 48, 9} {
-				prompt := randomIDs(rng, e.Config().VocabSize)(n)
-				want, wantKV := onePassPrefill(t, e, prompt)
-				got, gotKV := chunkedPrefill(t, e, prompt)
-				if !slices.Equal(math32bits(got), math32bits(want)) {
-					t.Errorf("%d tokens: chunked logits differ from the one-pass prefill's", n)
-				}
-				for i := range wantKV {
-					if !slices.Equal(math32bits(gotKV[i]), math32bits(wantKV[i])) {
-						t.Errorf("%d tokens: chunked cache tensor %d differs from the one-pass prefill's", n, i)
-						break
-					}
-				}
+				checkPrefillChunked(t, e, randomIDs(rng, e.Config().VocabSize)(n))
 			}
 		})
+	}
+}
+
+// checkPrefillChunked prefills prompt in one pass and in chunks and
+// checks that the logits and every cache tensor are the same bits.
+func checkPrefillChunked(t *testing.T, e *Engine, prompt []int32) {
+	t.Helper()
+	want, wantKV := onePassPrefill(t, e, prompt)
+	got, gotKV := chunkedPrefill(t, e, prompt)
+	if !slices.Equal(math32bits(got), math32bits(want)) {
+		t.Errorf("%d tokens: chunked logits differ from the one-pass prefill's", len(prompt))
+	}
+	for i := range wantKV {
+		if !slices.Equal(math32bits(gotKV[i]), math32bits(wantKV[i])) {
+			t.Errorf("%d tokens: chunked cache tensor %d differs from the one-pass prefill's", len(prompt), i)
+			break
+		}
 	}
 }
 

@@ -19,13 +19,20 @@ import (
 // prompt instead gives other tokens. Each batch size, so rows that cross at
 // different steps share decode passes.
 func TestGenerateCrossesLongRope(t *testing.T) {
+	checkGreedyCross(t, 1, 3, 8)
+}
+
+// checkGreedyCross generates greedily from greedy_cross.jsonl's prompts
+// (Phi-3.5 fixture) at each batch size and checks transformers' tokens.
+func checkGreedyCross(t *testing.T, batchSizes ...int) {
+	t.Helper()
 	dir := filepath.Join(testutil.Path(t, "models/testdata/archs"), "phi35")
 	want := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, "greedy_cross.jsonl"))
 	var reqs []lm.GenerateRequest
 	for _, w := range want {
 		reqs = append(reqs, lm.GenerateRequest{ContextIDs: w.ContextIDs, MaxTokens: 10})
 	}
-	for _, bs := range []int{1, 3, 8} {
+	for _, bs := range batchSizes {
 		e, err := Open(dir, Options{BatchSize: bs, Device: os.Getenv("GOEVAL_TEST_DEVICE")})
 		if err != nil {
 			t.Fatal(err)

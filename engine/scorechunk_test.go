@@ -20,37 +20,47 @@ import (
 func TestScoreChunkedExact(t *testing.T) {
 	for _, m := range packModels(t) {
 		t.Run(m.name, func(t *testing.T) {
-			var want []Score
-			var wantBatches int
-			for _, chunk := range []int{0, 16} {
-				withChunkTokens(t, chunk)
-				o := m.opts
-				o.Packing, o.BatchSize = "off", 1
-				e, err := Open(m.dir, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ctxs, conts := chunkScoreRows(e.Config().VocabSize, e.maxLen)
-				got, err := e.ScoreIDs(context.Background(), ctxs, conts, true)
-				batches := e.Stats().Batches
-				e.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want == nil {
-					want, wantBatches = got, batches
-					continue
-				}
-				if batches <= wantBatches {
-					t.Errorf("chunked scoring ran %d passes, one pass %d: not chunked", batches, wantBatches)
-				}
-				for i := range want {
-					if !sameScore(got[i], want[i]) {
-						t.Errorf("row %d (%d+%d tokens): chunked %+v, one pass %+v", i, len(ctxs[i]), len(conts[i]), got[i], want[i])
-					}
-				}
-			}
+			checkScoreChunked(t, m.dir, m.opts, func(e *Engine) (ctxs, conts [][]int32) {
+				return chunkScoreRows(e.Config().VocabSize, e.maxLen)
+			})
 		})
+	}
+}
+
+// checkScoreChunked scores the rows rows gives (one item per row, batch
+// 1, packing off) on the model in dir once in one pass and once a chunk
+// of 16 tokens at a time: the chunked run must run more passes and give
+// the one pass's scores bit for bit (sameScore).
+func checkScoreChunked(t *testing.T, dir string, opts Options, rows func(e *Engine) (ctxs, conts [][]int32)) {
+	t.Helper()
+	var want []Score
+	var wantBatches int
+	for _, chunk := range []int{0, 16} {
+		withChunkTokens(t, chunk)
+		opts.Packing, opts.BatchSize = "off", 1
+		e, err := Open(dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctxs, conts := rows(e)
+		got, err := e.ScoreIDs(context.Background(), ctxs, conts, true)
+		batches := e.Stats().Batches
+		e.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want, wantBatches = got, batches
+			continue
+		}
+		if batches <= wantBatches {
+			t.Errorf("chunked scoring ran %d passes, one pass %d: not chunked", batches, wantBatches)
+		}
+		for i := range want {
+			if !sameScore(got[i], want[i]) {
+				t.Errorf("row %d (%d+%d tokens): chunked %+v, one pass %+v", i, len(ctxs[i]), len(conts[i]), got[i], want[i])
+			}
+		}
 	}
 }
 
