@@ -65,17 +65,25 @@ func split(mr, nr, m, n, k, threads int, run func(r0, r1, p0, p1 int)) {
 // where another process holds a core the goroutine on the free one
 // streams more of B instead of the product waiting for a fixed share.
 func splitPanels(m, np, threads int, run func(r0, r1, p0, p1 int)) {
-	slice := max(1, np/(8*threads))
+	shareOut(np, max(1, np/(8*threads)), threads, true, func(p0, p1 int) { run(0, m, p0, p1) })
+}
+
+// shareOut runs run over [0, n) on threads goroutines (the caller's among
+// them), each taking the next slice of [0, n) from a shared counter until
+// none is left; locked pins each goroutine to its OS thread (runLocked).
+func shareOut(n, slice, threads int, locked bool, run func(lo, hi int)) {
 	var next atomic.Int64
 	worker := func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
+		if locked {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+		}
 		for {
-			p0 := int(next.Add(int64(slice))) - slice
-			if p0 >= np {
+			lo := int(next.Add(int64(slice))) - slice
+			if lo >= n {
 				return
 			}
-			run(0, m, p0, min(p0+slice, np))
+			run(lo, min(lo+slice, n))
 		}
 	}
 	var wg sync.WaitGroup

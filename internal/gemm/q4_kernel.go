@@ -1,10 +1,5 @@
 package gemm
 
-import (
-	"sync"
-	"sync/atomic"
-)
-
 // The assembly decode path of MatMulQ4. A kernel reads each column's
 // codes once for one or four rows of activations, looks the codes up in
 // the block's scaled table in registers and accumulates f32 FMAs; the
@@ -100,27 +95,7 @@ func q4Parallel(n, work, threads int, run func(n0, n1 int)) {
 		run(0, n)
 		return
 	}
-	slice := q4SliceCols(n, threads)
-	var next atomic.Int64
-	worker := func() {
-		for {
-			n0 := int(next.Add(int64(slice))) - slice
-			if n0 >= n {
-				return
-			}
-			run(n0, min(n0+slice, n))
-		}
-	}
-	var wg sync.WaitGroup
-	for range threads - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			worker()
-		}()
-	}
-	worker()
-	wg.Wait()
+	shareOut(n, q4SliceCols(n, threads), threads, false, run)
 }
 
 // q4SliceCols is the columns q4Parallel hands out at a time: about an
