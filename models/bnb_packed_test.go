@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/internal/testutil"
@@ -25,19 +24,8 @@ func loadBnbGocpu(t *testing.T, dir string, wdt dtypes.DType, dequant bool) (*te
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	l.Context.EnumerateVariables(func(v *context.Variable) {
-		val, err := v.Value()
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf, err := val.Buffer(b, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n += gocpu.PackedQ4Weights(buf)
-	})
-	return &testModel{backend: b, ctx: l.Context, model: l.Model}, n
+	m := &testModel{backend: b, ctx: l.Context, model: l.Model}
+	return m, countPackedQ4(t, m)
 }
 
 // q4PackedBound is the largest per-token log-prob difference allowed
