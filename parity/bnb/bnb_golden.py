@@ -52,7 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
-from hf_logprobs import golden_lines  # noqa: E402
+from hf_logprobs import golden_lines, load_model  # noqa: E402
 from reftol import put  # noqa: E402
 
 VOCAB = 128
@@ -134,11 +134,7 @@ def dequant_golden(d):
 
 def load_f32(d, adapter=None):
     """The quantized checkpoint in d, strictly, every Linear4bit computing in float32."""
-    model, info = transformers.AutoModelForCausalLM.from_pretrained(
-        d, dtype=torch.float32, device_map="cpu", attn_implementation="eager", output_loading_info=True)
-    problems = {k: v for k, v in info.items() if v}
-    if problems:
-        raise SystemExit(f"{d}: loading problems: {problems}")
+    model = load_model(d, device_map="cpu")
     for p in model.parameters():  # a bfloat16 checkpoint's unquantized tensors stay bfloat16 otherwise
         if p.dtype in (torch.bfloat16, torch.float16):
             p.data = p.data.float()

@@ -57,7 +57,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests  # noqa: E402
-from hf_logprobs import golden_lines, greedy_continuation  # noqa: E402
+from hf_logprobs import golden_lines, greedy_continuation, load_model  # noqa: E402
 from reftol import REF_TOL, put  # noqa: E402
 
 BASES = "models/testdata/bnb_load"
@@ -99,11 +99,7 @@ def load_in_8bit(d, threshold):
 
 def load_checkpoint(d):
     """The 8-bit checkpoint in d loaded strictly, as lm-eval's pretrained=d (dtype float32) loads it."""
-    model, info = transformers.AutoModelForCausalLM.from_pretrained(
-        d, dtype=torch.float32, device_map="cpu", attn_implementation="eager", output_loading_info=True)
-    problems = {k: v for k, v in info.items() if v}
-    if problems:
-        raise SystemExit(f"{d}: loading problems: {problems}")
+    model = load_model(d, device_map="cpu")
     if not any(isinstance(m, bnb.nn.Linear8bitLt) for m in model.modules()):
         raise SystemExit(f"{d}: no Linear8bitLt module")
     return model.eval()

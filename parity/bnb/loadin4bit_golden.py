@@ -54,7 +54,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "archs"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from arch_golden import make_requests, randomize  # noqa: E402
-from hf_logprobs import golden_lines  # noqa: E402
+from hf_logprobs import golden_lines, load_model  # noqa: E402
 from reftol import REF_TOL, put  # noqa: E402
 
 VOCAB = 128
@@ -105,11 +105,7 @@ def load_4bit(d, quant, adapter=None):
 
 def load_strict(d):
     """A pre-quantized checkpoint in d (goeval synth's), strictly, computing in float32."""
-    model, info = transformers.AutoModelForCausalLM.from_pretrained(
-        d, dtype=torch.float32, device_map="cpu", attn_implementation="eager", output_loading_info=True)
-    problems = {k: v for k, v in info.items() if v}
-    if problems:
-        raise SystemExit(f"{d}: loading problems: {problems}")
+    model = load_model(d, device_map="cpu")
     for mod in model.modules():
         if isinstance(mod, bnb.nn.Linear4bit):
             mod.compute_dtype, mod.support_avx512bf16_for_cpu = torch.float32, False

@@ -36,14 +36,15 @@ import transformers
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
-def load_model(model_dir, dtype="float32"):
+def load_model(model_dir, dtype="float32", **kwargs):
     """Loads a causal LM strictly in dtype (a DTYPES key): any key mismatch
-    is an error."""
+    is an error. kwargs go to from_pretrained as well (device_map)."""
     model, info = transformers.AutoModelForCausalLM.from_pretrained(
         model_dir,
         dtype=DTYPES[dtype],
         attn_implementation="eager",
         output_loading_info=True,
+        **kwargs,
     )
     problems = {k: v for k, v in info.items() if v}
     if problems:
