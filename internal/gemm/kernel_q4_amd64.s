@@ -164,6 +164,121 @@ step1:
 	VZEROUPPER
 	RET
 
+// TABLE512B is TABLE512 for the second column of a pair: Z24 from the
+// scale (and offset) R14 bytes past SI (R8), Z25 scratch; it moves
+// nothing on (TABLE512 of the first column follows).
+#define TABLE512B(noff, nornd) \
+	VBROADCASTSS (SI)(R14*1), Z25 \
+	VMULPS       Z25, Z20, Z24 \
+	TESTQ        R8, R8 \
+	JZ           noff \
+	VBROADCASTSS (R8)(R14*1), Z25 \
+	VADDPS       Z25, Z24, Z24 \
+noff: \
+	TESTQ        R12, R12 \
+	JZ           nornd \
+	VPSRLD       $16, Z24, Z25 \
+	VPANDD       q4one<>(SB), Z25, Z25 \
+	VPADDD       q4r7fff<>(SB), Z25, Z25 \
+	VPADDD       Z25, Z24, Z24 \
+	VPANDD       q4hi<>(SB), Z24, Z24 \
+nornd:
+
+// LOOK512B is LOOK512 for the second column (codes R13 bytes past BX)
+// into Z12:Z15 through its table Z24.
+#define LOOK512B \
+	VBROADCASTI64X4 (BX)(R13*1), Z12 \
+	VPSRLVD   Z23, Z12, Z12 \
+	VPSRLD    $8, Z12, Z13  \
+	VPSRLD    $16, Z12, Z14 \
+	VPSRLD    $24, Z12, Z15 \
+	VPERMPS   Z24, Z12, Z12 \
+	VPERMPS   Z24, Z13, Z13 \
+	VPERMPS   Z24, Z14, Z14 \
+	VPERMPS   Z24, Z15, Z15
+
+// func q4Pairs1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+// is q4Cols1AVX512 for an even ncols, two columns at a time: each step's
+// activations are loaded once for both, halving the loads per product
+// (Zen 4 runs the one-column kernel near its load and shuffle limits,
+// and a K 8192 column's 32 KiB of activations no longer fit L1 beside
+// the streamed codes). Column A sums in Z0:Z3, column B in Z4:Z7, in
+// the same order as q4Cols1AVX512, so results are bit-identical to it.
+TEXT ·q4Pairs1AVX512(SB), NOSPLIT, $0-88
+	SETUPQ4
+	VMOVUPS   (R9), Z20
+	VMOVDQU32 q4shift512<>(SB), Z23
+	MOVQ      nblk+0(FP), R13
+	MOVQ      R13, R14
+	SHLQ      $2, R14                // scale (offset) bytes per column
+	IMULQ     steps+8(FP), R13
+	SHLQ      $5, R13                // code bytes per column
+	SHRQ      $1, CX
+
+pair1:
+	MOVQ   a+48(FP), AX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	MOVQ   nblk+0(FP), R10
+
+blkp:
+	TABLE512B(noffpb, norndpb)
+	TABLE512(noffpa, norndpa)
+	MOVQ steps+8(FP), R11
+
+stepp:
+	PREFETCHT0  q4Ahead(BX)
+	PREFETCHT0  q4Ahead(BX)(R13*1)
+	LOOK512
+	LOOK512B
+	VMOVUPS     (AX), Z16
+	VMOVUPS     64(AX), Z17
+	VMOVUPS     128(AX), Z18
+	VMOVUPS     192(AX), Z19
+	VFMADD231PS Z16, Z8, Z0
+	VFMADD231PS Z17, Z9, Z1
+	VFMADD231PS Z18, Z10, Z2
+	VFMADD231PS Z19, Z11, Z3
+	VFMADD231PS Z16, Z12, Z4
+	VFMADD231PS Z17, Z13, Z5
+	VFMADD231PS Z18, Z14, Z6
+	VFMADD231PS Z19, Z15, Z7
+	ADDQ        $32, BX
+	ADDQ        $256, AX
+	DECQ        R11
+	JNZ         stepp
+	DECQ        R10
+	JNZ         blkp
+
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z2, Z0, Z0
+	VADDPS Z5, Z4, Z4
+	VADDPS Z7, Z6, Z6
+	VADDPS Z6, Z4, Z4
+	HSUM512(Z0, Y0, X0, Y1, X1)
+	HSUM512(Z4, Y4, X4, Y5, X5)
+	VMOVSS X0, (DI)
+	VMOVSS X4, 4(DI)
+	ADDQ   $8, DI
+	ADDQ   R13, BX               // past column B's codes
+	ADDQ   R14, SI
+	TESTQ  R8, R8
+	JZ     nextp
+	ADDQ   R14, R8
+
+nextp:
+	DECQ CX
+	JNZ  pair1
+	VZEROUPPER
+	RET
+
 // ROW512(o, acc0, acc1) adds one step of the row whose values are at
 // o(AX) (four rows of 256 bytes a step).
 #define ROW512(o, acc0, acc1) \

@@ -45,6 +45,14 @@ type q4Group struct {
 // fits reports whether the kernels take b's blocks (whole steps).
 func (k *q4Kernels) fits(b *PackedQ4) bool { return b.Block%k.step == 0 }
 
+// q4PairsMinK is the K from which a one-row product runs two columns at
+// a time: its activations (4·K bytes) then fill at least half of a
+// 32 KiB L1 and loading them once for two columns pays (kernels that
+// have a two-column form: kernel_q4_amd64.s); below it, one
+// column at a time streams the codes faster (Zen 4, 2 threads, K 8192:
+// 11.3–12.8 → 12.0–14.4 GB/s; K 2048: 11.1–12.2 → 9.0–10.9 GB/s).
+const q4PairsMinK = 4096
+
 // q4ColChunk is the columns a multi-row product computes per row group
 // before the next group: their codes (K/2 bytes each) stay in L2.
 const q4ColChunk = 64
