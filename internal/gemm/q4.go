@@ -64,17 +64,24 @@ func (b *PackedQ4) DequantizeRows(dst []float32, n0, n1 int) {
 	}
 }
 
-// blockTable sets tbl to the dequantized value of each code in block g.
+// blockTable sets tbl to the dequantized value of each code in block g
+// (each condition tested once per block, not per code: prefill's tiles
+// make a table per 64 values).
 func (b *PackedQ4) blockTable(tbl *[16]float32, g int) {
+	s := b.Scale[g]
 	for q, t := range b.Table {
-		v := float32(t * b.Scale[g])
-		if b.Offset != nil {
-			v = float32(v + b.Offset[g])
+		tbl[q] = float32(t * s)
+	}
+	if b.Offset != nil {
+		o := b.Offset[g]
+		for q, v := range tbl {
+			tbl[q] = float32(v + o)
 		}
-		if b.RoundBF16 {
-			v = WidenBF16(RoundBF16(v))
+	}
+	if b.RoundBF16 {
+		for q, v := range tbl {
+			tbl[q] = WidenBF16(RoundBF16(v))
 		}
-		tbl[q] = v
 	}
 }
 

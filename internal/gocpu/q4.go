@@ -15,9 +15,9 @@ import (
 // one, and the products that read the weight as their right-hand side
 // [N, K] (the ones a weight packed in place serves, weights.go) read the
 // codes: up to q4Rows rows on gemm.MatMulQ4 (decode), more by dequantizing
-// a few weight rows at a time into scratch and running the f32 kernels on
-// them (the chains of the same product on the dequantized weight, so its
-// bits). Anything else that reads the buffer (BufferData, an execution
+// a few weight rows at a time into packed panels (gemm.PackQ4Into) and
+// running the f32 kernels on them (the chains of the same product on the
+// dequantized weight, so its bits). Anything else that reads the buffer (BufferData, an execution
 // that uses it otherwise) gets it dequantized once into float32 storage,
 // which replaces the codes for good; BufferToFlatData and
 // BufferCopyToDevice copy it out dequantized.
@@ -69,16 +69,12 @@ func (p *dotPlan) runQ4(x *runCtx, c, a []float32, w *gemm.PackedQ4) {
 	}
 	rows := q4TileRows(w.K)
 	tiles := (w.N + rows - 1) / rows
-	size := rows * w.K
 	parallelItems(x, tiles, func(i int) {
 		n0, n1 := i*rows, min((i+1)*rows, w.N)
-		tile := x.b.pool.get(dtypes.Float32, size, false).([]float32)
 		scratch := x.b.pool.get(dtypes.Float32, gemm.PackedSize(w.K, rows), false).([]float32)
-		w.DequantizeRows(tile[:(n1-n0)*w.K], n0, n1)
-		pb := gemm.PackBInto(scratch, tile, w.K, n1-n0, w.K, true)
+		pb := gemm.PackQ4Into(scratch, w, n0, n1)
 		gemm.MatMul(c[n0:], p.n, a, p.k, p.m, pb, 1)
 		x.b.pool.put(dtypes.Float32, scratch)
-		x.b.pool.put(dtypes.Float32, tile)
 	})
 }
 
