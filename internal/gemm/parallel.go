@@ -86,16 +86,7 @@ func shareOut(n, slice, threads int, locked bool, run func(lo, hi int)) {
 			run(lo, min(lo+slice, n))
 		}
 	}
-	var wg sync.WaitGroup
-	for range threads - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			worker()
-		}()
-	}
-	worker()
-	wg.Wait()
+	runTeam(threads, func(int) { worker() })
 }
 
 // runLocked is run on one OS thread: a goroutine preempted mid-call then
@@ -111,13 +102,5 @@ func runLocked(run func(r0, r1, p0, p1 int), r0, r1, p0, p1 int) {
 // goroutines.
 func runPanels(np, threads int, f func(p0, p1 int)) {
 	t := max(1, min(threads, np))
-	var wg sync.WaitGroup
-	for w := range t {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(np*w/t, np*(w+1)/t)
-		}()
-	}
-	wg.Wait()
+	runTeam(t, func(w int) { f(np*w/t, np*(w+1)/t) })
 }
