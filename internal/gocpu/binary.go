@@ -285,6 +285,9 @@ func (b *Builder) GreaterOrEqual(l, r backends.Op) (backends.Op, error) {
 
 // Where implements backends.Builder.
 func (b *Builder) Where(cond, onTrue, onFalse backends.Op) (backends.Op, error) {
+	if n := b.fuseRoundF16(cond, onTrue, onFalse); n != nil {
+		return n, nil
+	}
 	in, err := b.nodes2("Where", cond, onTrue, onFalse)
 	if err != nil {
 		return nil, err

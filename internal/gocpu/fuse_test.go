@@ -178,3 +178,58 @@ func TestRoPEFused(t *testing.T) {
 		}
 	}
 }
+
+// roundF16Graph is models/nn.RoundToFloat16's chain (fused as RoundF16)
+// with float16's overflow edge 65520 as limit.
+func roundF16Graph(limit float64) func(in []*Node) *Node {
+	return func(in []*Node) *Node { return roundF16Nodes(in[0], limit) }
+}
+
+func roundF16Nodes(x *Node, limit float64) *Node {
+	g := x.Graph()
+	f := func(v float64) *Node { return Scalar(g, f32, v) }
+	a := Abs(x)
+	e := Max(Floor(Div(Log(a), f(math.Ln2))), f(-14))
+	p := Pow(f(2), e)
+	e = Where(LessThan(a, p), Sub(e, f(1)), e)
+	e = Where(GreaterOrEqual(a, Mul(p, f(2))), Add(e, f(1)), e)
+	c := Mul(f(1.5), Pow(f(2), Add(Max(e, f(-14)), f(13))))
+	r := Sub(Add(x, c), c)
+	inf := Where(LessThan(x, f(0)), f(math.Inf(-1)), f(math.Inf(1)))
+	return Where(GreaterOrEqual(a, f(limit)), inf, r)
+}
+
+// TestRoundF16Fused: the fused float16 rounding gives the chain's bits
+// on magnitudes across float16's range and past it, float16 ties and
+// their neighbours, subnormals, zeros, ±Inf and NaN, in one node; a chain
+// with one constant changed is not fused.
+func TestRoundF16Fused(t *testing.T) {
+	b, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	xs := []float32{0, float32(math.Copysign(0, -1)), 65504, 65519.99, 65520, -65520, 1e9, -1e-30, 6.1035156e-05, 6.1035152e-05,
+		5.9604645e-08, 2.98e-08, 1, 1.0004883, 1.0009766, 2047.5, 2048.5, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	for len(xs) < 5000 {
+		xs = append(xs, float32(math.Ldexp(rng.Float64()*2-1, rng.IntN(60)-36)))
+	}
+	for e := -30; e <= 17; e++ { // ties of float16's grid around each binade's ends
+		q := math.Ldexp(1, max(e, -14)-10)
+		for _, m := range []float64{1, 1.5, 2 - 0.5/1024} {
+			v := math.Ldexp(m, e) + q/2
+			xs = append(xs, float32(v), -float32(v), math.Nextafter32(float32(v), 0))
+		}
+	}
+	c := opCase{inputs: []shapes.Shape{s(len(xs))}, fn: roundF16Graph(65520)}
+	sameBitsFused(t, b, c, [][]float32{xs}, "RoundF16")
+
+	SetOpStats(true)
+	defer SetOpStats(false)
+	run(t, b, opCase{inputs: c.inputs, fn: roundF16Graph(65519)}, [][]float32{xs})
+	for _, st := range OpStats() {
+		if strings.HasPrefix(st.Key, "RoundF16 ") {
+			t.Errorf("a chain with 65519 for 65520 ran as %s", st.Key)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/gomlx/backends"
@@ -47,11 +48,26 @@ func f16Cases() []float32 {
 }
 
 // TestRoundToFloat16 checks RoundToFloat16 against x448/float16's
-// float32 → float16 conversion (to nearest, ties to even) on f16Cases.
+// float32 → float16 conversion (to nearest, ties to even) on f16Cases;
+// on gocpu it runs as one fused node (gocpu's fuse_f16.go matches this
+// chain: a change here must change it there).
 func TestRoundToFloat16(t *testing.T) {
 	xs := f16Cases()
 	for name, b := range int8Backends(t) {
+		if name == "gocpu" {
+			gocpu.SetOpStats(true)
+		}
 		got := MustExecOnce(b, RoundToFloat16, xs).Value().([]float32)
+		if name == "gocpu" {
+			fused := false
+			for _, st := range gocpu.OpStats() {
+				fused = fused || strings.HasPrefix(st.Key, "RoundF16 ")
+			}
+			gocpu.SetOpStats(false)
+			if !fused {
+				t.Errorf("gocpu: RoundToFloat16 did not run as the fused RoundF16 node")
+			}
+		}
 		bad := 0
 		for i, x := range xs {
 			want := float16.Fromfloat32(x).Float32()
