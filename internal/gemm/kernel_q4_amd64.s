@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "kernel_q4_amd64.h"
 
 // The packed 4-bit decode kernels (see q4_kernel.go). Each computes, for
 // ncols consecutive columns of a PackedQ4, c[r·ldc + j] = Σ_k a_r[k]·B[k, j]
@@ -18,41 +19,7 @@
 // offset may be nil (no offsets); ldc is in floats; round 1 rounds the
 // block's table to bfloat16 (PackedQ4.RoundBF16).
 
-// q4Ahead is how far ahead of its step a kernel prefetches codes: decode
-// streams them from DRAM, and the hardware prefetcher alone leaves the
-// kernel waiting (Zen 4, one thread, a 2048×8192 weight streamed: 15 →
-// 18 Gmac/s of thread CPU time; a column of K 8192 is 4 KiB of codes).
-#define q4Ahead 4096
-
-// Rounding to the nearest bfloat16, ties to even, on float bits x:
-// (x + 0x7FFF + (x>>16 & 1)) & 0xFFFF0000, with these constants.
-#define Q4CONST(name, v) \
-	DATA name+0(SB)/8, v  \
-	DATA name+8(SB)/8, v  \
-	DATA name+16(SB)/8, v \
-	DATA name+24(SB)/8, v \
-	DATA name+32(SB)/8, v \
-	DATA name+40(SB)/8, v \
-	DATA name+48(SB)/8, v \
-	DATA name+56(SB)/8, v \
-	GLOBL name(SB), RODATA|NOPTR, $64
-
-Q4CONST(q4one<>, $0x0000000100000001)
-Q4CONST(q4r7fff<>, $0x00007fff00007fff)
-Q4CONST(q4hi<>, $0xffff0000ffff0000)
-
-// SETUPQ4 loads the common arguments: BX codes, SI scale, R8 offset, R9
-// table, DI c, DX ldc in bytes, CX ncols, R12 round.
-#define SETUPQ4 \
-	MOVQ codes+16(FP), BX  \
-	MOVQ scale+24(FP), SI  \
-	MOVQ offset+32(FP), R8 \
-	MOVQ table+40(FP), R9  \
-	MOVQ c+56(FP), DI      \
-	MOVQ ldc+64(FP), DX    \
-	SHLQ $2, DX            \
-	MOVQ ncols+72(FP), CX  \
-	MOVQ round+80(FP), R12
+Q4CONSTS
 
 // TABLE512 sets Z21 to the block's scaled table (scale at SI, offset at
 // R8 if R8 is not nil, rounded to bfloat16 if R12 is not 0) from the raw
@@ -69,12 +36,16 @@ Q4CONST(q4hi<>, $0xffff0000ffff0000)
 noff: \
 	TESTQ        R12, R12 \
 	JZ           nornd \
-	VPSRLD       $16, Z21, Z22 \
-	VPANDD       q4one<>(SB), Z22, Z22 \
-	VPADDD       q4r7fff<>(SB), Z22, Z22 \
-	VPADDD       Z22, Z21, Z21 \
-	VPANDD       q4hi<>(SB), Z21, Z21 \
+	ROUNDBF16Z(Z21, Z22) \
 nornd:
+
+// ROUNDBF16Z(z, t) rounds z's floats to bfloat16 (t scratch).
+#define ROUNDBF16Z(z, t) \
+	VPSRLD $16, z, t \
+	VPANDD q4one<>(SB), t, t \
+	VPADDD q4r7fff<>(SB), t, t \
+	VPADDD t, z, z \
+	VPANDD q4hi<>(SB), z, z
 
 // q4shift512 shifts the low eight dwords of a step's codes by 0 and the
 // high eight by 4 (VPSRLVD), so that each nibble of the step's 32 bytes
@@ -111,15 +82,6 @@ GLOBL q4shift512<>(SB), RODATA|NOPTR, $64
 	VEXTRACTF64X4 $1, z, ty \
 	VADDPS        ty, y, y  \
 	HSUM256(y, x, tx)
-
-// HSUM256(y, x, tx) leaves the sum of y's 8 floats in x's lowest lane.
-#define HSUM256(y, x, tx) \
-	VEXTRACTF128 $1, y, tx  \
-	VADDPS       tx, x, x   \
-	VPERMILPS    $0x4E, x, tx \
-	VADDPS       tx, x, x   \
-	VPERMILPS    $0xB1, x, tx \
-	VADDSS       tx, x, x
 
 // func q4Cols1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
 TEXT ·q4Cols1AVX512(SB), NOSPLIT, $0-88
@@ -177,11 +139,7 @@ step1:
 noff: \
 	TESTQ        R12, R12 \
 	JZ           nornd \
-	VPSRLD       $16, Z24, Z25 \
-	VPANDD       q4one<>(SB), Z25, Z25 \
-	VPADDD       q4r7fff<>(SB), Z25, Z25 \
-	VPADDD       Z25, Z24, Z24 \
-	VPANDD       q4hi<>(SB), Z24, Z24 \
+	ROUNDBF16Z(Z24, Z25) \
 nornd:
 
 // LOOK512B is LOOK512 for the second column (codes R13 bytes past BX)
@@ -339,172 +297,5 @@ step4:
 	ADDQ   $4, DI
 	DECQ   CX
 	JNZ    col4
-	VZEROUPPER
-	RET
-
-// The AVX2 kernels: the table in Y12 (codes 0-7) and Y13 (8-15), scaled
-// per block. VPERMPS on ymm reads an index's low 3 bits, so each lookup
-// is two VPERMPS and a VBLENDVPS on the nibble's bit 3 moved to the sign.
-// A step is 32 values (16 code bytes).
-
-// TABLE256 sets Y12:Y13 to the block's scaled table (raw table at R9).
-#define TABLE256(noff, nornd) \
-	VBROADCASTSS (SI), Y14 \
-	VMULPS       (R9), Y14, Y12 \
-	VMULPS       32(R9), Y14, Y13 \
-	ADDQ         $4, SI \
-	TESTQ        R8, R8 \
-	JZ           noff \
-	VBROADCASTSS (R8), Y14 \
-	VADDPS       Y14, Y12, Y12 \
-	VADDPS       Y14, Y13, Y13 \
-	ADDQ         $4, R8 \
-noff: \
-	TESTQ        R12, R12 \
-	JZ           nornd \
-	ROUNDBF16Y(Y12) \
-	ROUNDBF16Y(Y13) \
-nornd:
-
-// ROUNDBF16Y(y) rounds y's floats to bfloat16 (Y14 scratch).
-#define ROUNDBF16Y(y) \
-	VPSRLD $16, y, Y14 \
-	VPAND  q4one<>(SB), Y14, Y14 \
-	VPADDD q4r7fff<>(SB), Y14, Y14 \
-	VPADDD Y14, y, y \
-	VPAND  q4hi<>(SB), y, y
-
-// q4shift256 is q4shift512 for the AVX2 kernels: the high four dwords of
-// a step's (broadcast) 16 code bytes shifted by 4.
-DATA q4shift256<>+0(SB)/8, $0
-DATA q4shift256<>+8(SB)/8, $0
-DATA q4shift256<>+16(SB)/8, $0x0000000400000004
-DATA q4shift256<>+24(SB)/8, $0x0000000400000004
-GLOBL q4shift256<>(SB), RODATA|NOPTR, $32
-
-// LOADSTEP256 broadcasts a step's 16 code bytes (BX) to both halves of Y8
-// and shifts the high half by 4 (Y15: q4shift256).
-#define LOADSTEP256 \
-	VBROADCASTI128 (BX), Y8 \
-	VPSRLVD        Y15, Y8, Y8
-
-// LOOKT256(sh, v) looks up vector sh/8 of the step into v: element j the
-// nibble at bit sh of Y8's dword j (q4Order256). Y9 and Y11 are scratch.
-#define LOOKT256(sh, v) \
-	VPSRLD    $sh, Y8, Y9    \
-	VPERMPS   Y12, Y9, v     \
-	VPERMPS   Y13, Y9, Y11   \
-	VPSLLD    $28, Y9, Y9    \
-	VBLENDVPS Y9, Y11, v, v
-
-// SETUP256 is SETUPQ4 with the shift counts in Y15.
-#define SETUP256 \
-	SETUPQ4 \
-	VMOVDQU q4shift256<>(SB), Y15
-
-// func q4Cols1AVX2(...): one row; a step is 32 values (16 code bytes).
-TEXT ·q4Cols1AVX2(SB), NOSPLIT, $0-88
-	SETUP256
-
-col1a:
-	MOVQ   a+48(FP), AX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	MOVQ   nblk+0(FP), R10
-
-blk1a:
-	TABLE256(noff1a, nornd1a)
-	MOVQ steps+8(FP), R11
-
-step1a:
-	PREFETCHT0     q4Ahead(BX)
-	LOADSTEP256
-	LOOKT256(0, Y4)
-	LOOKT256(8, Y5)
-	LOOKT256(16, Y6)
-	LOOKT256(24, Y7)
-	VFMADD231PS (AX), Y4, Y0
-	VFMADD231PS 32(AX), Y5, Y1
-	VFMADD231PS 64(AX), Y6, Y2
-	VFMADD231PS 96(AX), Y7, Y3
-	ADDQ        $16, BX
-	ADDQ        $128, AX
-	DECQ        R11
-	JNZ         step1a
-	DECQ        R10
-	JNZ         blk1a
-
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	HSUM256(Y0, X0, X1)
-	VMOVSS X0, (DI)
-	ADDQ   $4, DI
-	DECQ   CX
-	JNZ    col1a
-	VZEROUPPER
-	RET
-
-// ROWS256(sh, acc) looks up vector sh/8 into Y10 and adds it times each
-// row's values (rows 128 bytes apart) into acc of that row: acc 0 or 1.
-#define ROWS256(sh, a0, a1, a2, a3) \
-	LOOKT256(sh, Y10) \
-	VFMADD231PS (sh*4)(AX), Y10, a0 \
-	VFMADD231PS (128+sh*4)(AX), Y10, a1 \
-	VFMADD231PS (256+sh*4)(AX), Y10, a2 \
-	VFMADD231PS (384+sh*4)(AX), Y10, a3
-
-// func q4Cols4AVX2(...): four rows, row r in Y2r:Y2r+1.
-TEXT ·q4Cols4AVX2(SB), NOSPLIT, $0-88
-	SETUP256
-	LEAQ (DX)(DX*2), R15
-
-col4a:
-	MOVQ   a+48(FP), AX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	MOVQ   nblk+0(FP), R10
-
-blk4a:
-	TABLE256(noff4a, nornd4a)
-	MOVQ steps+8(FP), R11
-
-step4a:
-	PREFETCHT0     q4Ahead(BX)
-	LOADSTEP256
-	ROWS256(0, Y0, Y2, Y4, Y6)
-	ROWS256(8, Y1, Y3, Y5, Y7)
-	ROWS256(16, Y0, Y2, Y4, Y6)
-	ROWS256(24, Y1, Y3, Y5, Y7)
-	ADDQ      $16, BX
-	ADDQ      $512, AX
-	DECQ      R11
-	JNZ       step4a
-	DECQ      R10
-	JNZ       blk4a
-
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y5, Y4, Y4
-	VADDPS Y7, Y6, Y6
-	HSUM256(Y0, X0, X1)
-	HSUM256(Y2, X2, X3)
-	HSUM256(Y4, X4, X5)
-	HSUM256(Y6, X6, X7)
-	VMOVSS X0, (DI)
-	VMOVSS X2, (DI)(DX*1)
-	VMOVSS X4, (DI)(DX*2)
-	VMOVSS X6, (DI)(R15*1)
-	ADDQ   $4, DI
-	DECQ   CX
-	JNZ    col4a
 	VZEROUPPER
 	RET

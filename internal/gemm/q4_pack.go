@@ -16,8 +16,8 @@ const q4PackChunk = 64
 // PackQ4Into packs rows [n0, n1) of b's [N, K] weight, dequantized, as
 // the right-hand side Bᵀ [K, n1−n0] of MatMul into dst (at least
 // PackedSize(K, n1−n0) floats): the PackedB, values and layout, that
-// PackBInto(dst, rows, K, n1−n0, K, true) makes of the rows b.
-// DequantizeRows writes.
+// PackBInto(dst, rows, K, n1−n0, K, true) makes of the rows that
+// b.DequantizeRows(rows, n0, n1) writes.
 func PackQ4Into(dst []float32, b *PackedQ4, n0, n1 int) *PackedB {
 	if err := b.Validate(); err != nil {
 		panic(err)
