@@ -86,7 +86,7 @@ func shareOut(n, slice, threads int, locked bool, run func(lo, hi int)) {
 			run(lo, min(lo+slice, n))
 		}
 	}
-	runTeam(threads, func(int) { worker() })
+	RunTeam(threads, func(int) { worker() })
 }
 
 // runLocked is run on one OS thread: a goroutine preempted mid-call then
@@ -102,5 +102,5 @@ func runLocked(run func(r0, r1, p0, p1 int), r0, r1, p0, p1 int) {
 // goroutines.
 func runPanels(np, threads int, f func(p0, p1 int)) {
 	t := max(1, min(threads, np))
-	runTeam(t, func(w int) { f(np*w/t, np*(w+1)/t) })
+	RunTeam(t, func(w int) { f(np*w/t, np*(w+1)/t) })
 }

@@ -30,10 +30,12 @@ type team struct {
 
 var helpers = team{jobs: make(chan func(), 64)} // sends never wait: a caller never parks handing out
 
-// runTeam runs f(0) on the calling goroutine and f(1) … f(t−1) on other
+// RunTeam runs f(0) on the calling goroutine and f(1) … f(t−1) on other
 // goroutines, returning once all have returned: on the team's helpers,
-// or on new goroutines while another call holds the team.
-func runTeam(t int, f func(w int)) {
+// or on new goroutines while another call holds the team (a concurrent
+// call, or one made inside f). The pure-Go backend splits its other ops
+// through it too.
+func RunTeam(t int, f func(w int)) {
 	if t <= 1 {
 		f(0)
 		return
@@ -60,7 +62,7 @@ func runTeam(t int, f func(w int)) {
 	<-done
 }
 
-// spawn is runTeam on new goroutines.
+// spawn is RunTeam on new goroutines.
 func spawn(t int, f func(w int)) {
 	var wg sync.WaitGroup
 	for w := 1; w < t; w++ {

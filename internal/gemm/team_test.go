@@ -6,31 +6,31 @@ import (
 	"testing"
 )
 
-// TestRunTeam: runTeam calls f once for each worker index and returns
+// TestRunTeam: RunTeam calls f once for each worker index and returns
 // only after all have returned, whether it gets the helpers or another
 // call (concurrent or nested in a job) holds them.
 func TestRunTeam(t *testing.T) {
 	check := func(threads int, nested bool) {
 		calls := make([]atomic.Int32, threads)
 		var running atomic.Int32
-		runTeam(threads, func(w int) {
+		RunTeam(threads, func(w int) {
 			running.Add(1)
 			defer running.Add(-1)
 			calls[w].Add(1)
 			if nested && w == 0 {
 				var inner atomic.Int32
-				runTeam(3, func(int) { inner.Add(1) })
+				RunTeam(3, func(int) { inner.Add(1) })
 				if inner.Load() != 3 {
-					t.Errorf("nested runTeam(3): %d calls", inner.Load())
+					t.Errorf("nested RunTeam(3): %d calls", inner.Load())
 				}
 			}
 		})
 		if r := running.Load(); r != 0 {
-			t.Errorf("runTeam(%d) returned with %d calls still running", threads, r)
+			t.Errorf("RunTeam(%d) returned with %d calls still running", threads, r)
 		}
 		for w := range calls {
 			if c := calls[w].Load(); c != 1 {
-				t.Errorf("runTeam(%d): worker %d called %d times", threads, w, c)
+				t.Errorf("RunTeam(%d): worker %d called %d times", threads, w, c)
 			}
 		}
 	}

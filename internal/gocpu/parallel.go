@@ -1,9 +1,9 @@
 package gocpu
 
 import (
-	"sync"
-
 	"github.com/pkg/errors"
+
+	"github.com/goeval/goeval/internal/gemm"
 )
 
 // minChunk is the smallest element count worth a goroutine.
@@ -27,23 +27,18 @@ func parallelRows(x *runCtx, n, elems int, f func(lo, hi int)) {
 	parallelRange(x, n, f)
 }
 
-// split runs f on t contiguous ranges of [0, n), each on its own goroutine
-// (t ≤ 1: f(0, n) on the caller's).
+// split runs f on t contiguous ranges of [0, n), the first on the
+// caller's goroutine, the others on gemm's helper team (t ≤ 1: f(0, n)).
 func split(t, n int, f func(lo, hi int)) {
 	if t <= 1 {
 		f(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for i := range t {
-		lo, hi := i*n/t, (i+1)*n/t
-		wg.Add(1)
-		go func() { defer wg.Done(); f(lo, hi) }()
-	}
-	wg.Wait()
+	gemm.RunTeam(t, func(i int) { f(i*n/t, (i+1)*n/t) })
 }
 
-// parallelItems runs f(i) for i in [0, n) on up to x.threads() goroutines.
+// parallelItems runs f(i) for i in [0, n) on up to x.threads() goroutines
+// (the caller's and gemm's helper team).
 func parallelItems(x *runCtx, n int, f func(i int)) {
 	t := min(x.threads(), n)
 	if t <= 1 {
@@ -52,17 +47,11 @@ func parallelItems(x *runCtx, n int, f func(i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	for w := range t {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += t {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	gemm.RunTeam(t, func(w int) {
+		for i := w; i < n; i += t {
+			f(i)
+		}
+	})
 }
 
 func errUnsupported(op, dtype string) error {
