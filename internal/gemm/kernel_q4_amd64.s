@@ -60,21 +60,24 @@ DATA q4shift512<>+48(SB)/8, $0x0000000400000004
 DATA q4shift512<>+56(SB)/8, $0x0000000400000004
 GLOBL q4shift512<>(SB), RODATA|NOPTR, $64
 
-// LOOK512 looks up one step's 64 values (32 code bytes at BX, both halves
-// of Z8 after the broadcast) into Z8:Z11: element j of vector t is the
-// nibble at bit 8t of dword j mod 8, the low one (odd k) for j < 8, the
-// high one (even k) for j ≥ 8 (q4Order512). VPERMPS reads only an
-// index's low 4 bits, so nothing is masked.
-#define LOOK512 \
-	VBROADCASTI64X4 (BX), Z8 \
-	VPSRLVD   Z23, Z8, Z8   \
-	VPSRLD    $8, Z8, Z9    \
-	VPSRLD    $16, Z8, Z10  \
-	VPSRLD    $24, Z8, Z11  \
-	VPERMPS   Z21, Z8, Z8   \
-	VPERMPS   Z21, Z9, Z9   \
-	VPERMPS   Z21, Z10, Z10 \
-	VPERMPS   Z21, Z11, Z11
+// LOOKZ(addr, tbl, v0, v1, v2, v3) looks up one step's 64 values (32
+// code bytes at addr, both halves of v0 after the broadcast) in table
+// tbl into v0:v3: element j of vector t is the nibble at bit 8t of dword
+// j mod 8, the low one (odd k) for j < 8, the high one (even k) for j ≥ 8
+// (q4Order512). VPERMPS reads only an index's low 4 bits, so nothing is
+// masked. LOOK512 is the step at BX through Z21 into Z8:Z11.
+#define LOOKZ(addr, tbl, v0, v1, v2, v3) \
+	VBROADCASTI64X4 addr, v0 \
+	VPSRLVD   Z23, v0, v0 \
+	VPSRLD    $8, v0, v1  \
+	VPSRLD    $16, v0, v2 \
+	VPSRLD    $24, v0, v3 \
+	VPERMPS   tbl, v0, v0 \
+	VPERMPS   tbl, v1, v1 \
+	VPERMPS   tbl, v2, v2 \
+	VPERMPS   tbl, v3, v3
+
+#define LOOK512 LOOKZ((BX), Z21, Z8, Z9, Z10, Z11)
 
 // HSUM512(z, y, x, ty, tx) leaves the sum of z's 16 floats in x's lowest
 // lane (ty/tx: scratch).
@@ -144,16 +147,7 @@ nornd:
 
 // LOOK512B is LOOK512 for the second column (codes R13 bytes past BX)
 // into Z12:Z15 through its table Z24.
-#define LOOK512B \
-	VBROADCASTI64X4 (BX)(R13*1), Z12 \
-	VPSRLVD   Z23, Z12, Z12 \
-	VPSRLD    $8, Z12, Z13  \
-	VPSRLD    $16, Z12, Z14 \
-	VPSRLD    $24, Z12, Z15 \
-	VPERMPS   Z24, Z12, Z12 \
-	VPERMPS   Z24, Z13, Z13 \
-	VPERMPS   Z24, Z14, Z14 \
-	VPERMPS   Z24, Z15, Z15
+#define LOOK512B LOOKZ((BX)(R13*1), Z24, Z12, Z13, Z14, Z15)
 
 // func q4Pairs1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
 // is q4Cols1AVX512 for an even ncols, two columns at a time: each step's
