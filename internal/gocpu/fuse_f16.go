@@ -31,8 +31,9 @@ import (
 // (TestRoundF16Fused).
 
 // pat is a node pattern: op over inputs; a float32 scalar constant of
-// value float32(k) (op 0, no inputs); or a name, bound to the node its one input matches (or
-// to any node, with no input) where first met and the same node after.
+// value float32(k) (op 0, no inputs); or a name, bound where first met
+// to the node its one input matches (to any node, with no input) and
+// matching only that node after.
 type pat struct {
 	op   backends.OpType
 	in   []pat
