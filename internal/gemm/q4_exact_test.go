@@ -74,7 +74,7 @@ func TestQ4KernelsBitExact(t *testing.T) {
 	cases := []q4Case{{1, 128, 67, 64, 1}, {1, 2048, 300, 64, 2}, {3, 256, 130, 128, 2}, {6, 512, 70, 64, 1}, {1, 256, 5, 256, 1},
 		{1, q4PairsMinK, 131, 64, 2}, {1, 2 * q4PairsMinK, 3, 128, 1}, // two columns at a time, an odd one last
 		{8, 256, 70, 64, 2}, {13, 128, 67, 64, 1}, // whole and partial groups of four rows
-		{4, 4096, 70, 64, 2}, {2, 3072, 67, 128, 1}, {5, 1280, 5, 256, 1}, {2, 4096, 3, 2048, 1}} // several rows of a long K
+		{4, 4096, 70, 64, 2}, {2, 3072, 67, 128, 1}, {5, 1280, 5, 256, 1}, {3, 4608, 66, 256, 2}, {2, 4096, 3, 2048, 1}} // several rows of a long K
 	for _, p := range q4PathsHere() {
 		if p.kn == nil {
 			continue
