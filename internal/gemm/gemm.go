@@ -2,7 +2,6 @@ package gemm
 
 import (
 	"fmt"
-	"sync"
 )
 
 // PackedB is a right-hand side [K, N] laid out once for the micro-kernel:
@@ -73,16 +72,7 @@ func packBInto(kern *kernel, data, b []float32, k, n, ldb int, transB bool, thre
 		threads = 1
 	}
 	t := max(1, min(threads, np))
-	var wg sync.WaitGroup
-	for w := 1; w < t; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pack(b, ldb, np*w/t, np*(w+1)/t)
-		}()
-	}
-	pack(b, ldb, 0, np/t)
-	wg.Wait()
+	RunTeam(t, func(w int) { pack(b, ldb, np*w/t, np*(w+1)/t) })
 	return pb
 }
 

@@ -2,7 +2,6 @@ package gemm
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 )
 
@@ -41,22 +40,12 @@ func split(mr, nr, m, n, k, threads int, run func(r0, r1, p0, p1 int)) {
 		splitPanels(m, np, tn, run)
 		return
 	}
-	var wg sync.WaitGroup
-	for w := tm*tn - 1; w >= 0; w-- {
+	RunTeam(tm*tn, func(w int) {
 		im, in := w/tn, w%tn
 		r0, r1 := min(m, mr*(mp*im/tm)), min(m, mr*(mp*(im+1)/tm))
 		p0, p1 := np*in/tn, np*(in+1)/tn
-		if w == 0 {
-			runLocked(run, r0, r1, p0, p1)
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runLocked(run, r0, r1, p0, p1)
-		}()
-	}
-	wg.Wait()
+		runLocked(run, r0, r1, p0, p1)
+	})
 }
 
 // splitPanels is split by column panels for few rows (decode): the

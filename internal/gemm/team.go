@@ -25,7 +25,7 @@ const teamSpin = 200 * time.Microsecond
 type team struct {
 	mu   sync.Mutex // held by the call running on the helpers
 	jobs chan func()
-	n    atomic.Int32 // helpers started
+	n    int // helpers started (under mu)
 }
 
 var helpers = team{jobs: make(chan func(), 64)} // sends never wait: a caller never parks handing out
@@ -76,10 +76,9 @@ func spawn(t int, f func(w int)) {
 	wg.Wait()
 }
 
-// grow starts helpers until there are n.
+// grow starts helpers until there are n (the caller holds mu).
 func (h *team) grow(n int) {
-	for int(h.n.Load()) < n {
-		h.n.Add(1)
+	for ; h.n < n; h.n++ {
 		go h.help()
 	}
 }
