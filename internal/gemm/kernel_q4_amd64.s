@@ -79,6 +79,18 @@ GLOBL q4shift512<>(SB), RODATA|NOPTR, $64
 
 #define LOOK512 LOOKZ((BX), Z21, Z8, Z9, Z10, Z11)
 
+// ZERO8Z zeroes the accumulators Z0:Z7 (two columns of one row, or four
+// rows of one column).
+#define ZERO8Z \
+	VPXORD Z0, Z0, Z0 \
+	VPXORD Z1, Z1, Z1 \
+	VPXORD Z2, Z2, Z2 \
+	VPXORD Z3, Z3, Z3 \
+	VPXORD Z4, Z4, Z4 \
+	VPXORD Z5, Z5, Z5 \
+	VPXORD Z6, Z6, Z6 \
+	VPXORD Z7, Z7, Z7
+
 // HSUM512(z, y, x, ty, tx) leaves the sum of z's 16 floats in x's lowest
 // lane (ty/tx: scratch).
 #define HSUM512(z, y, x, ty, tx) \
@@ -169,14 +181,7 @@ TEXT ·q4Pairs1AVX512(SB), NOSPLIT, $0-88
 
 pair1:
 	MOVQ   a+48(FP), AX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
+	ZERO8Z
 	MOVQ   nblk+0(FP), R10
 
 blkp:
@@ -248,14 +253,7 @@ TEXT ·q4Cols4AVX512(SB), NOSPLIT, $0-88
 
 col4:
 	MOVQ   a+48(FP), AX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
+	ZERO8Z
 	MOVQ   nblk+0(FP), R10
 
 blk4:
