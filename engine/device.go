@@ -86,7 +86,7 @@ func ResolveDevice(ctx context.Context, device string, o ResolveOptions) (Device
 		}
 		return resolveAuto(ctx, o), nil
 	case "cpu":
-		if gomlx == "go" || strings.HasPrefix(gomlx, "go:") {
+		if deviceOf(gomlx) == "cpu" { // go[:opts] or gocpu[:opts]
 			return DeviceChoice{Device: "cpu", Spec: gomlx, Why: "pure-Go backend, $GOMLX_BACKEND=" + gomlx}, nil
 		}
 		return DeviceChoice{Device: "cpu", Spec: gocpu.Name, Why: "pure-Go backend"}, nil

@@ -134,6 +134,16 @@ func TestResolveExplicit(t *testing.T) {
 	if c := resolve(t, "auto"); c.Device != "cuda" || c.Spec != "xla:/opt/some_cuda_plugin.so" {
 		t.Errorf("auto with $GOMLX_BACKEND: %+v", c)
 	}
+	for _, spec := range []string{"gocpu:bf16=dot", "go"} { // cpu takes a pure-Go backend's options
+		t.Setenv("GOMLX_BACKEND", spec)
+		if c := resolve(t, "cpu"); c.Device != "cpu" || c.Spec != spec {
+			t.Errorf("cpu with $GOMLX_BACKEND=%s: %+v", spec, c)
+		}
+	}
+	t.Setenv("GOMLX_BACKEND", "xla:/opt/some_cuda_plugin.so")
+	if c := resolve(t, "cpu"); c.Spec != gocpu.Name {
+		t.Errorf("cpu with an XLA $GOMLX_BACKEND: %+v, want goeval's backend", c)
+	}
 	t.Setenv("GOMLX_BACKEND", "")
 	t.Setenv("GOEVAL_DEVICE", "cpu")
 	if c := resolve(t, ""); c.Device != "cpu" || c.Notice != "" {

@@ -3,10 +3,12 @@ weights: every 2-D weight whose rows are whole 32-value blocks becomes
 Q4_0 (an f16 scale and 32 4-bit codes per block, quantized by the gguf-py
 of the llama.cpp revision node-llama-cpp ships: the reference
 quantize_row_q4_0), the token embedding (the LM head when tied) Q4_0 or,
-with --embd-type q8_0, Q8_0 (llama-quantize's Q4_0 gives the output
-tensor Q6_K, which gguf-py does not quantize); the rest stays f32.
+with --embd-type, Q8_0 (llama-quantize's Q4_0 gives the output tensor
+Q6_K, which gguf-py does not quantize), or BF16 or F16: a bitsandbytes
+4-bit checkpoint keeps its embedding and head unquantized, so BF16 gives
+llama.cpp the same head bytes as goeval reads; the rest stays f32.
 
-Usage: q4_0_gguf.py --in F32.gguf --out Q4_0.gguf [--embd-type q4_0|q8_0]
+Usage: q4_0_gguf.py --in F32.gguf --out Q4_0.gguf [--embd-type q4_0|q8_0|bf16|f16]
 
 Needs the .venv (numpy) and the extraction hf_to_gguf.py makes under
 .cache/llama.cpp-convert/.
@@ -37,7 +39,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--in", dest="src", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--embd-type", default="q4_0", choices=["q4_0", "q8_0"])
+    ap.add_argument("--embd-type", default="q4_0", choices=["q4_0", "q8_0", "bf16", "f16"])
     args = ap.parse_args()
     gguf = gguf_module()
     T = gguf.GGMLQuantizationType
@@ -57,7 +59,9 @@ def main():
     for t in reader.tensors:
         qtype = None
         if len(t.data.shape) == 2 and t.tensor_type == T.F32 and t.data.shape[-1] % 32 == 0:
-            qtype = T.Q8_0 if t.name == "token_embd.weight" and args.embd_type == "q8_0" else T.Q4_0
+            qtype = T.Q4_0
+            if t.name == "token_embd.weight":
+                qtype = {"q4_0": T.Q4_0, "q8_0": T.Q8_0, "bf16": T.BF16, "f16": T.F16}[args.embd_type]
         plan.append((t, qtype))
         if qtype is None:
             writer.add_tensor_info(t.name, t.data.shape, t.data.dtype, t.data.nbytes, t.tensor_type)

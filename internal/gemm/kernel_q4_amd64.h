@@ -48,3 +48,22 @@
 	VADDPS       tx, x, x   \
 	VPERMILPS    $0xB1, x, tx \
 	VADDSS       tx, x, x
+
+// ZERO8Z zeroes the accumulators Z0:Z7 (two columns of one row, or four
+// rows of one column).
+#define ZERO8Z \
+	VPXORD Z0, Z0, Z0 \
+	VPXORD Z1, Z1, Z1 \
+	VPXORD Z2, Z2, Z2 \
+	VPXORD Z3, Z3, Z3 \
+	VPXORD Z4, Z4, Z4 \
+	VPXORD Z5, Z5, Z5 \
+	VPXORD Z6, Z6, Z6 \
+	VPXORD Z7, Z7, Z7
+
+// HSUM512(z, y, x, ty, tx) leaves the sum of z's 16 floats in x's lowest
+// lane (ty/tx: scratch).
+#define HSUM512(z, y, x, ty, tx) \
+	VEXTRACTF64X4 $1, z, ty \
+	VADDPS        ty, y, y  \
+	HSUM256(y, x, tx)

@@ -79,25 +79,6 @@ GLOBL q4shift512<>(SB), RODATA|NOPTR, $64
 
 #define LOOK512 LOOKZ((BX), Z21, Z8, Z9, Z10, Z11)
 
-// ZERO8Z zeroes the accumulators Z0:Z7 (two columns of one row, or four
-// rows of one column).
-#define ZERO8Z \
-	VPXORD Z0, Z0, Z0 \
-	VPXORD Z1, Z1, Z1 \
-	VPXORD Z2, Z2, Z2 \
-	VPXORD Z3, Z3, Z3 \
-	VPXORD Z4, Z4, Z4 \
-	VPXORD Z5, Z5, Z5 \
-	VPXORD Z6, Z6, Z6 \
-	VPXORD Z7, Z7, Z7
-
-// HSUM512(z, y, x, ty, tx) leaves the sum of z's 16 floats in x's lowest
-// lane (ty/tx: scratch).
-#define HSUM512(z, y, x, ty, tx) \
-	VEXTRACTF64X4 $1, z, ty \
-	VADDPS        ty, y, y  \
-	HSUM256(y, x, tx)
-
 // func q4Cols1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
 TEXT ·q4Cols1AVX512(SB), NOSPLIT, $0-88
 	SETUPQ4

@@ -11,6 +11,9 @@ type q4Kernels struct {
 	step      int    // values a kernel step reads (step/2 code bytes)
 	order     []int  // the k (within the step) of each value a step yields
 	one, four q4Cols // for one row and for four
+	// dot: the VDPBF16PS kernels (MatMulQ4Dot; nil where the CPU has
+	// none), steps of q4DotStep values in q4DotOrder.
+	dot *q4DotKernels
 }
 
 // q4StepOrder is the order of a step of 8·dwords values whose code bytes
@@ -32,9 +35,13 @@ func q4StepOrder(dwords int) []int {
 	return order
 }
 
-// q4Cols computes columns [n0, n1) of g's product for the rows whose
-// prepared activations are a, into c[r·ldc + j − n0].
-type q4Cols func(g *q4Group, n0, n1 int, a, c []float32, ldc int)
+// q4ColsOf computes columns [n0, n1) of g's product for the rows whose
+// prepared activations are a (float32, or bfloat16 bits for the dot
+// kernels), into c[r·ldc + j − n0].
+type q4ColsOf[T float32 | uint16] func(g *q4Group, n0, n1 int, a []T, c []float32, ldc int)
+
+// q4Cols are the f32 kernels' q4ColsOf.
+type q4Cols = q4ColsOf[float32]
 
 // q4Group is one product's kernels and weight.
 type q4Group struct {
@@ -57,30 +64,52 @@ const q4PairsMinK = 4096
 // before the next group: their codes (K/2 bytes each) stay in L2.
 const q4ColChunk = 64
 
+// q4GroupBlock is the row groups (of four rows) a many-row product takes
+// through all its columns before the next: their activations (K values
+// a row) stay in L2 while the codes stream once per block.
+const q4GroupBlock = 16
+
 // matMulQ4Kern is MatMulQ4 through kn (kn.fits(b); arguments checked).
 func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
-	rows := 1
-	if m > 1 {
-		rows = 4
-	}
+	rows := q4GroupRows(m)
 	groups := (m + rows - 1) / rows
 	prep := make([]float32, groups*rows*b.K)
 	for gi := range groups {
 		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K)
 	}
-	g := &q4Group{kn: kn, b: b}
+	runQ4Cols(kn.one, kn.four, &q4Group{kn: kn, b: b}, prep, c, ldc, m, threads)
+}
+
+// q4GroupRows is the rows a kernel call computes for m rows: 1 or 4.
+func q4GroupRows(m int) int {
+	if m > 1 {
+		return 4
+	}
+	return 1
+}
+
+// runQ4Cols computes g's product for m rows whose activations are
+// prepared in prep (groups of q4GroupRows(m) rows) with kernels one (one
+// row) and four (four), splitting the columns over up to threads
+// goroutines.
+func runQ4Cols[T float32 | uint16](one, four q4ColsOf[T], g *q4Group, prep []T, c []float32, ldc, m, threads int) {
+	b := g.b
+	rows := q4GroupRows(m)
+	groups := (m + rows - 1) / rows
 	run := func(n0, n1 int) {
 		if rows == 1 {
-			kn.one(g, n0, n1, prep, c[n0:n1], ldc)
+			one(g, n0, n1, prep, c[n0:n1], ldc)
 			return
 		}
 		var scratch [4 * q4ColChunk]float32
-		for c0 := n0; c0 < n1; c0 += q4ColChunk {
-			c1 := min(c0+q4ColChunk, n1)
-			for gi := range groups {
-				kn.four(g, c0, c1, prep[gi*4*b.K:(gi+1)*4*b.K], scratch[:], q4ColChunk)
-				for r := gi * 4; r < min(m, gi*4+4); r++ {
-					copy(c[r*ldc+c0:r*ldc+c1], scratch[(r-gi*4)*q4ColChunk:])
+		for g0 := 0; g0 < groups; g0 += q4GroupBlock {
+			for c0 := n0; c0 < n1; c0 += q4ColChunk {
+				c1 := min(c0+q4ColChunk, n1)
+				for gi := g0; gi < min(groups, g0+q4GroupBlock); gi++ {
+					four(g, c0, c1, prep[gi*4*b.K:(gi+1)*4*b.K], scratch[:], q4ColChunk)
+					for r := gi * 4; r < min(m, gi*4+4); r++ {
+						copy(c[r*ldc+c0:r*ldc+c1], scratch[(r-gi*4)*q4ColChunk:])
+					}
 				}
 			}
 		}

@@ -84,15 +84,19 @@ func TestPackedQ4Validate(t *testing.T) {
 var q4BenchShapes = [][2]int{{8192, 2048}, {2048, 8192}, {2048, 2048}, {512, 2048}}
 
 // BenchmarkDecodeQ4 compares 1 and 4 decode rows through packed 4-bit
-// weights (the CPU's 4-bit kernels, and the portable loop) with bf16-held
-// ones (packed in place, the bf16 decode path) at Llama-3.2-1B's shapes,
+// weights (the CPU's 4-bit kernels, q4; held in bfloat16, q4bf; through
+// the VDPBF16PS kernels where the CPU has them, q4dot; the portable loop,
+// q4go) with bf16-held ones (packed in place, the bf16 decode path) at Llama-3.2-1B's shapes,
 // on 2 threads, each cycling through copies of at least 96 MiB so the
 // weights stream from DRAM as in a decode step; GB/s is of weight bytes:
 // go test -run '^$' -bench DecodeQ4 -benchtime 30x -count 2 ./internal/gemm
 func BenchmarkDecodeQ4(b *testing.B) {
 	for _, m := range []int{1, 4} {
 		for _, s := range q4BenchShapes {
-			for _, dt := range []string{"bf16", "q4", "q4go"} {
+			for _, dt := range []string{"bf16", "q4", "q4bf", "q4dot", "q4go"} {
+				if dt == "q4dot" && (defaultKernel().q4 == nil || defaultKernel().q4.dot == nil) {
+					continue
+				}
 				b.Run(fmt.Sprintf("%dx%dx%d/%s", m, s[0], s[1], dt), func(b *testing.B) {
 					benchQ4(b, m, s[0], s[1], dt)
 				})
@@ -122,9 +126,13 @@ func benchQ4(b *testing.B, m, n, k int, dt string) {
 			continue
 		}
 		w := randQ4(rng, k, n, 64, false)
-		if dt == "q4go" {
+		w.RoundBF16 = dt == "q4bf" || dt == "q4dot"
+		switch dt {
+		case "q4go":
 			run[i] = func() { matMulQ4Go(c, n, a, k, m, w, 2) }
-		} else {
+		case "q4dot":
+			run[i] = func() { MatMulQ4Dot(c, n, a, k, m, w, 2) }
+		default:
 			run[i] = func() { MatMulQ4(c, n, a, k, m, w, 2) }
 		}
 	}

@@ -42,8 +42,9 @@ type Backend struct {
 	pool      *pool
 	finalized bool
 	// bf16Dot: products with packed bf16 weights run gemm.MatMulBF16Dot
+	// and those with packed 4-bit weights held in bf16 gemm.MatMulQ4Dot
 	// (VDPBF16PS, activations rounded to bf16) instead of the widening
-	// kernels (config "bf16=dot"; bf16.go).
+	// kernels (config "bf16=dot"; bf16.go, q4.go).
 	bf16Dot bool
 }
 

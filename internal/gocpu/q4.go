@@ -61,8 +61,14 @@ func (buf *Buffer) dequantizeQ4() {
 	buf.flat, buf.q4 = flat, nil
 }
 
-// runQ4 sets c [M, N] = a [M, K] · wᵀ for the packed 4-bit weight w.
+// runQ4 sets c [M, N] = a [M, K] · wᵀ for the packed 4-bit weight w;
+// with "bf16=dot", a weight held in bfloat16 runs on gemm.MatMulQ4Dot
+// for any number of rows (its results do not depend on them).
 func (p *dotPlan) runQ4(x *runCtx, c, a []float32, w *gemm.PackedQ4) {
+	if x.b.bf16Dot && gemm.HasQ4Dot(w) {
+		gemm.MatMulQ4Dot(c, p.n, a, p.k, p.m, w, x.threads())
+		return
+	}
 	if p.m <= q4Rows {
 		gemm.MatMulQ4(c, p.n, a, p.k, p.m, w, x.threads())
 		return

@@ -126,3 +126,50 @@ func closeQ4(got, want, x, w []float32, m, n, k int) string {
 	}
 	return ""
 }
+
+// TestQ4DotOption: with "bf16=dot", a packed 4-bit weight held in
+// bfloat16 multiplies through gemm.MatMulQ4Dot for any number of rows
+// (decode's few and scoring's many alike), so a row's result is the same
+// alone or among 69 others; a weight held in float32 keeps the f32 path.
+func TestQ4DotOption(t *testing.T) {
+	b, err := New("bf16=dot,threads=2")
+	if !gemm.HasBF16Dot() {
+		t.Skip("no AVX512_BF16 here: bf16=dot is refused (TestBF16DotOption)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(41, 3))
+	const n, k = 200, 256
+	product, _ := weightExecs(t, b)
+	q := randPackedQ4(rng, n, k, true)
+	q.RoundBF16 = true
+	if !gemm.HasQ4Dot(q) {
+		t.Fatal("HasQ4Dot false for a bf16-held weight in blocks of 64 on a CPU with AVX512_BF16")
+	}
+	_, w := q4Buffer(t, b, q)
+	rows := randFlat(rng, 70*k)
+	for _, m := range []int{1, 5, 70} {
+		got := execRows(t, product, rows[:m*k], k, w)
+		want := make([]float32, m*n)
+		gemm.MatMulQ4Dot(want, n, rows, k, m, q, 1)
+		if !slices.Equal(got, want) {
+			t.Fatalf("m%d: products differ from gemm.MatMulQ4Dot's", m)
+		}
+		if m == 70 {
+			alone := make([]float32, n)
+			gemm.MatMulQ4Dot(alone, n, rows[69*k:], k, 1, q, 1)
+			if !slices.Equal(alone, got[69*n:]) {
+				t.Fatal("row 69 differs alone and among 70 rows")
+			}
+		}
+	}
+	f := randPackedQ4(rng, n, k, false)
+	_, wf := q4Buffer(t, b, f)
+	got := execRows(t, product, rows[:k], k, wf)
+	want := make([]float32, n)
+	gemm.MatMulQ4(want, n, rows, k, 1, f, 1)
+	if !slices.Equal(got, want) {
+		t.Fatal("a float32-held weight did not keep gemm.MatMulQ4's products under bf16=dot")
+	}
+}
