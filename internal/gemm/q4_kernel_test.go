@@ -153,23 +153,43 @@ func TestMatMulQ4NibbleOrder(t *testing.T) {
 }
 
 // BenchmarkQ4Kernels is each 4-bit path's compute rate on one thread with
-// the weight in L2 (256 columns of K 2048), in multiply-adds per second:
+// the weight in L2 (256 columns of K 2048), in multiply-adds per second,
+// with float32 values and held in bfloat16 (bf16), and the VDPBF16PS
+// kernels (MatMulQ4Dot) where the CPU has them:
 // go test -run '^$' -bench Q4Kernels -benchtime 3000x -count 3 ./internal/gemm
 func BenchmarkQ4Kernels(b *testing.B) {
-	for _, p := range q4PathsHere() {
-		for _, m := range []int{1, 4} {
-			b.Run(fmt.Sprintf("%s/m%d", p.name, m), func(b *testing.B) {
-				rng := rand.New(rand.NewPCG(1, 1))
-				n, k := 256, 2048
-				w := randQ4(rng, k, n, 64, false)
-				a := randSlice(rng, m*k)
-				c := make([]float32, m*n)
-				for b.Loop() {
-					p.run(c, n, a, k, m, w, 1)
+	paths := q4PathsHere()
+	if defaultKernel().q4 != nil && defaultKernel().q4.dot != nil {
+		paths = append(paths, q4Path{name: "dot"})
+	}
+	for _, p := range paths {
+		for _, bf16 := range []bool{false, true} {
+			if p.name == "dot" && !bf16 {
+				continue
+			}
+			for _, m := range []int{1, 4} {
+				name := fmt.Sprintf("%s/m%d", p.name, m)
+				if bf16 {
+					name = fmt.Sprintf("%s/bf16/m%d", p.name, m)
 				}
-				sec := b.Elapsed().Seconds() / float64(b.N)
-				b.ReportMetric(float64(m*n*k)/sec/1e9, "Gmac/s")
-			})
+				b.Run(name, func(b *testing.B) {
+					rng := rand.New(rand.NewPCG(1, 1))
+					n, k := 256, 2048
+					w := randQ4(rng, k, n, 64, false)
+					w.RoundBF16 = bf16
+					a := randSlice(rng, m*k)
+					c := make([]float32, m*n)
+					for b.Loop() {
+						if p.name == "dot" {
+							MatMulQ4Dot(c, n, a, k, m, w, 1)
+						} else {
+							p.run(c, n, a, k, m, w, 1)
+						}
+					}
+					sec := b.Elapsed().Seconds() / float64(b.N)
+					b.ReportMetric(float64(m*n*k)/sec/1e9, "Gmac/s")
+				})
+			}
 		}
 	}
 }
