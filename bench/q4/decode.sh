@@ -14,7 +14,8 @@
 #          threads; goeval uses every core)
 # Making the inputs (a Llama-3.2-1B shape): goeval synth model --preset
 # llama3.2-1b --dtype bf16 --seed 1 --out BF16; bench/q4/bnb_quantize.py
-# --model BF16 --out NF4; a copy of BF16 with a Llama 3 tokenizer.json
+# --model BF16 --out NF4 (--quantize-lm-head: the LM head 4-bit too, as
+# llama.cpp's Q4_0 file has it); a copy of BF16 with a Llama 3 tokenizer.json
 # through bench/peers/hf_to_gguf.py (f32 GGUF), then bench/q4/q4_0_gguf.py
 # (with --embd-type bf16 for --gguf-bf16-head).
 # goeval runs with --dtype bfloat16 (weight-only bf16: the embedding and
@@ -33,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     --prompt-len) plen="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "decode.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
