@@ -18,24 +18,29 @@ func q4Cols1AVX2(nblk, steps int, codes *byte, scale, offset, table, a, c *float
 func q4Cols4AVX2(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
 
 func init() {
-	avx512Kernel.q4 = &q4Kernels{step: 64, order: q4StepOrder(8), one: asmQ4Pairs(q4Pairs1AVX512, q4Cols1AVX512), four: asmQ4(q4Cols4AVX512)}
+	avx512Kernel.q4 = &q4Kernels{step: 64, order: q4StepOrder(8), one: asmQ4Pairs(q4Pairs1AVX512, q4Cols1AVX512), four: asmQ4(q4Cols4AVX512, 64)}
 	if cpu.X86.HasAVX512BF16 {
-		avx512Kernel.q4.dot = &q4DotKernels{one: asmQ4Dot(q4Dot1AVX512), four: asmQ4Dot(q4Dot4AVX512)}
+		avx512Kernel.q4.dot = &q4DotKernels{one: asmQ4(q4Dot1AVX512, q4DotStep), four: asmQ4(q4Dot4AVX512, q4DotStep)}
 	}
-	avx2Kernel.q4 = &q4Kernels{step: 32, order: q4StepOrder(4), one: asmQ4(q4Cols1AVX2), four: asmQ4(q4Cols4AVX2)}
+	avx2Kernel.q4 = &q4Kernels{step: 32, order: q4StepOrder(4), one: asmQ4(q4Cols1AVX2, 32), four: asmQ4(q4Cols4AVX2, 32)}
 }
 
-// asmQ4 wraps an assembly kernel as a q4Cols; the caller (q4Group) has
-// bounded the slices.
-func asmQ4(f func(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)) q4Cols {
-	return func(g *q4Group, n0, n1 int, a, c []float32, ldc int) {
+// asmQ4Func is the frame of the assembly 4-bit kernels, their
+// activations float32 (kernel_q4_amd64.s, kernel_q4avx2_amd64.s) or
+// bfloat16 bits (kernel_q4dot_amd64.s).
+type asmQ4Func[T float32 | uint16] func(nblk, steps int, codes *byte, scale, offset, table *float32, a *T, c *float32, ldc, ncols, round int)
+
+// asmQ4 wraps an assembly kernel whose steps read step values as a
+// q4ColsOf; the caller (q4Group) has bounded the slices.
+func asmQ4[T float32 | uint16](f asmQ4Func[T], step int) q4ColsOf[T] {
+	return func(g *q4Group, n0, n1 int, a []T, c []float32, ldc int) {
 		b := g.b
 		bpr := b.K / b.Block
 		var off *float32
 		if b.Offset != nil {
 			off = &b.Offset[n0*bpr]
 		}
-		f(bpr, b.Block/g.kn.step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, &b.Table[0],
+		f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, &b.Table[0],
 			&a[0], &c[0], ldc, n1-n0, b2i(b.RoundBF16))
 	}
 }
@@ -46,8 +51,8 @@ func q4Pairs1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *fl
 // asmQ4Pairs is asmQ4 through pairs (a kernel for an even number of
 // columns) for all but a last odd column, which goes through one, where
 // K is at least q4PairsMinK; else one for every column.
-func asmQ4Pairs(pairs, one func(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)) q4Cols {
-	p, o := asmQ4(pairs), asmQ4(one)
+func asmQ4Pairs(pairs, one asmQ4Func[float32]) q4Cols {
+	p, o := asmQ4(pairs, 64), asmQ4(one, 64)
 	return func(g *q4Group, n0, n1 int, a, c []float32, ldc int) {
 		if g.b.K < q4PairsMinK {
 			o(g, n0, n1, a, c, ldc)
@@ -63,26 +68,8 @@ func asmQ4Pairs(pairs, one func(nblk, steps int, codes *byte, scale, offset, tab
 	}
 }
 
-// asmQ4DotFunc is the frame of the dot kernels (kernel_q4dot_amd64.s).
-type asmQ4DotFunc func(nblk, steps int, codes *byte, scale, offset, table *float32, a *uint16, c *float32, ldc, ncols, round int)
-
 //go:noescape
 func q4Dot1AVX512(nblk, steps int, codes *byte, scale, offset, table *float32, a *uint16, c *float32, ldc, ncols, round int)
 
 //go:noescape
 func q4Dot4AVX512(nblk, steps int, codes *byte, scale, offset, table *float32, a *uint16, c *float32, ldc, ncols, round int)
-
-// asmQ4Dot wraps a dot kernel as a q4ColsOf[uint16] (slices bounded by
-// the caller).
-func asmQ4Dot(f asmQ4DotFunc) q4ColsOf[uint16] {
-	return func(g *q4Group, n0, n1 int, a []uint16, c []float32, ldc int) {
-		b := g.b
-		bpr := b.K / b.Block
-		var off *float32
-		if b.Offset != nil {
-			off = &b.Offset[n0*bpr]
-		}
-		f(bpr, b.Block/q4DotStep, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, &b.Table[0],
-			&a[0], &c[0], ldc, n1-n0, 1)
-	}
-}

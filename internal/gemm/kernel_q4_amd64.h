@@ -67,3 +67,17 @@
 	VEXTRACTF64X4 $1, z, ty \
 	VADDPS        ty, y, y  \
 	HSUM256(y, x, tx)
+
+// SCALE512(noff) sets Z21 to the block's scaled table: the raw table in
+// Z20 times the scale at SI, plus the offset at R8 if R8 is not nil (Z22
+// scratch), and moves SI, R8 on.
+#define SCALE512(noff) \
+	VBROADCASTSS (SI), Z22 \
+	VMULPS       Z22, Z20, Z21 \
+	ADDQ         $4, SI \
+	TESTQ        R8, R8 \
+	JZ           noff \
+	VBROADCASTSS (R8), Z22 \
+	VADDPS       Z22, Z21, Z21 \
+	ADDQ         $4, R8 \
+noff:

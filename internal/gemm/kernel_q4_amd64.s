@@ -25,15 +25,7 @@ Q4CONSTS
 // R8 if R8 is not nil, rounded to bfloat16 if R12 is not 0) from the raw
 // table in Z20, and moves SI, R8 on.
 #define TABLE512(noff, nornd) \
-	VBROADCASTSS (SI), Z22 \
-	VMULPS       Z22, Z20, Z21 \
-	ADDQ         $4, SI \
-	TESTQ        R8, R8 \
-	JZ           noff \
-	VBROADCASTSS (R8), Z22 \
-	VADDPS       Z22, Z21, Z21 \
-	ADDQ         $4, R8 \
-noff: \
+	SCALE512(noff) \
 	TESTQ        R12, R12 \
 	JZ           nornd \
 	ROUNDBF16Z(Z21, Z22) \

@@ -42,15 +42,7 @@
 // DOTTABLE sets Z21 to the block's table in bfloat16 (scale at SI,
 // offset at R8 if R8 is not nil) and moves SI, R8 on.
 #define DOTTABLE(noff) \
-	VBROADCASTSS (SI), Z22 \
-	VMULPS       Z22, Z20, Z21 \
-	ADDQ         $4, SI \
-	TESTQ        R8, R8 \
-	JZ           noff \
-	VBROADCASTSS (R8), Z22 \
-	VADDPS       Z22, Z21, Z21 \
-	ADDQ         $4, R8 \
-noff: \
+	SCALE512(noff) \
 	CVT2BF16_21
 
 // LOOKW(addr, tbl, lo, hi) looks up a step's 64 values: lo the low
