@@ -1,5 +1,9 @@
+#include "kernel_amd64.h"
+
 // Shared by the packed 4-bit kernels (kernel_q4_amd64.s for AVX-512,
-// kernel_q4avx2_amd64.s for AVX2; their contract is in the first).
+// kernel_q4avx2_amd64.s for AVX2, whose contract is in the first, and
+// kernel_q4dot_amd64.s); kernel_amd64.h's ZEROZ0TO7 zeroes their eight
+// accumulators.
 
 // q4Ahead is how far ahead of its step a kernel prefetches codes: decode
 // streams them from DRAM, and the hardware prefetcher alone leaves the
@@ -49,18 +53,6 @@
 	VPERMILPS    $0xB1, x, tx \
 	VADDSS       tx, x, x
 
-// ZERO8Z zeroes the accumulators Z0:Z7 (two columns of one row, or four
-// rows of one column).
-#define ZERO8Z \
-	VPXORD Z0, Z0, Z0 \
-	VPXORD Z1, Z1, Z1 \
-	VPXORD Z2, Z2, Z2 \
-	VPXORD Z3, Z3, Z3 \
-	VPXORD Z4, Z4, Z4 \
-	VPXORD Z5, Z5, Z5 \
-	VPXORD Z6, Z6, Z6 \
-	VPXORD Z7, Z7, Z7
-
 // HSUM512(z, y, x, ty, tx) leaves the sum of z's 16 floats in x's lowest
 // lane (ty/tx: scratch).
 #define HSUM512(z, y, x, ty, tx) \
@@ -81,3 +73,11 @@
 	VADDPS       Z22, Z21, Z21 \
 	ADDQ         $4, R8 \
 noff:
+
+// STORE4ROWS stores a four-row kernel's column sums, in X0, X2, X4 and
+// X6, to its rows of C at DI (DX the row stride in bytes, R15 = 3·DX).
+#define STORE4ROWS \
+	VMOVSS X0, (DI)         \
+	VMOVSS X2, (DI)(DX*1)   \
+	VMOVSS X4, (DI)(DX*2)   \
+	VMOVSS X6, (DI)(R15*1)

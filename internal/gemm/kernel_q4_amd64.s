@@ -154,7 +154,7 @@ TEXT ·q4Pairs1AVX512(SB), NOSPLIT, $0-88
 
 pair1:
 	MOVQ   a+48(FP), AX
-	ZERO8Z
+	ZEROZ0TO7
 	MOVQ   nblk+0(FP), R10
 
 blkp:
@@ -226,7 +226,7 @@ TEXT ·q4Cols4AVX512(SB), NOSPLIT, $0-88
 
 col4:
 	MOVQ   a+48(FP), AX
-	ZERO8Z
+	ZEROZ0TO7
 	MOVQ   nblk+0(FP), R10
 
 blk4:
@@ -255,10 +255,7 @@ step4:
 	HSUM512(Z2, Y2, X2, Y3, X3)
 	HSUM512(Z4, Y4, X4, Y5, X5)
 	HSUM512(Z6, Y6, X6, Y7, X7)
-	VMOVSS X0, (DI)
-	VMOVSS X2, (DI)(DX*1)
-	VMOVSS X4, (DI)(DX*2)
-	VMOVSS X6, (DI)(R15*1)
+	STORE4ROWS
 	ADDQ   $4, DI
 	DECQ   CX
 	JNZ    col4

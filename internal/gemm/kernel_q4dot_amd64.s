@@ -102,7 +102,7 @@ TEXT ·q4Dot4AVX512(SB), NOSPLIT, $0-88
 
 dcol4:
 	MOVQ   a+48(FP), AX
-	ZERO8Z
+	ZEROZ0TO7
 	MOVQ   nblk+0(FP), R10
 
 dblk4:
@@ -131,10 +131,7 @@ dstep4:
 	DOTSUM(Z2, Z3, Y2, X2, Y3, X3)
 	DOTSUM(Z4, Z5, Y4, X4, Y5, X5)
 	DOTSUM(Z6, Z7, Y6, X6, Y7, X7)
-	VMOVSS X0, (DI)
-	VMOVSS X2, (DI)(DX*1)
-	VMOVSS X4, (DI)(DX*2)
-	VMOVSS X6, (DI)(R15*1)
+	STORE4ROWS
 	ADDQ   $4, DI
 	DECQ   CX
 	JNZ    dcol4

@@ -80,7 +80,7 @@ func runQ4Dot(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, b *P
 	defer q4DotPrep.Put(p)
 	prep := *p
 	for gi := range groups {
-		prepQ4ADot(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, b.K)
+		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, q4DotOrder, b.K, RoundBF16)
 	}
 	runQ4Cols(kn.dot.one, kn.dot.four, &q4Group{kn: kn, b: b}, prep, c, ldc, m, threads)
 }
@@ -100,21 +100,6 @@ func getPrep16(n int) *[]uint16 {
 	*p = (*p)[:n]
 	clear(*p)
 	return p
-}
-
-// prepQ4ADot is prepQ4A for the dot kernels: rows [r0, r1) of a rounded
-// to bfloat16, as [k/64][rows][64] in q4DotOrder; rows past r1 stay zero.
-func prepQ4ADot(dst []uint16, a []float32, lda, r0, r1, rows, k int) {
-	for r := r0; r < r1; r++ {
-		src := a[r*lda : r*lda+k]
-		for j := range k / q4DotStep {
-			out := dst[(j*rows+r-r0)*q4DotStep : (j*rows+r-r0+1)*q4DotStep]
-			in := src[j*q4DotStep : (j+1)*q4DotStep]
-			for i, o := range q4DotOrder {
-				out[i] = RoundBF16(in[o])
-			}
-		}
-	}
 }
 
 // q4DotReference is MatMulQ4Dot's definition. For column n and row r,

@@ -75,7 +75,7 @@ func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 	groups := (m + rows - 1) / rows
 	prep := make([]float32, groups*rows*b.K)
 	for gi := range groups {
-		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K)
+		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K, asIs)
 	}
 	runQ4Cols(kn.one, kn.four, &q4Group{kn: kn, b: b}, prep, c, ldc, m, threads)
 }
@@ -141,8 +141,10 @@ func q4SliceCols(n, threads int) int { return max(64, n/(8*threads)/64*64) }
 
 // prepQ4A writes rows [r0, r1) of a (stride lda, k values) into dst as
 // [k/S][rows][S] for steps of S = len(order) values, each step's values
-// in order; rows past r1 stay zero (dst is zero).
-func prepQ4A(dst, a []float32, lda, r0, r1, rows int, order []int, k int) {
+// in order and converted by conv (the f32 kernels take them as they are,
+// the dot kernels rounded to bfloat16); rows past r1 stay zero (dst is
+// zero).
+func prepQ4A[T float32 | uint16](dst []T, a []float32, lda, r0, r1, rows int, order []int, k int, conv func(float32) T) {
 	w := len(order)
 	for r := r0; r < r1; r++ {
 		src := a[r*lda : r*lda+k]
@@ -150,8 +152,11 @@ func prepQ4A(dst, a []float32, lda, r0, r1, rows int, order []int, k int) {
 			out := dst[(j*rows+r-r0)*w : (j*rows+r-r0+1)*w]
 			in := src[j*w : (j+1)*w]
 			for i, o := range order {
-				out[i] = in[o]
+				out[i] = conv(in[o])
 			}
 		}
 	}
 }
+
+// asIs is prepQ4A's conversion for the f32 kernels.
+func asIs(x float32) float32 { return x }
