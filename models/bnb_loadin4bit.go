@@ -43,6 +43,9 @@ func openLoadIn4Bit(dir string, cfg *Config, q *Quantization) (*bnbSet, error) {
 	if cfg.Quantization != nil {
 		return nil, errs.BadInputf("%s: load_in_4bit quantizes a float checkpoint; this one is already quantized (%s)", configName(cfg), cfg.Quantization)
 	}
+	if cfg.TieWordEmbeddings && bnbHeadQuantized(q.SkipModules) {
+		return nil, errs.BadInputf("%s: load_in_4bit with llm_int8_skip_modules %v quantizes the LM head too (transformers 5.23 does unless the list names lm_head), and this checkpoint ties its head to the embedding, which goeval does not untie: add lm_head to llm_int8_skip_modules to keep the head float", configName(cfg), q.SkipModules)
+	}
 	set, err := safetensors.Open(dir)
 	if err != nil {
 		return nil, err

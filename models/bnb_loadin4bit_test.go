@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,25 +16,40 @@ import (
 	"github.com/gomlx/gomlx/backends/simplego"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 
+	"github.com/goeval/goeval/internal/errs"
 	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
 // bnbLoadModels and bnbLoadQuants are parity/bnb/loadin4bit_golden.py's
 // float checkpoints (Llama untied, Qwen2 with tied embeddings) and the
-// load_in_4bit settings they were loaded with in transformers.
+// load_in_4bit settings they were loaded with in transformers; the Llama
+// model was also loaded as nf4 with llm_int8_skip_modules=["down_proj"]
+// (nf4-skip: its lm_head quantized too, as transformers does then).
 var (
 	bnbLoadModels = []string{"llama", "qwen2-tied"}
 	bnbLoadQuants = []string{"nf4", "fp4", "nf4-dq", "fp4-dq"}
 )
 
+// bnbLoadQuantsOf is the quantizations model's goldens cover.
+func bnbLoadQuantsOf(model string) []string {
+	if model == "llama" {
+		return append(slices.Clone(bnbLoadQuants), "nf4-skip")
+	}
+	return bnbLoadQuants
+}
+
 // bnbLoadConfig is LoadIn4Bit of a golden's quantization name.
 func bnbLoadConfig(t *testing.T, quant string) *Quantization {
 	t.Helper()
+	quant, skip := strings.CutSuffix(quant, "-skip")
 	qt, dq := strings.CutSuffix(quant, "-dq")
 	q, err := LoadIn4Bit(qt, dq, "float32")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if skip {
+		q.SkipModules = []string{"down_proj"}
 	}
 	return q
 }
@@ -45,7 +62,7 @@ func bnbLoadConfig(t *testing.T, quant string) *Quantization {
 // offset, code books and JSON quant state.
 func TestLoadIn4BitForm(t *testing.T) {
 	for _, model := range bnbLoadModels {
-		for _, quant := range bnbLoadQuants {
+		for _, quant := range bnbLoadQuantsOf(model) {
 			t.Run(model+"/"+quant, func(t *testing.T) {
 				dir := filepath.Join(testdata, "bnb_load", model)
 				want := readForm(t, filepath.Join(dir, "form_"+quant+".json"))
@@ -132,7 +149,7 @@ func loadIn4BitModel(t *testing.T, dir, quant string, adapters []string, mode st
 func TestLoadIn4BitMatchesTransformers(t *testing.T) {
 	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(testdata, "bnb_load", "requests.jsonl"))
 	for _, model := range bnbLoadModels {
-		for _, quant := range bnbLoadQuants {
+		for _, quant := range bnbLoadQuantsOf(model) {
 			t.Run(model+"/"+quant, func(t *testing.T) {
 				dir := filepath.Join(testdata, "bnb_load", model)
 				want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden_"+quant+".jsonl"))
@@ -182,9 +199,11 @@ func TestLoadIn4BitLoRAMatchesPeft(t *testing.T) {
 }
 
 // TestBnbLoadTargets: the weights load_in_4bit quantizes are the decoder's
-// Linear weights: not the embedding, lm_head, norms, biases, MoE experts
-// (fused 3-D parameters in transformers 5) or routers, nor a module
-// llm_int8_skip_modules names (prefix to a module boundary, regex, suffix).
+// Linear weights: not the embedding, norms, biases, MoE experts (fused 3-D
+// parameters in transformers 5) or routers, nor a module
+// llm_int8_skip_modules names (prefix to a module boundary, regex,
+// suffix); lm_head only when llm_int8_skip_modules is given and does not
+// name it (it then replaces transformers' default skips).
 func TestBnbLoadTargets(t *testing.T) {
 	names := []string{"lm_head.weight", "model.embed_tokens.weight", "model.norm.weight",
 		"model.layers.0.input_layernorm.weight", "model.layers.0.self_attn.q_proj.weight",
@@ -199,11 +218,63 @@ func TestBnbLoadTargets(t *testing.T) {
 		}
 		return 2
 	}
-	got := bnbLoadTargets(names, rank, []string{"model.layers.1", "down_proj"})
-	want := []string{"model.layers.0.self_attn.q_proj.weight", "model.layers.0.mlp.shared_expert_gate.weight",
+	layers := []string{"model.layers.0.self_attn.q_proj.weight", "model.layers.0.mlp.shared_expert_gate.weight",
 		"model.layers.11.self_attn.o_proj.weight"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("targets %v, want %v", got, want)
+	for _, c := range []struct {
+		skip []string
+		want []string
+	}{
+		{[]string{"model.layers.1", "down_proj"}, append([]string{"lm_head.weight"}, layers...)},
+		{[]string{"model.layers.1", "down_proj", "lm_head"}, layers},
+		{nil, []string{"model.layers.0.self_attn.q_proj.weight", "model.layers.0.mlp.shared_expert.down_proj.weight",
+			"model.layers.0.mlp.shared_expert_gate.weight", "model.layers.1.self_attn.o_proj.weight",
+			"model.layers.11.self_attn.o_proj.weight", "model.layers.2.mlp.down_proj.weight"}},
+	} {
+		if got := bnbLoadTargets(names, rank, c.skip); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("skip %q: targets %v, want %v", c.skip, got, c.want)
+		}
+	}
+}
+
+// TestLoadInHeadRefused: where transformers would quantize the LM head
+// (llm_int8_skip_modules given without lm_head), load_in_4bit refuses a
+// tied head and load_in_8bit any head, as bad input naming the fix;
+// naming lm_head loads.
+func TestLoadInHeadRefused(t *testing.T) {
+	tied := filepath.Join(testdata, "bnb_load", "qwen2-tied")
+	cfg, err := LoadConfig(tied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		open func(skip []string) error
+	}{
+		{"load_in_4bit, tied head", func(skip []string) error {
+			q, _ := LoadIn4Bit("nf4", false, "")
+			q.SkipModules = skip
+			b, err := openLoadIn4Bit(tied, cfg, q)
+			if b != nil {
+				b.Close()
+			}
+			return err
+		}},
+		{"load_in_8bit", func(skip []string) error {
+			q, _ := LoadIn8Bit(6, skip)
+			s, err := openLoadIn8Bit(tied, cfg, q)
+			if s != nil {
+				s.Close()
+			}
+			return err
+		}},
+	} {
+		err := c.open([]string{"down_proj"})
+		if !errs.IsBadInput(err) || !strings.Contains(fmt.Sprint(err), "add lm_head to llm_int8_skip_modules") {
+			t.Errorf("%s, skip [down_proj]: %v, want bad input naming the fix", c.name, err)
+		}
+		if err := c.open([]string{"down_proj", "lm_head"}); err != nil {
+			t.Errorf("%s, skip [down_proj lm_head]: %v", c.name, err)
+		}
 	}
 }
 

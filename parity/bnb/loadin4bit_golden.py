@@ -12,7 +12,9 @@ OUT/requests.jsonl, OUT/blockwise.safetensors (bitsandbytes' CPU
 quantize_blockwise, double quantization's 8-bit step, on inputs where its
 table lookup and the nearest code differ) and, per model, OUT/<model>/{config.json,
 model.safetensors} (float32) and, per quantization Q (nf4, fp4, nf4-dq,
-fp4-dq: quant type, double quantization), OUT/<model>/:
+fp4-dq: quant type, double quantization; for the Llama model also
+nf4-skip: nf4 with llm_int8_skip_modules=["down_proj"], which quantizes
+its lm_head too), OUT/<model>/:
 
 - form_<Q>.json: the SHA-256 of every tensor save_pretrained writes for
   the quantized model (packed codes, absmax, quant_map, nested_absmax,
@@ -68,6 +70,9 @@ MODELS = {
     "qwen2-tied": (transformers.Qwen2Config, 1, True),
 }
 QUANTS = {"nf4": ("nf4", False), "fp4": ("fp4", False), "nf4-dq": ("nf4", True), "fp4-dq": ("fp4", True)}
+# Loaded with llm_int8_skip_modules too (the untied Llama only): a given
+# list replaces transformers' default skips, so lm_head is quantized as well.
+SKIPS = {"nf4-skip": ("nf4", False, ["down_proj"])}
 
 
 def write_float(name, d):
@@ -85,10 +90,10 @@ def write_float(name, d):
 
 
 def load_4bit(d, quant, adapter=None):
-    """d loaded with load_in_4bit as quant says, every Linear4bit computing in float32."""
-    qtype, dq = QUANTS[quant]
+    """d loaded with load_in_4bit as quant (QUANTS or SKIPS) says, every Linear4bit computing in float32."""
+    qtype, dq, skip = QUANTS[quant] + (None,) if quant in QUANTS else SKIPS[quant]
     q = transformers.BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=qtype, bnb_4bit_use_double_quant=dq,
-                                        bnb_4bit_compute_dtype=torch.float32)
+                                        bnb_4bit_compute_dtype=torch.float32, llm_int8_skip_modules=skip)
     model = transformers.AutoModelForCausalLM.from_pretrained(d, quantization_config=q, dtype=torch.float32,
                                                               device_map="cpu", attn_implementation="eager")
     n = 0
@@ -151,8 +156,10 @@ def model_goldens(name, out, reqs, check):
         if name == "llama":
             write_adapter(d, os.path.join(d, "lora"))
     bad = 0
-    for quant in QUANTS:
+    for quant in list(QUANTS) + (list(SKIPS) if name == "llama" else []):
         model = load_4bit(d, quant)
+        if quant in SKIPS and not isinstance(model.lm_head, bnb.nn.Linear4bit):
+            raise SystemExit(f"{d}: {quant}: lm_head not quantized with llm_int8_skip_modules given")
         bad += put(os.path.join(d, f"form_{quant}.json"), form(model), check)
         bad += put(os.path.join(d, f"golden_{quant}.jsonl"), golden_lines(model, reqs), check, jsonl=True)
     if name == "llama":
