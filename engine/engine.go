@@ -151,7 +151,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	start := time.Now()
 	var l *models.Loaded
 	lo := models.LoadOptions{DType: dtype, WeightDType: e.prec.weights, Dequantize4Bit: opts.Dequantize4Bit, Dequantize8Bit: opts.Dequantize8Bit, Adapters: opts.Adapters, AdapterMode: opts.AdapterMode,
-		LoadIn4Bit: opts.LoadIn4Bit, LoadIn8Bit: opts.LoadIn8Bit, Logf: opts.Logf}
+		LoadIn4Bit: opts.LoadIn4Bit, LoadIn8Bit: opts.LoadIn8Bit, Logf: opts.Logf, Dequantize4BitFits: dequantize4BitFits(choice.Device, opts)}
 	if err := tryCatch("load weights", func() (err error) { l, err = models.Load(e.backend, dir, lo); return err }); err != nil {
 		return nil, err
 	}

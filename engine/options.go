@@ -62,8 +62,15 @@ type Options struct {
 	// (weight-only: the packed values rounded to bfloat16 where they are
 	// looked up), and XLA devices keep them as codes and scales that each
 	// graph dequantizes where it multiplies (models/q4graph.go: the same
-	// values, bit for bit).
+	// values, bit for bit) — on xla-cpu only where the dense weights do not
+	// fit half the memory available (Keep4BitPacked).
 	Dequantize4Bit bool
+	// Keep4BitPacked keeps a 4-bit checkpoint's weights packed on
+	// xla-cpu, where by default they are dequantized at load when the
+	// dense weights fit half the memory available (q4fit.go: packed, each
+	// decode step dequantizes the whole model in its graphs, about 5×
+	// slower). Dequantize4Bit wins over it.
+	Keep4BitPacked bool
 	// Dequantize8Bit computes a bitsandbytes 8-bit checkpoint (or
 	// LoadIn8Bit) as the dense model of its dequantized weights. Unset,
 	// its weights are multiplied as LLM.int8 does (transformers'

@@ -90,3 +90,42 @@ func checkPackedVsDense(t *testing.T, dir string, wdt dtypes.DType, wantPacked i
 	}
 	return packed, got
 }
+
+// TestDequantize4BitFits: with Dequantize4BitFits, a 4-bit checkpoint is
+// dequantized at load when its dense weights fit the bytes allowed (the
+// 14 projections' values × 4 bytes in float32) and stays packed when
+// they do not, by a byte; Dequantize4Bit dequantizes whatever the budget.
+func TestDequantize4BitFits(t *testing.T) {
+	dir := filepath.Join(testdata, "bnb", "llama-nf4-dq")
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := OpenTensors(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense := dequantized4BitBytes(set, LoadOptions{DType: dtypes.Float32})
+	set.Close()
+	if dense == 0 {
+		t.Fatal("no 4-bit bytes counted")
+	}
+	for _, c := range []struct {
+		fits    int64
+		dequant bool
+		packed  bool
+	}{{dense - 1, false, true}, {dense, false, false}, {0, false, true}, {1, true, false}} {
+		b, err := gocpu.New("threads=2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(b, dir, LoadOptions{DType: dtypes.Float32, Dequantize4Bit: c.dequant, Dequantize4BitFits: c.fits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := countPackedQ4(t, &testModel{backend: b, ctx: l.Context, model: l.Model})
+		if (n > 0) != c.packed {
+			t.Errorf("fits %d of %d bytes, dequantize %v: %d packed weights, want packed %v", c.fits, dense, c.dequant, n, c.packed)
+		}
+	}
+}

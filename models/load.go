@@ -63,6 +63,12 @@ type LoadOptions struct {
 	// groups are of equal sizes (GroupQuant.Q4; desc_act's with their
 	// input columns permuted).
 	Dequantize4Bit bool
+	// Dequantize4BitFits, with Dequantize4Bit unset, dequantizes a 4-bit
+	// checkpoint's weights at load anyway when their dequantized bytes (in
+	// the dtype the weights are held in) are at most this many; 0 never
+	// does. The engine sets it on xla-cpu, whose graphs' dequantization
+	// makes decode about 5× slower than dense weights.
+	Dequantize4BitFits int64
 	// Dequantize8Bit dequantizes a bitsandbytes 8-bit checkpoint's
 	// weights and computes the dense model. Unset, they are kept as int8
 	// codes and multiplied as LLM.int8 (transformers' Linear8bitLt)
@@ -122,7 +128,7 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 	if err != nil {
 		return nil, err
 	}
-	set, err := openTensors(backend, dir, cfg, o)
+	set, o, err := openTensors(backend, dir, cfg, o)
 	if err != nil {
 		return nil, err
 	}
@@ -164,53 +170,83 @@ func Load(backend backends.Backend, dir string, o LoadOptions) (*Loaded, error) 
 }
 
 // openTensors opens dir's tensors for Load: as stored (OpenTensors) or
-// quantized at load (o.LoadIn4Bit), and logs what becomes of the quantized
-// weights on backend.
-func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOptions) (Tensors, error) {
+// quantized at load (o.LoadIn4Bit), decides Dequantize4BitFits (o comes
+// back with Dequantize4Bit set where the dequantized weights fit) and logs
+// what becomes of the quantized weights on backend.
+func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOptions) (Tensors, LoadOptions, error) {
 	var set Tensors
 	q, how := cfg.Quantization, ""
 	switch {
 	case o.LoadIn4Bit != nil && o.LoadIn8Bit != nil:
-		return nil, errs.BadInputf("load_in_4bit and load_in_8bit both given: choose one")
+		return nil, o, errs.BadInputf("load_in_4bit and load_in_8bit both given: choose one")
 	case o.LoadIn8Bit != nil:
 		s, err := openLoadIn8Bit(dir, cfg, o.LoadIn8Bit)
 		if err != nil {
-			return nil, err
+			return nil, o, err
 		}
 		set, q, how = s, o.LoadIn8Bit, "quantized at load (load_in_8bit), "
 	case o.LoadIn4Bit != nil:
 		b, err := openLoadIn4Bit(dir, cfg, o.LoadIn4Bit)
 		if err != nil {
-			return nil, err
+			return nil, o, err
 		}
 		set, q, how = b, o.LoadIn4Bit, "quantized at load (load_in_4bit), "
 	default:
 		s, err := OpenTensors(dir, cfg)
 		if err != nil {
-			return nil, err
+			return nil, o, err
 		}
 		set = s
 	}
-	if qs, ok := set.(interface{ Quantized() []string }); ok && o.Logf != nil {
-		how += "dequantized at load to " + o.weightDTypes().held.String()
-		mode, _ := ParseAdapterMode(o.AdapterMode)
-		merged := len(o.Adapters) > 0 && mode == AdapterMerged
-		_, packs := backend.(q4Backend)
-		if (packs || q4InGraph(backend)) && o.weightDTypes().packQ4 && !merged {
-			if src, is4 := set.(q4Source); is4 && src.q4Where() != "" {
-				kept := "kept packed (4-bit) "
-				if !packs {
-					kept = "kept packed (4-bit, dequantized in the graph) "
-				}
-				how = strings.Replace(how, "dequantized at load", kept+src.q4Where()+", dequantized at load", 1) + " otherwise"
-			}
-		}
-		if c := Int8Compute(cfg, o); c != "" && c != "dequantized" {
-			how = strings.Replace(how, "dequantized at load to", "kept as int8 codes and multiplied as "+c+", in", 1)
-		}
-		o.Logf("%s: %d weights %s", q, len(qs.Quantized()), how)
+	if n := dequantized4BitBytes(set, o); !o.Dequantize4Bit && n > 0 && n <= o.Dequantize4BitFits {
+		o.Dequantize4Bit = true
+		logf(o.Logf, "4-bit weights dequantized at load: their %.2f GB fit the %.2f GB allowed (faster than dequantizing them in every graph)",
+			float64(n)/1e9, float64(o.Dequantize4BitFits)/1e9)
 	}
-	return set, nil
+	logQuantized(backend, set, cfg, q, how, o)
+	return set, o, nil
+}
+
+// dequantized4BitBytes is the bytes set's 4-bit weights take dequantized
+// into the dtype o holds weights in (0: no 4-bit weights).
+func dequantized4BitBytes(set Tensors, o LoadOptions) int64 {
+	qs, ok := set.(interface{ Quantized() []string })
+	if _, is4 := set.(q4Source); !ok || !is4 {
+		return 0
+	}
+	var n int64
+	for _, name := range qs.Quantized() {
+		if info, ok := set.Info(name); ok {
+			n += info.NumElements()
+		}
+	}
+	return n * int64(o.weightDTypes().held.Size())
+}
+
+// logQuantized logs what becomes of set's quantized weights (q, how they
+// were opened) on backend.
+func logQuantized(backend backends.Backend, set Tensors, cfg *Config, q *Quantization, how string, o LoadOptions) {
+	qs, ok := set.(interface{ Quantized() []string })
+	if !ok || o.Logf == nil {
+		return
+	}
+	how += "dequantized at load to " + o.weightDTypes().held.String()
+	mode, _ := ParseAdapterMode(o.AdapterMode)
+	merged := len(o.Adapters) > 0 && mode == AdapterMerged
+	_, packs := backend.(q4Backend)
+	if (packs || q4InGraph(backend)) && o.weightDTypes().packQ4 && !merged {
+		if src, is4 := set.(q4Source); is4 && src.q4Where() != "" {
+			kept := "kept packed (4-bit) "
+			if !packs {
+				kept = "kept packed (4-bit, dequantized in the graph) "
+			}
+			how = strings.Replace(how, "dequantized at load", kept+src.q4Where()+", dequantized at load", 1) + " otherwise"
+		}
+	}
+	if c := Int8Compute(cfg, o); c != "" && c != "dequantized" {
+		how = strings.Replace(how, "dequantized at load to", "kept as int8 codes and multiplied as "+c+", in", 1)
+	}
+	o.Logf("%s: %d weights %s", q, len(qs.Quantized()), how)
 }
 
 // weightDTypes is how o's weights are stored (LoadOptions.WeightDType).
@@ -244,4 +280,11 @@ func loadAdapters(set Tensors, o LoadOptions, mode string) ([]*Adapter, error) {
 // String names the loaded architecture for logs.
 func (l *Loaded) String() string {
 	return fmt.Sprintf("%s (%d parameters)", l.Config.Arch(), NumParameters(l.Context))
+}
+
+// logf calls f when it is not nil.
+func logf(f func(string, ...any), format string, args ...any) {
+	if f != nil {
+		f(format, args...)
+	}
 }

@@ -180,7 +180,7 @@ func quantRun(q *models.Quantization) string {
 	case q.Method == "bitsandbytes" && q.LoadIn8Bit:
 		return fmt.Sprintf("multiplied as LLM.int8 (int8 codes, llm_int8_threshold %g); %s under a merged adapter", q.Int8Threshold(), dequant)
 	case q.Method == "bitsandbytes" || q.Bits == 4:
-		return "kept packed (4-bit) where their blocks lie within rows: multiplied packed on --device cpu, dequantized in the graph on xla; " + dequant + " under a merged adapter or --dequantize-4bit"
+		return "kept packed (4-bit) where their blocks lie within rows: multiplied packed on --device cpu, dequantized in the graph on cuda (and on xla-cpu where the dense weights do not fit half the memory available); " + dequant + " under a merged adapter or --dequantize-4bit"
 	}
 	return dequant
 }

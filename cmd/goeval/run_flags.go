@@ -40,7 +40,7 @@ type runFlags struct {
 	load4q                                                                      *models.Quantization
 	load8                                                                       load8Flag // --load-in-8bit, load_in_8bit=True (load8bit.go)
 	load8q                                                                      *models.Quantization
-	dequant4                                                                    bool // --dequantize-4bit
+	dequant4                                                                    dequant4Flag // --dequantize-4bit
 }
 
 // runUsage heads goeval run --help.
@@ -89,7 +89,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp)
 	fs.Var(&f.load4, "load-in-4bit", load4Help)
 	fs.Var(&f.load8, "load-in-8bit", load8Help)
-	fs.BoolVar(&f.dequant4, "dequantize-4bit", false, dequant4Help)
+	fs.Var(&f.dequant4, "dequantize-4bit", dequant4Help)
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
@@ -204,7 +204,7 @@ func (f *runFlags) engineOptions(choice engine.DeviceChoice) engine.Options {
 	eo := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
 		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB),
 		ChatTemplateArgs: f.think.chatArgs(), LoadIn4Bit: f.load4q, LoadIn8Bit: f.load8q,
-		Dequantize4Bit: f.dequant4}
+		Dequantize4Bit: f.dequant4.on, Keep4BitPacked: f.dequant4.keepPacked()}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
 		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)

@@ -44,7 +44,8 @@ type scoreFlags struct {
 	adapter, adapterMode            string
 	batch, maxLen                   int
 	prefixCacheMB                   string
-	verbose, dequant4               bool
+	verbose                         bool
+	dequant4                        dequant4Flag
 	load4                           load4Flag // --load-in-4bit
 	load8                           load8Flag // --load-in-8bit
 }
@@ -55,7 +56,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dtype, "dtype", engine.DTypeAuto, dtypeHelp)
 	fs.Var(&f.load4, "load-in-4bit", load4Help)
 	fs.Var(&f.load8, "load-in-8bit", load8Help)
-	fs.BoolVar(&f.dequant4, "dequantize-4bit", false, dequant4Help)
+	fs.Var(&f.dequant4, "dequantize-4bit", dequant4Help)
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
@@ -109,7 +110,7 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
-		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8, Dequantize4Bit: f.dequant4}
+		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8, Dequantize4Bit: f.dequant4.on, Keep4BitPacked: f.dequant4.keepPacked()}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}
