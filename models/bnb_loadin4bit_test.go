@@ -237,9 +237,9 @@ func TestBnbLoadTargets(t *testing.T) {
 }
 
 // TestLoadInHeadRefused: where transformers would quantize the LM head
-// (llm_int8_skip_modules given without lm_head), load_in_4bit refuses a
-// tied head and load_in_8bit any head, as bad input naming the fix;
-// naming lm_head loads.
+// (llm_int8_skip_modules given without lm_head), load_in_4bit and
+// load_in_8bit refuse a tied head as bad input naming the fix; naming
+// lm_head loads.
 func TestLoadInHeadRefused(t *testing.T) {
 	tied := filepath.Join(testdata, "bnb_load", "qwen2-tied")
 	cfg, err := LoadConfig(tied)
@@ -259,7 +259,7 @@ func TestLoadInHeadRefused(t *testing.T) {
 			}
 			return err
 		}},
-		{"load_in_8bit", func(skip []string) error {
+		{"load_in_8bit, tied head", func(skip []string) error {
 			q, _ := LoadIn8Bit(6, skip)
 			s, err := openLoadIn8Bit(tied, cfg, q)
 			if s != nil {

@@ -22,7 +22,8 @@ import (
 //     holding a bare parameter.
 //
 // The embedding is outside model.layers.; a head tied to it has no
-// lm_head.weight (openLoadIn4Bit refuses to quantize it). Qwen2-MoE's
+// lm_head.weight (openLoadIn4Bit and openLoadIn8Bit refuse to quantize
+// it). Qwen2-MoE's
 // shared_expert_gate is a Linear and is quantized. names is the
 // checkpoint's tensors; info reports a tensor's rank.
 func bnbLoadTargets(names []string, rank func(string) int, skip []string) []string {

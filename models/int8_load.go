@@ -35,8 +35,8 @@ func openLoadIn8Bit(dir string, cfg *Config, q *Quantization) (*int8Set, error) 
 	if cfg.Quantization != nil {
 		return nil, errs.BadInputf("%s: load_in_8bit quantizes a float checkpoint; this one is already quantized (%s)", configName(cfg), cfg.Quantization)
 	}
-	if bnbHeadQuantized(q.SkipModules) {
-		return nil, errs.BadInputf("%s: load_in_8bit with llm_int8_skip_modules %v quantizes the LM head too (transformers 5.23 does unless the list names lm_head), which goeval's LLM.int8 does not compute: add lm_head to llm_int8_skip_modules to keep the head float", configName(cfg), q.SkipModules)
+	if cfg.TieWordEmbeddings && bnbHeadQuantized(q.SkipModules) {
+		return nil, errs.BadInputf("%s: load_in_8bit with llm_int8_skip_modules %v quantizes the LM head too (transformers 5.23 does unless the list names lm_head), and this checkpoint ties its head to the embedding, which goeval does not untie: add lm_head to llm_int8_skip_modules to keep the head float", configName(cfg), q.SkipModules)
 	}
 	set, err := safetensors.Open(dir)
 	if err != nil {

@@ -84,3 +84,24 @@ func TestLoadIn8BitMatchesTransformers(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadIn8BitSkipQuantizesHead: load_in_8bit with llm_int8_skip_modules
+// quantizes the untied Llama base's lm_head too and leaves the named
+// modules float, as transformers 5.23 does (golden_skip.jsonl: its
+// load_in_8bit with llm_int8_skip_modules=["down_proj"], threshold 0):
+// max |Δ logprob_sum| ≤ 1e-4, the same argmax.
+func TestLoadIn8BitSkipQuantizesHead(t *testing.T) {
+	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(testdata, "bnb_int8", "requests.jsonl"))
+	q, err := LoadIn8Bit(0, []string{"down_proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := testutil.ReadJSONL[goldenLine](t, filepath.Join(testdata, "bnb_int8", "llama-t0", "golden_skip.jsonl"))
+	m := loadInt8Model(t, int8Bases["llama-t0"].dir, LoadOptions{LoadIn8Bit: q})
+	d := maxDiff(m.score(t, reqs, -1), want)
+	t.Logf("max |Δ logprob_sum| = %.3g", d)
+	if d > 1e-4 {
+		t.Errorf("max |Δ| = %g > 1e-4", d)
+	}
+	checkGreedyIDs(t, m, reqs, want)
+}

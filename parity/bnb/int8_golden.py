@@ -217,6 +217,21 @@ def model_goldens(name, out, reqs, check):
     return bad
 
 
+@torch.no_grad()
+def skip_golden(out, reqs, check):
+    """golden_skip.jsonl of llama-t0: the untied Llama base loaded with
+    load_in_8bit and llm_int8_skip_modules=["down_proj"] (threshold 0),
+    which transformers 5.23 takes instead of its default skips, so that
+    lm_head is quantized too; returns 1 on a difference."""
+    q = transformers.BitsAndBytesConfig(load_in_8bit=True, llm_int8_threshold=0.0, llm_int8_skip_modules=["down_proj"])
+    model = transformers.AutoModelForCausalLM.from_pretrained(os.path.join(BASES, "llama"), quantization_config=q,
+                                                              dtype=torch.float32, device_map="cpu",
+                                                              attn_implementation="eager").eval()
+    if not isinstance(model.lm_head, bnb.nn.Linear8bitLt) or isinstance(model.model.layers[0].mlp.down_proj, bnb.nn.Linear8bitLt):
+        raise SystemExit("llama-t0 skip: lm_head not quantized, or down_proj quantized")
+    return put(os.path.join(out, "llama-t0", "golden_skip.jsonl"), golden_lines(model, reqs), check, jsonl=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="models/testdata/bnb_int8")
@@ -233,6 +248,7 @@ def main():
     with open(req_path) as f:
         reqs = [json.loads(x) for x in f if x.strip()]
     bad = sum(model_goldens(n, args.out, reqs, args.check) for n in MODELS)
+    bad += skip_golden(args.out, reqs, args.check)
     if args.check:
         print("LLM.int8 goldens:", "FAIL" if bad else "match")
     return 1 if bad else 0
