@@ -170,6 +170,14 @@ func resolveXLACPU(ctx context.Context, o ResolveOptions) (DeviceChoice, error) 
 	return installedChoice(p, path), nil
 }
 
+// CustomCPU reports whether c runs the cpu device on another backend spec
+// than its default, goeval's pure-Go backend without options ($GOMLX_BACKEND
+// gocpu:OPTIONS, or GoMLX's simplego): some options give other numbers
+// (bf16=dot), so a results file records the spec.
+func (c DeviceChoice) CustomCPU() bool {
+	return c.Device == "cpu" && c.Spec != "" && c.Spec != gocpu.Name
+}
+
 // deviceOf names the device of a backend spec.
 func deviceOf(spec string) string {
 	name, plugin, _ := strings.Cut(spec, ":")

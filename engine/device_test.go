@@ -136,12 +136,12 @@ func TestResolveExplicit(t *testing.T) {
 	}
 	for _, spec := range []string{"gocpu:bf16=dot", "go"} { // cpu takes a pure-Go backend's options
 		t.Setenv("GOMLX_BACKEND", spec)
-		if c := resolve(t, "cpu"); c.Device != "cpu" || c.Spec != spec {
-			t.Errorf("cpu with $GOMLX_BACKEND=%s: %+v", spec, c)
+		if c := resolve(t, "cpu"); c.Device != "cpu" || c.Spec != spec || !c.CustomCPU() {
+			t.Errorf("cpu with $GOMLX_BACKEND=%s: %+v (CustomCPU %v)", spec, c, c.CustomCPU())
 		}
 	}
 	t.Setenv("GOMLX_BACKEND", "xla:/opt/some_cuda_plugin.so")
-	if c := resolve(t, "cpu"); c.Spec != gocpu.Name {
+	if c := resolve(t, "cpu"); c.Spec != gocpu.Name || c.CustomCPU() {
 		t.Errorf("cpu with an XLA $GOMLX_BACKEND: %+v, want goeval's backend", c)
 	}
 	t.Setenv("GOMLX_BACKEND", "")

@@ -24,7 +24,8 @@ type RunWant struct {
 	// tasks of NShot and these.
 	Groups []string
 	// Extra are top-level keys that must be equal in the file (nil: null
-	// or absent). The PromptKeys are always compared, absent ones as null.
+	// or absent). The PromptKeys and BackendKey are always compared,
+	// absent ones as null.
 	Extra map[string]any
 }
 
@@ -109,7 +110,7 @@ func (w RunWant) matches(res *Results) (bool, error) {
 			return false, nil
 		}
 	}
-	keys := append([]string{}, PromptKeys...)
+	keys := append([]string{BackendKey}, PromptKeys...)
 	for k := range w.Extra {
 		keys = append(keys, k)
 	}

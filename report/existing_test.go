@@ -81,6 +81,17 @@ func TestFindRun(t *testing.T) {
 	if _, err := RemoveRun(chat); err != nil {
 		t.Fatal(err)
 	}
+	dot := existingRun(t, out, s, map[string]any{BackendKey: "gocpu:bf16=dot"}, t0.Add(3*time.Hour))
+	if p, _, _ := FindRun(out, "dir/m", want); p != newer {
+		t.Errorf("a run on another backend spec matched %s, want %s", p, newer)
+	}
+	if p, _, _ := FindRun(out, "dir/m", RunWant{Config: want.Config, NShot: want.NShot,
+		Extra: map[string]any{BackendKey: "gocpu:bf16=dot"}}); p != dot {
+		t.Errorf("a run with the backend spec matched %q, want %s", p, dot)
+	}
+	if _, err := RemoveRun(dot); err != nil {
+		t.Fatal(err)
+	}
 	all, err := MatchingRuns(out, "dir/m", want)
 	if err != nil || len(all) != 2 || all[0] != old {
 		t.Fatalf("MatchingRuns = %q, %v", all, err)

@@ -201,6 +201,10 @@ func withModelArgs(cfg, runConfig, metadata *py.Map[any], task string) any {
 // VersionKey is the top-level key of goeval's version in a results file.
 const VersionKey = "goeval_version"
 
+// BackendKey is the top-level key of the backend spec a run used where it
+// is not its device's default (RunInfo.Backend).
+const BackendKey = "goeval_backend"
+
 // TimingKey is the results file's key for what the engine ran (forward
 // passes, tokens requested and computed, compiles: Timing).
 // Like total_evaluation_time_seconds it differs between runs of the same

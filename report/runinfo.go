@@ -34,6 +34,11 @@ type RunInfo struct {
 	// metadata after model_args, as lm-eval does.
 	Metadata *py.Map[any]
 	GitHash  string // "git_hash"; empty means goeval's own commit (internal/buildinfo)
+	// Backend, when set, is the GoMLX backend spec the run used where it
+	// is not the device's default ("goeval_backend": e.g. goeval's
+	// pure-Go backend with options such as "gocpu:bf16=dot", whose
+	// numbers differ).
+	Backend string
 }
 
 // extra are info's top-level keys other than the typed ones of Results.
@@ -46,6 +51,9 @@ func (info RunInfo) extra() map[string]any {
 	}
 	if info.Timing != nil {
 		out[TimingKey] = info.Timing.fields()
+	}
+	if info.Backend != "" {
+		out[BackendKey] = info.Backend
 	}
 	if info.DatasetSHA != nil {
 		shas := map[string]any{}
@@ -60,7 +68,11 @@ func (info RunInfo) extra() map[string]any {
 // Want describes info's run before it is evaluated, for FindRun: the
 // tasks' effective num_fewshot and the groups it reports.
 func (info RunInfo) Want(nshot map[string]int, groups []string) RunWant {
-	return RunWant{Config: RunConfig(info.Settings), NShot: nshot, Groups: groups, Extra: promptFields(info.Prompt)}
+	extra := promptFields(info.Prompt)
+	if info.Backend != "" {
+		extra[BackendKey] = info.Backend
+	}
+	return RunWant{Config: RunConfig(info.Settings), NShot: nshot, Groups: groups, Extra: extra}
 }
 
 // RunSettings are the run-level settings a results file records in its

@@ -22,6 +22,7 @@ type runInfoJSON struct {
 	DatasetSHA map[string]string `json:"dataset_sha,omitempty"`
 	Metadata   json.RawMessage   `json:"metadata,omitempty"`
 	GitHash    string            `json:"git_hash,omitempty"`
+	Backend    string            `json:"backend,omitempty"`
 }
 
 // settingsJSON is RunSettings with its untyped values in Python's JSON.
@@ -36,7 +37,7 @@ type settingsJSON struct {
 // reads it back, equal for every results-file purpose).
 func EncodeRunInfo(info RunInfo) (json.RawMessage, error) {
 	j := runInfoJSON{ModelName: info.ModelName, Prompt: info.Prompt, Model: info.Model, Timing: info.Timing,
-		DatasetSHA: info.DatasetSHA, GitHash: info.GitHash}
+		DatasetSHA: info.DatasetSHA, GitHash: info.GitHash, Backend: info.Backend}
 	j.Settings.RunSettings = info.Settings
 	j.Settings.RunSettings.BatchSize, j.Settings.RunSettings.GenKwargs, j.Settings.RunSettings.ModelArgs = nil, nil, nil
 	var err error
@@ -76,7 +77,7 @@ func DecodeRunInfo(data []byte) (RunInfo, error) {
 		return RunInfo{}, fmt.Errorf("decode run info: %w", err)
 	}
 	info := RunInfo{ModelName: j.ModelName, Settings: j.Settings.RunSettings, Prompt: j.Prompt, Model: j.Model,
-		Timing: j.Timing, DatasetSHA: j.DatasetSHA, GitHash: j.GitHash}
+		Timing: j.Timing, DatasetSHA: j.DatasetSHA, GitHash: j.GitHash, Backend: j.Backend}
 	var err error
 	if info.Settings.BatchSize, err = pyValue(j.Settings.BatchSize); err != nil {
 		return RunInfo{}, fmt.Errorf("decode run info: batch size: %w", err)

@@ -44,7 +44,7 @@ func TestRunInfoRoundTrip(t *testing.T) {
 		Prompt:     report.PromptSettings{SystemInstruction: "Be brief.", FewshotAsMultiturn: &multi},
 		Model:      &lm.Info{EOS: &lm.Token{Text: "</s>", ID: 2}, MaxLength: 2048},
 		Timing:     &report.Timing{ForwardPasses: 3, Forward: 1500 * time.Millisecond},
-		DatasetSHA: map[string]string{"openai/gsm8k": "deadbeef"}, Metadata: meta}
+		DatasetSHA: map[string]string{"openai/gsm8k": "deadbeef"}, Metadata: meta, Backend: "gocpu:bf16=dot"}
 	for _, batch := range []any{8, "auto"} {
 		info.Settings.BatchSize = batch
 		raw, err := report.EncodeRunInfo(info)

@@ -319,6 +319,9 @@ func runInfo(f *runFlags, p *runPlan, seeds report.Seeds) report.RunInfo {
 		Settings: report.RunSettings{BatchSize: batch, Device: device, Limit: f.limit,
 			BootstrapIters: f.bootstrap, GenKwargs: p.eval.Task.GenKwargs, Seeds: seeds, ModelArgs: f.apiModelArgs()},
 		Prompt: report.PromptSettings{SystemInstruction: f.sysInstr, ApplyChatTemplate: f.chat}}
+	if p.device.CustomCPU() {
+		info.Backend = p.device.Spec
+	}
 	info.Settings.ThinkEndToken = f.think.endToken
 	if f.lmeval.args == nil {
 		info.Settings.LoadIn4Bit = f.load4.runArgs(f.load4q)
