@@ -22,32 +22,6 @@ const dequant4Help = "dequantize a 4-bit checkpoint's weights (bitsandbytes nf4/
 	"By default --device cpu multiplies by the packed codes, cuda dequantizes them inside each graph (an eighth of float32's device memory, the same values), " +
 	"and xla-cpu dequantizes them at load where the dense weights fit half the memory available (kept packed, every decode step dequantizes the whole model: about 5× slower)"
 
-// dequant4Flag is --dequantize-4bit: given true or false, or left to the
-// device (engine.Options.Dequantize4Bit, Keep4BitPacked).
-type dequant4Flag struct{ given, on bool }
-
-func (f *dequant4Flag) IsBoolFlag() bool { return true }
-
-func (f *dequant4Flag) String() string {
-	if f == nil || !f.given {
-		return ""
-	}
-	return strconv.FormatBool(f.on)
-}
-
-// Set parses true or false.
-func (f *dequant4Flag) Set(s string) error {
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return fmt.Errorf("%q: want true or false", s)
-	}
-	f.given, f.on = true, b
-	return nil
-}
-
-// keepPacked reports whether the flag asks to keep 4-bit weights packed.
-func (f dequant4Flag) keepPacked() bool { return f.given && !f.on }
-
 // boolSpec is the part --load-in-4bit and --load-in-8bit share: a boolean
 // flag that also takes a comma-separated spec.
 type boolSpec struct {

@@ -40,7 +40,7 @@ type runFlags struct {
 	load4q                                                                      *models.Quantization
 	load8                                                                       load8Flag // --load-in-8bit, load_in_8bit=True (load8bit.go)
 	load8q                                                                      *models.Quantization
-	dequant4                                                                    dequant4Flag // --dequantize-4bit
+	dequant4                                                                    optBool // --dequantize-4bit: given true or false, or left to the device
 }
 
 // runUsage heads goeval run --help.
@@ -204,7 +204,7 @@ func (f *runFlags) engineOptions(choice engine.DeviceChoice) engine.Options {
 	eo := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
 		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB),
 		ChatTemplateArgs: f.think.chatArgs(), LoadIn4Bit: f.load4q, LoadIn8Bit: f.load8q,
-		Dequantize4Bit: f.dequant4.on, Keep4BitPacked: f.dequant4.keepPacked()}
+		Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true)}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
 		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)

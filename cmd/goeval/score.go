@@ -45,7 +45,7 @@ type scoreFlags struct {
 	batch, maxLen                   int
 	prefixCacheMB                   string
 	verbose                         bool
-	dequant4                        dequant4Flag
+	dequant4                        optBool   // given true or false, or left to the device
 	load4                           load4Flag // --load-in-4bit
 	load8                           load8Flag // --load-in-8bit
 }
@@ -110,7 +110,7 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
-		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8, Dequantize4Bit: f.dequant4.on, Keep4BitPacked: f.dequant4.keepPacked()}
+		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8, Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true)}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}
