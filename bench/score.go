@@ -1,17 +1,16 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"github.com/goeval/goeval/internal/gemm"
-	"github.com/goeval/goeval/internal/gocpu"
 	"io"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goeval/goeval/internal/gemm"
+	"github.com/goeval/goeval/internal/gocpu"
+	"github.com/goeval/goeval/internal/procfs"
 
 	"github.com/goeval/goeval/bench/peak"
 	"github.com/goeval/goeval/internal/errs"
@@ -195,18 +194,4 @@ func randomIDs(r *rand.Rand, n, vocab int) []int32 {
 
 // PeakRSS is the process's peak resident set (VmHWM) in bytes, 0 if
 // unknown (outside Linux).
-func PeakRSS() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
+func PeakRSS() int64 { return procfs.KB("/proc/self/status", "VmHWM") }

@@ -1,11 +1,6 @@
 package engine
 
-import (
-	"bufio"
-	"os"
-	"strconv"
-	"strings"
-)
+import "github.com/goeval/goeval/internal/procfs"
 
 // On xla-cpu a 4-bit checkpoint's weights kept packed are dequantized
 // inside every graph that multiplies by them, so each decode step
@@ -27,23 +22,4 @@ func dequantize4BitFits(device string, opts Options) int64 {
 }
 
 // memAvailable is Linux's MemAvailable in bytes (0 where unknown).
-func memAvailable() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:")
-		if !ok {
-			continue
-		}
-		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-		if err != nil {
-			return 0
-		}
-		return kb << 10
-	}
-	return 0
-}
+func memAvailable() int64 { return procfs.KB("/proc/meminfo", "MemAvailable") }
