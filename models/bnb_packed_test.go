@@ -97,16 +97,8 @@ func checkPackedVsDense(t *testing.T, dir string, wdt dtypes.DType, wantPacked i
 // they do not, by a byte; Dequantize4Bit dequantizes whatever the budget.
 func TestDequantize4BitFits(t *testing.T) {
 	dir := filepath.Join(testdata, "bnb", "llama-nf4-dq")
-	cfg, err := LoadConfig(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := OpenTensors(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, set := openBnb(t, dir)
 	dense := dequantized4BitBytes(set, LoadOptions{DType: dtypes.Float32})
-	set.Close()
 	if dense == 0 {
 		t.Fatal("no 4-bit bytes counted")
 	}
