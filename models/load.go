@@ -198,13 +198,25 @@ func openTensors(backend backends.Backend, dir string, cfg *Config, o LoadOption
 		}
 		set = s
 	}
-	if n := dequantized4BitBytes(set, o); !o.Dequantize4Bit && n > 0 && n <= o.Dequantize4BitFits {
-		o.Dequantize4Bit = true
-		logf(o.Logf, "4-bit weights dequantized at load: their %.2f GB fit the %.2f GB allowed (faster than dequantizing them in every graph)",
-			float64(n)/1e9, float64(o.Dequantize4BitFits)/1e9)
-	}
+	o = fit4Bit(set, o)
 	logQuantized(backend, set, cfg, q, how, o)
 	return set, o, nil
+}
+
+// fit4Bit is o with Dequantize4Bit set where Dequantize4BitFits allows
+// set's 4-bit weights dequantized (their bytes counted only then).
+func fit4Bit(set Tensors, o LoadOptions) LoadOptions {
+	if o.Dequantize4Bit || o.Dequantize4BitFits <= 0 {
+		return o
+	}
+	n := dequantized4BitBytes(set, o)
+	if n == 0 || n > o.Dequantize4BitFits {
+		return o
+	}
+	o.Dequantize4Bit = true
+	logf(o.Logf, "4-bit weights dequantized at load: their %.2f GB fit the %.2f GB allowed (faster than dequantizing them in every graph)",
+		float64(n)/1e9, float64(o.Dequantize4BitFits)/1e9)
+	return o
 }
 
 // dequantized4BitBytes is the bytes set's 4-bit weights take dequantized
