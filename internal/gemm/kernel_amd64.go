@@ -109,13 +109,6 @@ func orPtr(p, q *float32) *float32 {
 	return p
 }
 
-func b2i(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
-}
-
 // packA8AVX2 packs 8 rows of A (row r at a + r·lda) into panel, [k][8],
 // for blocks·8 values of k (pack_amd64.s).
 //

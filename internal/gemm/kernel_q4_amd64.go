@@ -22,8 +22,22 @@ func init() {
 	if cpu.X86.HasAVX512BF16 {
 		avx512Kernel.q4.dot = &q4DotKernels{one: asmQ4(q4Dot1AVX512, q4DotStep), four: asmQ4(q4Dot4AVX512, q4DotStep)}
 	}
+	avx512Kernel.q4.many = &q4ManyKernels{rows: 4, cols: 6, order: avx512Kernel.q4.order, tile: q4Many4x6AVX512, deq: q4DeqAVX512}
 	avx2Kernel.q4 = &q4Kernels{step: 32, order: q4StepOrder(4), one: asmQ4(q4Cols1AVX2, 32), four: asmQ4(q4Cols4AVX2, 32)}
+	avx2Kernel.q4.many = &q4ManyKernels{rows: 3, cols: 4, order: q4ManyOrder(avx2Kernel.q4.order), tile: q4Many3x4AVX2, deq: q4DeqAVX2}
 }
+
+//go:noescape
+func q4DeqAVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+
+//go:noescape
+func q4DeqAVX2(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+
+//go:noescape
+func q4Many4x6AVX512(k int, a, w, c *float32, ldc int, tmp *float32, pass int)
+
+//go:noescape
+func q4Many3x4AVX2(k int, a, w, c *float32, ldc int, tmp *float32, pass int)
 
 // asmQ4Func is the frame of the assembly 4-bit kernels, their
 // activations float32 (kernel_q4_amd64.s, kernel_q4avx2_amd64.s) or

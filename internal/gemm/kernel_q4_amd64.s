@@ -6,8 +6,10 @@
 // over rows r of activations, reading each column's codes once. Per block
 // the 16-entry table is scaled (and offset) in registers, so a lookup
 // yields the dequantized value fl(fl(Table[q]·Scale) + Offset) exactly; the
-// products are then f32 FMAs into a few accumulators per row, summed at the
-// column's end. A byte's high nibble is the even k, its low nibble the odd
+// products are then f32 FMAs into two accumulators per row (a step's
+// vector t into t mod 2), added at the column's end. Every kernel keeps
+// that order, so a row's result does not depend on the rows computed with
+// it (q4Emulate). A byte's high nibble is the even k, its low nibble the odd
 // one. A step reads S values (S/2 code bytes: S 64 for AVX-512, 32 for
 // AVX2) and looks them up in the order the registers make (q4Order512,
 // q4Order256); the activations come prepared in that order (prepQ4A), for
@@ -81,8 +83,6 @@ col1:
 	MOVQ   a+48(FP), AX
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
 	MOVQ   nblk+0(FP), R10
 
 blk1:
@@ -94,8 +94,8 @@ step1:
 	LOOK512
 	VFMADD231PS (AX), Z8, Z0
 	VFMADD231PS 64(AX), Z9, Z1
-	VFMADD231PS 128(AX), Z10, Z2
-	VFMADD231PS 192(AX), Z11, Z3
+	VFMADD231PS 128(AX), Z10, Z0
+	VFMADD231PS 192(AX), Z11, Z1
 	ADDQ        $32, BX
 	ADDQ        $256, AX
 	DECQ        R11
@@ -104,8 +104,6 @@ step1:
 	JNZ         blk1
 
 	VADDPS Z1, Z0, Z0
-	VADDPS Z3, Z2, Z2
-	VADDPS Z2, Z0, Z0
 	HSUM512(Z0, Y0, X0, Y1, X1)
 	VMOVSS X0, (DI)
 	ADDQ   $4, DI
@@ -139,7 +137,7 @@ nornd:
 // activations are loaded once for both, halving the loads per product
 // (Zen 4 runs the one-column kernel near its load and shuffle limits,
 // and a K 8192 column's 32 KiB of activations no longer fit L1 beside
-// the streamed codes). Column A sums in Z0:Z3, column B in Z4:Z7, in
+// the streamed codes). Column A sums in Z0:Z1, column B in Z4:Z5, in
 // the same order as q4Cols1AVX512, so results are bit-identical to it.
 TEXT ·q4Pairs1AVX512(SB), NOSPLIT, $0-88
 	SETUPQ4
@@ -173,12 +171,12 @@ stepp:
 	VMOVUPS     192(AX), Z19
 	VFMADD231PS Z16, Z8, Z0
 	VFMADD231PS Z17, Z9, Z1
-	VFMADD231PS Z18, Z10, Z2
-	VFMADD231PS Z19, Z11, Z3
+	VFMADD231PS Z18, Z10, Z0
+	VFMADD231PS Z19, Z11, Z1
 	VFMADD231PS Z16, Z12, Z4
 	VFMADD231PS Z17, Z13, Z5
-	VFMADD231PS Z18, Z14, Z6
-	VFMADD231PS Z19, Z15, Z7
+	VFMADD231PS Z18, Z14, Z4
+	VFMADD231PS Z19, Z15, Z5
 	ADDQ        $32, BX
 	ADDQ        $256, AX
 	DECQ        R11
@@ -187,11 +185,7 @@ stepp:
 	JNZ         blkp
 
 	VADDPS Z1, Z0, Z0
-	VADDPS Z3, Z2, Z2
-	VADDPS Z2, Z0, Z0
 	VADDPS Z5, Z4, Z4
-	VADDPS Z7, Z6, Z6
-	VADDPS Z6, Z4, Z4
 	HSUM512(Z0, Y0, X0, Y1, X1)
 	HSUM512(Z4, Y4, X4, Y5, X5)
 	VMOVSS X0, (DI)
@@ -259,5 +253,39 @@ step4:
 	ADDQ   $4, DI
 	DECQ   CX
 	JNZ    col4
+	VZEROUPPER
+	RET
+
+// func q4DeqAVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+// writes ncols columns' dequantized values to c, each step's four lookup
+// vectors in turn, a step ldc floats after the one before it (a unused):
+// the values q4Cols1AVX512 multiplies, in the order q4Many3x4AVX512 takes
+// them. A column follows the last step of the one before it.
+TEXT ·q4DeqAVX512(SB), NOSPLIT, $0-88
+	SETUPQ4
+	VMOVUPS   (R9), Z20
+	VMOVDQU32 q4shift512<>(SB), Z23
+
+deqcol:
+	MOVQ nblk+0(FP), R10
+
+deqblk:
+	TABLE512(noffd, norndd)
+	MOVQ steps+8(FP), R11
+
+deqstep:
+	LOOK512
+	VMOVUPS Z8, (DI)
+	VMOVUPS Z9, 64(DI)
+	VMOVUPS Z10, 128(DI)
+	VMOVUPS Z11, 192(DI)
+	ADDQ    $32, BX
+	ADDQ    DX, DI
+	DECQ    R11
+	JNZ     deqstep
+	DECQ    R10
+	JNZ     deqblk
+	DECQ    CX
+	JNZ     deqcol
 	VZEROUPPER
 	RET

@@ -65,7 +65,10 @@ GLOBL q4shift256<>(SB), RODATA|NOPTR, $32
 	SETUPQ4 \
 	VMOVDQU q4shift256<>(SB), Y15
 
-// func q4Cols1AVX2(...): one row; a step is 32 values (16 code bytes).
+// func q4Cols1AVX2(...): one row; a step is 32 values (16 code bytes),
+// vector t into accumulator t mod 2 as in q4Cols4AVX2 (sixteen ymm
+// registers hold no four per row there), so a row's result is the same
+// in either.
 TEXT ·q4Cols1AVX2(SB), NOSPLIT, $0-88
 	SETUP256
 
@@ -73,8 +76,6 @@ col1a:
 	MOVQ   a+48(FP), AX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
 	MOVQ   nblk+0(FP), R10
 
 blk1a:
@@ -90,8 +91,8 @@ step1a:
 	LOOKT256(24, Y7)
 	VFMADD231PS (AX), Y4, Y0
 	VFMADD231PS 32(AX), Y5, Y1
-	VFMADD231PS 64(AX), Y6, Y2
-	VFMADD231PS 96(AX), Y7, Y3
+	VFMADD231PS 64(AX), Y6, Y0
+	VFMADD231PS 96(AX), Y7, Y1
 	ADDQ        $16, BX
 	ADDQ        $128, AX
 	DECQ        R11
@@ -100,8 +101,6 @@ step1a:
 	JNZ         blk1a
 
 	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
 	HSUM256(Y0, X0, X1)
 	VMOVSS X0, (DI)
 	ADDQ   $4, DI
@@ -166,5 +165,39 @@ step4a:
 	ADDQ   $4, DI
 	DECQ   CX
 	JNZ    col4a
+	VZEROUPPER
+	RET
+
+// func q4DeqAVX2(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+// is q4DeqAVX512 for q4Cols1AVX2's steps, a step's vectors stored in the
+// order t 0, 2, 1, 3 (q4Many3x4AVX2's).
+TEXT ·q4DeqAVX2(SB), NOSPLIT, $0-88
+	SETUP256
+
+deqcola:
+	MOVQ nblk+0(FP), R10
+
+deqblka:
+	TABLE256(noffda, norndda)
+	MOVQ steps+8(FP), R11
+
+deqstepa:
+	LOADSTEP256
+	LOOKT256(0, Y4)
+	LOOKT256(8, Y5)
+	LOOKT256(16, Y6)
+	LOOKT256(24, Y7)
+	VMOVUPS Y4, (DI)
+	VMOVUPS Y6, 32(DI)
+	VMOVUPS Y5, 64(DI)
+	VMOVUPS Y7, 96(DI)
+	ADDQ    $16, BX
+	ADDQ    DX, DI
+	DECQ    R11
+	JNZ     deqstepa
+	DECQ    R10
+	JNZ     deqblka
+	DECQ    CX
+	JNZ     deqcola
 	VZEROUPPER
 	RET

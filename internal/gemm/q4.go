@@ -86,25 +86,35 @@ func (b *PackedQ4) blockTable(tbl *[16]float32, g int) {
 }
 
 // MatMulQ4 sets C = A·B for A [m, K] (row stride lda), C [m, N] (row
-// stride ldc) and a packed 4-bit B, reading B's codes directly, meant for
-// decode's few rows. Columns split over up to threads goroutines. Where
-// the CPU's kernel has 4-bit kernels and B's block is a whole number of
-// their steps (q4_kernel.go), each product is of a with the dequantized
-// value itself (the block's table scaled in registers); else the portable
-// loop scales per block the sum of a·Table[q] (plus Offset times the
-// block's sum of a). Either way results differ from a product with the
-// dequantized B by f32 rounding only.
+// stride ldc) and a packed 4-bit B, reading B's codes directly. Columns
+// split over up to threads goroutines. A row's result does not depend on
+// m, on the other rows, on threads or on the columns computed with it.
+// Where HasQ4Kernel(b), each output is its assembly kernels' fixed
+// sequence (lanes over k: q4_kernel.go; one per kernel family, so AVX-512
+// and AVX2 differ), within f32 rounding of the product with the
+// dequantized B; else it is exactly that product's bits (MatMul's chain:
+// fma in k order from +0).
 func MatMulQ4(c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
 	if err := b.Validate(); err != nil {
 		panic(err)
 	}
 	checkMatrix("MatMulQ4: a", a, m, b.K, lda)
 	checkMatrix("MatMulQ4: c", c, m, b.N, ldc)
-	if kn := defaultKernel().q4; kn != nil && kn.fits(b) {
-		matMulQ4Kern(kn, c, ldc, a, lda, m, b, threads)
+	if HasQ4Kernel(b) {
+		matMulQ4Kern(defaultKernel().q4, c, ldc, a, lda, m, b, threads)
 		return
 	}
 	matMulQ4Go(c, ldc, a, lda, m, b, threads)
+}
+
+// HasQ4Kernel reports whether MatMulQ4 runs b on assembly kernels: the
+// CPU's kernel has 4-bit kernels and b's block is a whole number of their
+// steps. Without them MatMulQ4 has the bits of MatMul with the
+// dequantized b, so a caller may run many rows that way instead
+// (PackQ4Into) and get the same results.
+func HasQ4Kernel(b *PackedQ4) bool {
+	kn := defaultKernel().q4
+	return kn != nil && kn.fits(b)
 }
 
 // matMulQ4Go is MatMulQ4's portable path (arguments checked).
@@ -116,30 +126,23 @@ func matMulQ4Go(c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, thre
 	})
 }
 
-// q4Row computes c[n] = a·B[:, n] for n in [n0, n1): per block, the
-// block's dequantized values (blockTable) looked up per code, in four
-// interleaved f32 chains.
+// q4Row computes c[n] = a·B[:, n] for n in [n0, n1) as MatMul does with
+// the dequantized B: one fma32 chain in k order from +0, each block's
+// values from its table (blockTable).
 func q4Row(c, a []float32, b *PackedQ4, n0, n1 int) {
 	var tbl [16]float32
 	bpr := b.K / b.Block // blocks per column
 	for n := n0; n < n1; n++ {
 		codes := b.Codes[n*b.K/2 : (n+1)*b.K/2]
-		var s [4]float32
+		var s float32
 		for blk := range bpr {
 			b.blockTable(&tbl, n*bpr+blk)
-			lo := blk * b.Block
-			x, cs := a[lo:lo+b.Block], codes[lo/2:(lo+b.Block)/2]
-			for j := 0; j+1 < len(cs); j += 2 {
-				s[0] += x[2*j] * tbl[cs[j]>>4]
-				s[1] += x[2*j+1] * tbl[cs[j]&0xF]
-				s[2] += x[2*j+2] * tbl[cs[j+1]>>4]
-				s[3] += x[2*j+3] * tbl[cs[j+1]&0xF]
-			}
-			if j := len(cs) - 1; j%2 == 0 { // an odd number of bytes
-				s[0] += x[2*j] * tbl[cs[j]>>4]
-				s[1] += x[2*j+1] * tbl[cs[j]&0xF]
+			for k := blk * b.Block; k < (blk+1)*b.Block; k += 2 {
+				q := codes[k/2]
+				s = fma32(a[k], tbl[q>>4], s)
+				s = fma32(a[k+1], tbl[q&0xF], s)
 			}
 		}
-		c[n] = (s[0] + s[1]) + (s[2] + s[3])
+		c[n] = s
 	}
 }

@@ -15,13 +15,13 @@ import (
 // kernel is held to bit for bit.
 
 // q4Emulate is the kernel arithmetic of kn for one row x ([K]) and
-// column n of b: per step, vector t (of step/4 lanes, lane j holding
-// k = order[t·lanes + j]) into accumulator t (one row: four accumulators)
-// or t mod 2 (four rows: two), then the accumulators summed pairwise and
-// the lanes halved down to one (HSUM512, HSUM256).
-func q4Emulate(kn *q4Kernels, x []float32, b *PackedQ4, n int, four bool) float32 {
+// column n of b, whatever the rows computed with it: per step, vector t
+// (of step/4 lanes, lane j holding k = order[t·lanes + j]) into
+// accumulator t mod 2, then the two accumulators added and the lanes
+// halved down to one (HSUM512, HSUM256).
+func q4Emulate(kn *q4Kernels, x []float32, b *PackedQ4, n int) float32 {
 	lanes := kn.step / 4
-	accs := make([][]float32, 4)
+	accs := make([][]float32, 2)
 	for i := range accs {
 		accs[i] = make([]float32, lanes)
 	}
@@ -32,10 +32,7 @@ func q4Emulate(kn *q4Kernels, x []float32, b *PackedQ4, n int, four bool) float3
 			b.blockTable(&tbl, n*bpr+k0/b.Block)
 		}
 		for t := range 4 {
-			acc := accs[t]
-			if four {
-				acc = accs[t%2]
-			}
+			acc := accs[t%2]
 			for j := range lanes {
 				k := k0 + kn.order[t*lanes+j]
 				code := b.Codes[(n*b.K+k)/2]
@@ -48,11 +45,7 @@ func q4Emulate(kn *q4Kernels, x []float32, b *PackedQ4, n int, four bool) float3
 	}
 	z := make([]float32, lanes)
 	for j := range z {
-		if four {
-			z[j] = accs[0][j] + accs[1][j]
-		} else {
-			z[j] = (accs[0][j] + accs[1][j]) + (accs[2][j] + accs[3][j])
-		}
+		z[j] = accs[0][j] + accs[1][j]
 	}
 	for len(z) > 1 { // halves: 16 → 8 → 4 → 2 → 1
 		h := len(z) / 2
@@ -65,7 +58,8 @@ func q4Emulate(kn *q4Kernels, x []float32, b *PackedQ4, n int, four bool) float3
 }
 
 // TestQ4KernelsBitExact: every assembly 4-bit kernel here gives exactly
-// q4Emulate's bits, for one row and for several (in fours), every table
+// q4Emulate's bits, for one row and for several (in fours, and many rows
+// through the many-row kernels), every table
 // kind, with and without offsets and bf16 rounding, one and two threads,
 // one row of a long K two columns at a time (q4PairsMinK), whole and
 // partial groups of four rows, several rows of a long K.
@@ -74,7 +68,9 @@ func TestQ4KernelsBitExact(t *testing.T) {
 	cases := []q4Case{{1, 128, 67, 64, 1}, {1, 2048, 300, 64, 2}, {3, 256, 130, 128, 2}, {6, 512, 70, 64, 1}, {1, 256, 5, 256, 1},
 		{1, q4PairsMinK, 131, 64, 2}, {1, 2 * q4PairsMinK, 3, 128, 1}, // two columns at a time, an odd one last
 		{8, 256, 70, 64, 2}, {13, 128, 67, 64, 1}, // whole and partial groups of four rows
-		{4, 4096, 70, 64, 2}, {2, 3072, 67, 128, 1}, {5, 1280, 5, 256, 1}, {3, 4608, 66, 256, 2}, {2, 4096, 3, 2048, 1}} // several rows of a long K
+		{4, 4096, 70, 64, 2}, {2, 3072, 67, 128, 1}, {5, 1280, 5, 256, 1}, {3, 4608, 66, 256, 2}, {2, 4096, 3, 2048, 1}, // several rows of a long K
+		{9, 256, 70, 64, 2}, {50, 512, 131, 128, 2}, {31, 2048, 67, 64, 1}, // many rows (q4ManyMinRows): partial row and column tiles
+		{130, 8192, 37, 64, 2}} // two row blocks (q4ManyRowBlock), three column tiles (q4ManyTileCols)
 	for _, p := range q4PathsHere() {
 		if p.kn == nil {
 			continue
@@ -102,7 +98,7 @@ func q4BitMismatch(p q4Path, rng *rand.Rand, b *PackedQ4, s q4Case) string {
 	p.run(c, b.N, a, b.K, s.m, b, s.threads)
 	for r := range s.m {
 		for n := range b.N {
-			want := q4Emulate(p.kn, a[r*b.K:(r+1)*b.K], b, n, s.m > 1)
+			want := q4Emulate(p.kn, a[r*b.K:(r+1)*b.K], b, n)
 			if got := c[r*b.N+n]; math.Float32bits(got) != math.Float32bits(want) {
 				return fmt.Sprintf("C[%d,%d] = %g (%#x), want %g (%#x)", r, n, got, math.Float32bits(got), want, math.Float32bits(want))
 			}

@@ -1,16 +1,20 @@
 package gemm
 
-// The assembly decode path of MatMulQ4. A kernel reads each column's
-// codes once for one or four rows of activations, looks the codes up in
-// the block's scaled table in registers and accumulates f32 FMAs; the
-// activations are prepared once per call (prepQ4A) in the order the
-// lookups yield the values of a step.
+// The assembly path of MatMulQ4. For up to eight rows a kernel reads
+// each column's codes once for one or four rows of activations, looks the
+// codes up in the block's scaled table in registers and accumulates f32
+// FMAs, two accumulators a row; the activations are prepared once per call
+// (prepQ4A) in the order the lookups yield the values of a step. More rows
+// take the many-row kernels (q4_many.go), in the same arithmetic.
 
 // q4Kernels are a micro-kernel's packed 4-bit decode kernels.
 type q4Kernels struct {
 	step      int    // values a kernel step reads (step/2 code bytes)
 	order     []int  // the k (within the step) of each value a step yields
 	one, four q4Cols // for one row and for four
+	// many: the kernels of products of many rows (q4_many.go), in the
+	// same arithmetic.
+	many *q4ManyKernels
 	// dot: the VDPBF16PS kernels (MatMulQ4Dot; nil where the CPU has
 	// none), steps of q4DotStep values in q4DotOrder.
 	dot *q4DotKernels
@@ -71,6 +75,10 @@ const q4GroupBlock = 16
 
 // matMulQ4Kern is MatMulQ4 through kn (kn.fits(b); arguments checked).
 func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
+	if m >= q4ManyMinRows && kn.many != nil {
+		matMulQ4Many(kn, c, ldc, a, lda, m, b, threads)
+		return
+	}
 	rows := q4GroupRows(m)
 	groups := (m + rows - 1) / rows
 	prep := make([]float32, groups*rows*b.K)

@@ -145,3 +145,88 @@ func benchQ4(b *testing.B, m, n, k int, dt string) {
 	b.ReportMetric(float64(bytes)/sec/1e9, "GB/s")
 	b.ReportMetric(2*float64(m*n*k)/sec/1e9, "GFLOP/s")
 }
+
+// BenchmarkQ4Many compares MatMulQ4's many-row path with what gocpu ran
+// before it (and runs without 4-bit kernels): tiles of the weight
+// dequantized into packed panels (PackQ4Into) and multiplied by MatMul,
+// 2 threads, a weight held in bfloat16 in blocks of 64.
+func BenchmarkQ4Many(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, s := range []struct{ m, k, n int }{{400, 2048, 2048}, {1600, 2048, 8192}, {1600, 8192, 2048}} {
+		q := randQ4(rng, s.k, s.n, 64, false)
+		q.RoundBF16 = true
+		a := randSlice(rng, s.m*s.k)
+		c := make([]float32, s.m*s.n)
+		gmac := func(b *testing.B) {
+			b.ReportMetric(float64(s.m*s.n*s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gmac/s")
+		}
+		b.Run(fmt.Sprintf("many/%dx%dx%d", s.m, s.k, s.n), func(b *testing.B) {
+			for range b.N {
+				MatMulQ4(c, s.n, a, s.k, s.m, q, 2)
+			}
+			gmac(b)
+		})
+		b.Run(fmt.Sprintf("tiles/%dx%dx%d", s.m, s.k, s.n), func(b *testing.B) {
+			rows := max(64, (1<<18)/s.k/64*64)
+			scratch := make([]float32, PackedSize(s.k, rows))
+			for range b.N {
+				for n0 := 0; n0 < s.n; n0 += rows {
+					MatMul(c[n0:], s.n, a, s.k, s.m, PackQ4Into(scratch, q, n0, min(s.n, n0+rows)), 2)
+				}
+			}
+			gmac(b)
+		})
+	}
+}
+
+// TestMatMulQ4RowsIndependent: on every path here a row's result has the
+// same bits alone, among a few rows (the lookup kernels' one and four
+// rows) and among many (the many-row kernels, several row blocks and
+// column tiles), with one thread or three; and the portable path's are
+// those of MatMul with the dequantized weight (so gocpu may run its many
+// rows that way).
+func TestMatMulQ4RowsIndependent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 5))
+	for _, s := range []struct{ k, n, block int }{{256, 70, 64}, {2048, 37, 128}, {8192, 13, 64}} {
+		b := randQ4(rng, s.k, s.n, s.block, true)
+		b.RoundBF16 = s.k == 2048
+		const m = 150 // more than q4ManyRowBlock(8192) rows
+		a := randSlice(rng, m*s.k)
+		for _, p := range q4PathsHere() {
+			name := fmt.Sprintf("%s/k%d_n%d", p.name, s.k, s.n)
+			all := make([]float32, m*s.n)
+			p.run(all, s.n, a, s.k, m, b, 3)
+			for _, rows := range []int{1, 2, 4, 8, 9, 40} {
+				for _, threads := range []int{1, 3} {
+					r0 := m - rows - 7 // rows [r0, r0+rows), row r0 first among them
+					c := make([]float32, rows*s.n)
+					p.run(c, s.n, a[r0*s.k:], s.k, rows, b, threads)
+					if msg := firstBitDiff(c, all[r0*s.n:(r0+rows)*s.n]); msg != "" {
+						t.Errorf("%s: rows %d..%d as %d rows (%d threads) differ from the same among %d: %s", name, r0, r0+rows-1, rows, threads, m, msg)
+					}
+				}
+			}
+			if p.kn != nil && p.kn.fits(b) {
+				continue
+			}
+			w := make([]float32, s.n*s.k)
+			b.Dequantize(w)
+			want := make([]float32, m*s.n)
+			MatMul(want, s.n, a, s.k, m, PackB(w, s.k, s.n, s.k, true), 1)
+			if msg := firstBitDiff(all, want); msg != "" {
+				t.Errorf("%s: the portable path differs from MatMul with the dequantized weight: %s", name, msg)
+			}
+		}
+	}
+}
+
+// firstBitDiff describes the first index where got and want differ in
+// bits, or is "".
+func firstBitDiff(got, want []float32) string {
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			return fmt.Sprintf("[%d] = %g, want %g", i, got[i], want[i])
+		}
+	}
+	return ""
+}

@@ -14,16 +14,20 @@ import (
 // buffer of the graph's shape, float32 [N, K]: the graph stays the dense
 // one, and the products that read the weight as their right-hand side
 // [N, K] (the ones a weight packed in place serves, weights.go) read the
-// codes: up to q4Rows rows on gemm.MatMulQ4 (decode), more by dequantizing
-// a few weight rows at a time into packed panels (gemm.PackQ4Into) and
-// running the f32 kernels on them (the chains of the same product on the
-// dequantized weight, so its bits). Anything else that reads the buffer (BufferData, an execution
+// codes through gemm.MatMulQ4, whose row results do not depend on the
+// rows computed with them: decode's few rows and prefill's many alike
+// where the CPU has 4-bit kernels (gemm.HasQ4Kernel); without them, more
+// than q4Rows rows dequantize a few weight rows at a time into packed
+// panels (gemm.PackQ4Into) and run the f32 kernels on them, which gives
+// the same bits as MatMulQ4's portable path (the chains of the product
+// on the dequantized weight). Anything else that reads the buffer (BufferData, an execution
 // that uses it otherwise) gets it dequantized once into float32 storage,
 // which replaces the codes for good; BufferToFlatData and
 // BufferCopyToDevice copy it out dequantized.
 
 // q4Rows is the most rows a product reads a packed 4-bit weight with
-// gemm.MatMulQ4; more rows dequantize tiles.
+// gemm.MatMulQ4 where the CPU has no 4-bit kernels; more rows dequantize
+// tiles.
 const q4Rows = 8
 
 // BufferFromPackedQ4 returns a float32 [q.N, q.K] buffer (a Hugging Face
@@ -61,15 +65,15 @@ func (buf *Buffer) dequantizeQ4() {
 	buf.flat, buf.q4 = flat, nil
 }
 
-// runQ4 sets c [M, N] = a [M, K] · wᵀ for the packed 4-bit weight w;
-// with "bf16=dot", a weight held in bfloat16 runs on gemm.MatMulQ4Dot
-// for any number of rows (its results do not depend on them).
+// runQ4 sets c [M, N] = a [M, K] · wᵀ for the packed 4-bit weight w,
+// each row's result independent of M; with "bf16=dot", a weight held in
+// bfloat16 runs on gemm.MatMulQ4Dot.
 func (p *dotPlan) runQ4(x *runCtx, c, a []float32, w *gemm.PackedQ4) {
 	if x.b.bf16Dot && gemm.HasQ4Dot(w) {
 		gemm.MatMulQ4Dot(c, p.n, a, p.k, p.m, w, x.threads())
 		return
 	}
-	if p.m <= q4Rows {
+	if p.m <= q4Rows || gemm.HasQ4Kernel(w) {
 		gemm.MatMulQ4(c, p.n, a, p.k, p.m, w, x.threads())
 		return
 	}

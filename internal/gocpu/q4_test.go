@@ -33,12 +33,13 @@ func randPackedQ4(rng *rand.Rand, n, k int, off bool) *gemm.PackedQ4 {
 }
 
 // TestPackedQ4Weight: a packed 4-bit weight that a graph only multiplies
-// stays packed: with many rows (dequantized tiles on the f32 kernels) its
-// products have the bits of the same graph on the dequantized float32
-// weight, with few rows (gemm.MatMulQ4) they are within f32 rounding of
-// them; BufferToFlatData reads it dequantized and leaves it packed; a
-// graph that reads it otherwise dequantizes it for good, as BufferData
-// does.
+// stays packed, and its products have gemm.MatMulQ4's bits for any number
+// of rows (so a row's result does not depend on its batch): where the CPU
+// has 4-bit kernels, within f32 rounding of the same graph on the
+// dequantized float32 weight, else (many rows on dequantized tiles)
+// exactly its bits; BufferToFlatData reads it dequantized and leaves it
+// packed; a graph that reads it otherwise dequantizes it for good, as
+// BufferData does.
 func TestPackedQ4Weight(t *testing.T) {
 	b, err := New("threads=2")
 	if err != nil {
@@ -63,8 +64,13 @@ func TestPackedQ4Weight(t *testing.T) {
 			if PackedQ4Weights(buf) != 1 {
 				t.Fatalf("%s m%d: the weight only multiplied was dequantized", name, m)
 			}
-			if m > q4Rows && !slices.Equal(got, want) {
-				t.Errorf("%s m%d: products differ from the dequantized weight's", name, m)
+			direct := make([]float32, m*sh.n)
+			gemm.MatMulQ4(direct, sh.n, rows, sh.k, m, q, 1)
+			if !slices.Equal(got, direct) {
+				t.Errorf("%s m%d: products differ from gemm.MatMulQ4's", name, m)
+			}
+			if !gemm.HasQ4Kernel(q) && !slices.Equal(got, want) {
+				t.Errorf("%s m%d: products differ from the dequantized weight's (no 4-bit kernel here)", name, m)
 			}
 			if msg := closeQ4(got, want, rows, deq, m, sh.n, sh.k); msg != "" {
 				t.Errorf("%s m%d: %s", name, m, msg)
