@@ -93,11 +93,10 @@ func q4ManyCols(kn *q4Kernels, b *PackedQ4, prep, c []float32, ldc, m, n0, n1 in
 	mk := kn.many
 	tiles := (n1 - n0 + q4ManyTileCols(b.K, mk.cols) - 1) / q4ManyTileCols(b.K, mk.cols)
 	tc := roundUp((n1-n0+tiles-1)/tiles, mk.cols) // even tiles, no thin last one
-	wp := getPooled32(&q4ManyTiles, tc*b.K)
+	wp := getPooled32(&q4ManyTiles, tc*b.K+tc/mk.cols*q4ManyTmp)
 	defer q4ManyTiles.Put(wp)
-	w := *wp
-	var out [24]float32 // a register tile's outputs, where the tile is partial
-	tmp := make([]float32, tc/mk.cols*q4ManyTmp)
+	w, tmp := (*wp)[:tc*b.K], (*wp)[tc*b.K:] // the tile, the kernels' scratch
+	var out [24]float32                      // a register tile's outputs, where the tile is partial
 	for t0 := n0; t0 < n1; t0 += tc {
 		t1 := min(n1, t0+tc)
 		cols := roundUp(t1-t0, mk.cols)
@@ -150,7 +149,8 @@ func b2i(v bool) int {
 func roundUp(n, d int) int { return (n + d - 1) / d * d }
 
 // q4ManyPrep and q4ManyTiles pool the many-row path's prepared
-// activations and dequantized tiles.
+// activations and dequantized tiles (with the tile kernels' scratch): a
+// new slice per call let a scoring run's heap grow by hundreds of MB.
 var q4ManyPrep, q4ManyTiles sync.Pool
 
 // getPooled32 returns a slice of n floats (contents undefined) from pool,
