@@ -77,6 +77,21 @@
 	VMOVUPS Z14, (r6)(DX*1)    \
 	VMOVUPS Z15, 64(r6)(DX*1)
 
+// ZEROY0TO11 clears the AVX2 kernels' twelve accumulators Y0-Y11.
+#define ZEROY0TO11 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7 \
+	VXORPS Y8, Y8, Y8 \
+	VXORPS Y9, Y9, Y9 \
+	VXORPS Y10, Y10, Y10 \
+	VXORPS Y11, Y11, Y11
+
 // ZEROZ0TO7 and ZEROZ8TO15 clear the accumulators Z0-Z7 and Z8-Z15.
 #define ZEROZ0TO7 \
 	VPXORD Z0, Z0, Z0 \
