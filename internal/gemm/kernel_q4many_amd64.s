@@ -3,9 +3,10 @@
 
 // The many-row 4-bit kernels (q4_many.go): register tiles over a
 // dequantized tile of columns (q4DeqAVX512, q4DeqAVX2), in the lookup
-// kernels' arithmetic. Each is written out in full: per pass-step, the
-// row vectors, then each column's vector and its FMAs into the outputs'
-// registers; then the outputs' sums, one at a time.
+// kernels' arithmetic, unrolled: per pass-step, the row vectors, then
+// each column's vector and its FMAs into the outputs' registers; then the
+// outputs' sums, one at a time. Written by gen_q4many.go (go generate);
+// do not edit.
 
 // func q4Many4x6AVX512(k int, a, w, c *float32, ldc int, tmp *float32, pass int)
 // computes the 4×6 outputs c[r·ldc + j] = a_r · w_j of four rows of

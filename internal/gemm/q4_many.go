@@ -2,6 +2,8 @@ package gemm
 
 import "sync"
 
+//go:generate go run gen_q4many.go
+
 // Products of many rows (prefill, scoring) with a packed 4-bit weight, in
 // the lookup kernels' arithmetic (q4Emulate), so that a row's result does
 // not depend on how many rows are computed with it: decode's one row, a
