@@ -259,7 +259,7 @@ step4:
 // func q4DeqAVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
 // writes ncols columns' dequantized values to c, each step's four lookup
 // vectors in turn, a step ldc floats after the one before it (a unused):
-// the values q4Cols1AVX512 multiplies, in the order q4Many3x4AVX512 takes
+// the values q4Cols1AVX512 multiplies, in the order q4Many4x6AVX512 takes
 // them. A column follows the last step of the one before it.
 TEXT ·q4DeqAVX512(SB), NOSPLIT, $0-88
 	SETUPQ4
