@@ -54,6 +54,13 @@ DATA q4shift512<>+48(SB)/8, $0x0000000400000004
 DATA q4shift512<>+56(SB)/8, $0x0000000400000004
 GLOBL q4shift512<>(SB), RODATA|NOPTR, $64
 
+// SETUP512 is SETUPQ4 with the raw table in Z20 and the shift counts in
+// Z23 (q4shift512), the AVX-512 kernels' start (SETUP256's twin).
+#define SETUP512 \
+	SETUPQ4 \
+	VMOVUPS   (R9), Z20 \
+	VMOVDQU32 q4shift512<>(SB), Z23
+
 // LOOKZ(addr, tbl, v0, v1, v2, v3) looks up one step's 64 values (32
 // code bytes at addr, both halves of v0 after the broadcast) in table
 // tbl into v0:v3: element j of vector t is the nibble at bit 8t of dword
@@ -75,9 +82,7 @@ GLOBL q4shift512<>(SB), RODATA|NOPTR, $64
 
 // func q4Cols1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
 TEXT ·q4Cols1AVX512(SB), NOSPLIT, $0-88
-	SETUPQ4
-	VMOVUPS (R9), Z20
-	VMOVDQU32 q4shift512<>(SB), Z23
+	SETUP512
 
 col1:
 	MOVQ   a+48(FP), AX
@@ -140,9 +145,7 @@ nornd:
 // the streamed codes). Column A sums in Z0:Z1, column B in Z4:Z5, in
 // the same order as q4Cols1AVX512, so results are bit-identical to it.
 TEXT ·q4Pairs1AVX512(SB), NOSPLIT, $0-88
-	SETUPQ4
-	VMOVUPS   (R9), Z20
-	VMOVDQU32 q4shift512<>(SB), Z23
+	SETUP512
 	MOVQ      nblk+0(FP), R13
 	MOVQ      R13, R14
 	SHLQ      $2, R14                // scale (offset) bytes per column
@@ -213,9 +216,7 @@ nextp:
 
 // func q4Cols4AVX512(...): four rows, row r in Z2r:Z2r+1.
 TEXT ·q4Cols4AVX512(SB), NOSPLIT, $0-88
-	SETUPQ4
-	VMOVUPS (R9), Z20
-	VMOVDQU32 q4shift512<>(SB), Z23
+	SETUP512
 	LEAQ    (DX)(DX*2), R15
 
 col4:
@@ -262,9 +263,7 @@ step4:
 // the values q4Cols1AVX512 multiplies, in the order q4Many4x6AVX512 takes
 // them. A column follows the last step of the one before it.
 TEXT ·q4DeqAVX512(SB), NOSPLIT, $0-88
-	SETUPQ4
-	VMOVUPS   (R9), Z20
-	VMOVDQU32 q4shift512<>(SB), Z23
+	SETUP512
 
 deqcol:
 	MOVQ nblk+0(FP), R10
