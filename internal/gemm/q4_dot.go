@@ -92,12 +92,7 @@ var q4DotPrep sync.Pool
 
 // getPrep16 returns a pooled slice of n zeros.
 func getPrep16(n int) *[]uint16 {
-	p, _ := q4DotPrep.Get().(*[]uint16)
-	if p == nil || cap(*p) < n {
-		s := make([]uint16, n)
-		return &s
-	}
-	*p = (*p)[:n]
+	p := getPooled[uint16](&q4DotPrep, n)
 	clear(*p)
 	return p
 }

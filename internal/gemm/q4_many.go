@@ -70,7 +70,7 @@ func q4ManyOrder(order []int) []int {
 func matMulQ4Many(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
 	mk := kn.many
 	rb := q4ManyRowBlock(b.K)
-	p := getPooled32(&q4ManyPrep, roundUp(min(m, rb), mk.rows)*b.K)
+	p := getPooled[float32](&q4ManyPrep, roundUp(min(m, rb), mk.rows)*b.K)
 	defer q4ManyPrep.Put(p)
 	for r0 := 0; r0 < m; r0 += rb {
 		r1 := min(m, r0+rb)
@@ -93,9 +93,10 @@ func matMulQ4Many(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 // tile of columns at a time.
 func q4ManyCols(kn *q4Kernels, b *PackedQ4, prep, c []float32, ldc, m, n0, n1 int) {
 	mk := kn.many
-	tiles := (n1 - n0 + q4ManyTileCols(b.K, mk.cols) - 1) / q4ManyTileCols(b.K, mk.cols)
+	most := q4ManyTileCols(b.K, mk.cols)
+	tiles := (n1 - n0 + most - 1) / most
 	tc := roundUp((n1-n0+tiles-1)/tiles, mk.cols) // even tiles, no thin last one
-	wp := getPooled32(&q4ManyTiles, tc*b.K+tc/mk.cols*q4ManyTmp)
+	wp := getPooled[float32](&q4ManyTiles, tc*b.K+tc/mk.cols*q4ManyTmp)
 	defer q4ManyTiles.Put(wp)
 	w, tmp := (*wp)[:tc*b.K], (*wp)[tc*b.K:] // the tile, the kernels' scratch
 	var out [24]float32                      // a register tile's outputs, where the tile is partial
@@ -155,12 +156,12 @@ func roundUp(n, d int) int { return (n + d - 1) / d * d }
 // new slice per call let a scoring run's heap grow by hundreds of MB.
 var q4ManyPrep, q4ManyTiles sync.Pool
 
-// getPooled32 returns a slice of n floats (contents undefined) from pool,
+// getPooled returns a slice of n values (contents undefined) from pool,
 // or a new one.
-func getPooled32(pool *sync.Pool, n int) *[]float32 {
-	p, _ := pool.Get().(*[]float32)
+func getPooled[T any](pool *sync.Pool, n int) *[]T {
+	p, _ := pool.Get().(*[]T)
 	if p == nil || cap(*p) < n {
-		s := make([]float32, n)
+		s := make([]T, n)
 		return &s
 	}
 	*p = (*p)[:n]
