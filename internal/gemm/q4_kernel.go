@@ -81,7 +81,10 @@ func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 	}
 	rows := q4GroupRows(m)
 	groups := (m + rows - 1) / rows
-	prep := make([]float32, groups*rows*b.K)
+	p := getPooled[float32](&q4ManyPrep, groups*rows*b.K)
+	defer q4ManyPrep.Put(p)
+	prep := *p
+	clear(prep) // prepQ4A leaves a group's missing rows as they are
 	for gi := range groups {
 		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K, asIs)
 	}

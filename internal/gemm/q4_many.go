@@ -151,8 +151,8 @@ func b2i(v bool) int {
 // roundUp is n rounded up to a multiple of d.
 func roundUp(n, d int) int { return (n + d - 1) / d * d }
 
-// q4ManyPrep and q4ManyTiles pool the many-row path's prepared
-// activations and dequantized tiles (with the tile kernels' scratch): a
+// q4ManyPrep and q4ManyTiles pool the prepared activations (of the lookup
+// kernels too) and the many-row path's dequantized tiles (with the tile kernels' scratch): a
 // new slice per call let a scoring run's heap grow by hundreds of MB.
 var q4ManyPrep, q4ManyTiles sync.Pool
 
