@@ -201,3 +201,13 @@ func MatMulBF16(c []float32, ldc int, a []float32, lda, m int, b *PackedBF16, th
 	kn := b.kern
 	split(kn.mr, kn.nr, m, b.N, b.K, threads, j.run)
 }
+
+// RowF32 writes row j of the weight [N, K] that pb holds (column j of the
+// packed right-hand side), widened to float32, into dst[:K].
+func (pb *PackedBF16) RowF32(j int, dst []float32) {
+	nr := pb.kern.nr
+	panel := pb.data[j/nr*pb.K*nr:]
+	for kk := range dst[:pb.K] {
+		dst[kk] = WidenBF16(panel[(kk&^1)*nr+2*(j%nr)+kk&1])
+	}
+}

@@ -78,3 +78,13 @@ func perPanel(np, size, threads int, f func(tmp []float32, p int)) {
 		}
 	})
 }
+
+// Row writes row j of the weight [N, K] that pb holds (column j of the
+// packed right-hand side) into dst[:K].
+func (pb *PackedB) Row(j int, dst []float32) {
+	nr := pb.kern.nr
+	panel := pb.data[j/nr*pb.K*nr:]
+	for kk := range dst[:pb.K] {
+		dst[kk] = panel[kk*nr+j%nr]
+	}
+}

@@ -51,6 +51,9 @@ type kernel struct {
 	// q4, if not nil, are the kernel's packed 4-bit decode kernels
 	// (q4_kernel.go).
 	q4 *q4Kernels
+
+	// i8, if not nil, is the kernel's screening product (screen.go).
+	i8 *i8Kernels
 }
 
 var (

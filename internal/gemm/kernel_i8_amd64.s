@@ -1,0 +1,191 @@
+#include "textflag.h"
+#include "kernel_q4_amd64.h"
+
+// The screening kernels (screen.go): for ncols rows j of int8 codes q
+// (rows ldq bytes apart), c[j] = scale[j] · Σ_{k<K} a[k]·q[j][k], the sum
+// in float32 over four accumulators (any order is fine: the caller bounds
+// its error). K is a multiple of the step (64 for AVX-512, 32 for AVX2).
+// The codes stream from DRAM, prefetched q4Ahead bytes ahead.
+
+// func i8Dot1AVX512(a *float32, q *int8, k, ldq int, scale, c *float32, ncols int)
+TEXT ·i8Dot1AVX512(SB), NOSPLIT, $0-56
+	MOVQ q+8(FP), R8
+	MOVQ ldq+24(FP), R9
+	MOVQ scale+32(FP), SI
+	MOVQ c+40(FP), DI
+	MOVQ ncols+48(FP), CX
+
+row512:
+	MOVQ   a+0(FP), AX
+	MOVQ   R8, BX
+	MOVQ   k+16(FP), R11
+	SHRQ   $6, R11
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+
+step512:
+	PREFETCHT0  q4Ahead(BX)
+	VPMOVSXBD   (BX), Z4
+	VPMOVSXBD   16(BX), Z5
+	VPMOVSXBD   32(BX), Z6
+	VPMOVSXBD   48(BX), Z7
+	VCVTDQ2PS   Z4, Z4
+	VCVTDQ2PS   Z5, Z5
+	VCVTDQ2PS   Z6, Z6
+	VCVTDQ2PS   Z7, Z7
+	VFMADD231PS (AX), Z4, Z0
+	VFMADD231PS 64(AX), Z5, Z1
+	VFMADD231PS 128(AX), Z6, Z2
+	VFMADD231PS 192(AX), Z7, Z3
+	ADDQ        $64, BX
+	ADDQ        $256, AX
+	DECQ        R11
+	JNZ         step512
+
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z2, Z0, Z0
+	HSUM512(Z0, Y0, X0, Y1, X1)
+	VMULSS (SI), X0, X0
+	VMOVSS X0, (DI)
+	ADDQ   $4, SI
+	ADDQ   $4, DI
+	ADDQ   R9, R8
+	DECQ   CX
+	JNZ    row512
+	VZEROUPPER
+	RET
+
+// func i8Dot1AVX2(a *float32, q *int8, k, ldq int, scale, c *float32, ncols int)
+TEXT ·i8Dot1AVX2(SB), NOSPLIT, $0-56
+	MOVQ q+8(FP), R8
+	MOVQ ldq+24(FP), R9
+	MOVQ scale+32(FP), SI
+	MOVQ c+40(FP), DI
+	MOVQ ncols+48(FP), CX
+
+row256:
+	MOVQ   a+0(FP), AX
+	MOVQ   R8, BX
+	MOVQ   k+16(FP), R11
+	SHRQ   $5, R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+step256:
+	PREFETCHT0  q4Ahead(BX)
+	VPMOVSXBD   (BX), Y4
+	VPMOVSXBD   8(BX), Y5
+	VPMOVSXBD   16(BX), Y6
+	VPMOVSXBD   24(BX), Y7
+	VCVTDQ2PS   Y4, Y4
+	VCVTDQ2PS   Y5, Y5
+	VCVTDQ2PS   Y6, Y6
+	VCVTDQ2PS   Y7, Y7
+	VFMADD231PS (AX), Y4, Y0
+	VFMADD231PS 32(AX), Y5, Y1
+	VFMADD231PS 64(AX), Y6, Y2
+	VFMADD231PS 96(AX), Y7, Y3
+	ADDQ        $32, BX
+	ADDQ        $128, AX
+	DECQ        R11
+	JNZ         step256
+
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	HSUM256(Y0, X0, X1)
+	VMULSS (SI), X0, X0
+	VMOVSS X0, (DI)
+	ADDQ   $4, SI
+	ADDQ   $4, DI
+	ADDQ   R9, R8
+	DECQ   CX
+	JNZ    row256
+	VZEROUPPER
+	RET
+
+// i8sign is the float sign bit, i8half ½ (eight lanes each).
+DATA i8sign<>+0(SB)/8, $0x8000000080000000
+DATA i8sign<>+8(SB)/8, $0x8000000080000000
+DATA i8sign<>+16(SB)/8, $0x8000000080000000
+DATA i8sign<>+24(SB)/8, $0x8000000080000000
+GLOBL i8sign<>(SB), RODATA|NOPTR, $32
+DATA i8half<>+0(SB)/8, $0x3f0000003f000000
+DATA i8half<>+8(SB)/8, $0x3f0000003f000000
+DATA i8half<>+16(SB)/8, $0x3f0000003f000000
+DATA i8half<>+24(SB)/8, $0x3f0000003f000000
+GLOBL i8half<>(SB), RODATA|NOPTR, $32
+
+// func i8AbsMaxAVX2(w *float32, k int, out *[16]float32)
+// out[0:8]: lane maxima of |w[i]| over k (a multiple of 8) values;
+// out[8:16]: lane sums of w[i]·0, NaN where a value is NaN or infinite.
+TEXT ·i8AbsMaxAVX2(SB), NOSPLIT, $0-24
+	MOVQ    w+0(FP), SI
+	MOVQ    k+8(FP), CX
+	MOVQ    out+16(FP), DI
+	SHRQ    $3, CX
+	VMOVUPS i8sign<>(SB), Y13
+	VXORPS  Y0, Y0, Y0 // maxima
+	VXORPS  Y1, Y1, Y1 // the finiteness check
+	VXORPS  Y2, Y2, Y2 // zero
+
+absmax:
+	VMOVUPS     (SI), Y3
+	VFMADD231PS Y2, Y3, Y1
+	VANDNPS     Y3, Y13, Y3
+	VMAXPS      Y3, Y0, Y0
+	ADDQ        $32, SI
+	DECQ        CX
+	JNZ         absmax
+	VMOVUPS     Y0, (DI)
+	VMOVUPS     Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func i8QuantAVX2(w *float32, k int, inv, sc float32, q *int8, out *[16]float32)
+// q[i] = trunc(w[i]·inv ± ½) for k (a multiple of 8) values, the caller
+// having checked |w[i]·inv| < 127.5; out[0:8]: lane maxima of
+// |fl(w[i] − sc·q[i])| (one rounding, FMA); out[8:16]: lane sums of their
+// squares.
+TEXT ·i8QuantAVX2(SB), NOSPLIT, $0-40
+	MOVQ         w+0(FP), SI
+	MOVQ         k+8(FP), CX
+	VBROADCASTSS inv+16(FP), Y15
+	VBROADCASTSS sc+20(FP), Y14
+	MOVQ         q+24(FP), DI
+	MOVQ         out+32(FP), DX
+	SHRQ         $3, CX
+	VMOVUPS      i8sign<>(SB), Y13
+	VMOVUPS      i8half<>(SB), Y12
+	VXORPS       Y11, Y11, Y11 // error maxima
+	VXORPS       Y10, Y10, Y10 // squared error sums
+
+quant:
+	VMOVUPS      (SI), Y0
+	VMULPS       Y15, Y0, Y1
+	VANDPS       Y13, Y1, Y2
+	VORPS        Y12, Y2, Y2
+	VADDPS       Y2, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VCVTDQ2PS    Y1, Y3
+	VFNMADD231PS Y14, Y3, Y0
+	VANDNPS      Y0, Y13, Y0
+	VMAXPS       Y0, Y11, Y11
+	VFMADD231PS  Y0, Y0, Y10
+	VEXTRACTI128 $1, Y1, X5
+	VPACKSSDW    X5, X1, X1
+	VPACKSSWB    X1, X1, X1
+	VMOVQ        X1, (DI)
+	ADDQ         $32, SI
+	ADDQ         $8, DI
+	DECQ         CX
+	JNZ          quant
+	VMOVUPS      Y11, (DX)
+	VMOVUPS      Y10, 32(DX)
+	VZEROUPPER
+	RET

@@ -1,0 +1,251 @@
+package gemm
+
+import (
+	"math"
+	"sync"
+)
+
+// Screened argmax. A greedy decode step needs only the index of the
+// largest logit, c_j = a·w_j over the N rows w_j of the LM head [N, K],
+// but reading the whole head (525 MB in bf16 at a 128256 × 2048 head) is a
+// third of a 1B model's decode step. RowsI8 keeps an int8 copy of the head
+// (a quarter of f32's bytes, half of bf16's), and ArgMax finds the same
+// index from it exactly:
+//
+//  1. Approximate every c_j from the copy: ã_j = s_j · Σ_k a_k q_jk.
+//  2. Bound |c_j − ã_j| ≤ β_j rigorously (below), from the row's recorded
+//     quantization error and the worst case of both f32 sums.
+//  3. Every j with ã_j + β_j ≥ L = max_j (ã_j − β_j) is a candidate; the
+//     largest c_j is among them, and no other j can reach it.
+//  4. Compute the candidates' c_j as MatMul does (one FMA chain over k in
+//     order, so the same bits as the full product) and take the first of
+//     the largest.
+//
+// The result is the full product's argmax bit for bit (first index among
+// equal maxima). The bound, with u = 2⁻²⁴ and γ_n = nu/(1−nu):
+//
+//	|c_j − Σ a_k w_jk|       ≤ γ_K · M_j · ‖a‖₁ (+ K·2⁻¹⁴⁹ for subnormal steps)
+//	|Σ a_k e_jk|              ≤ min(E_j · ‖a‖₁, R_j · ‖a‖₂),  e_jk = w_jk − s_j q_jk
+//	|ã_j − s_j Σ a_k q_jk|   ≤ γ_{K+4} · 127 s_j · ‖a‖₁ (the sums, the
+//	                            scaling, a split sum's last addition)
+//
+// where M_j = max_k |w_jk|, E_j = max_k |e_jk| and R_j = ‖e_j‖₂ are
+// recorded (rounded up) when the copy is made. Non-finite activations,
+// weights or sums are never screened (ArgMax reports false and the caller
+// computes the full product).
+
+// RowsI8 is the int8 screening copy of a weight [N, K] (see above).
+type RowsI8 struct {
+	N, K int
+
+	q      []int8    // [N][K]: w_jk ≈ scale[j] · q[j·K+k]
+	scale  []float32 // s_j = M_j / 127
+	absMax []float32 // max(M_j, 127 s_j), rounded up
+	errMax []float32 // E_j, rounded up
+	errL2  []float32 // R_j, rounded up
+	gamma  float64   // γ_K + γ_{K+4}
+	sub    float64   // K·2⁻¹⁴⁸: subnormal steps
+	maxAbs float64   // the largest absMax
+}
+
+// gammaN is γ_n = nu/(1−nu) for float32 (u = 2⁻²⁴).
+func gammaN(n int) float64 {
+	nu := float64(n) * 0x1p-24
+	return nu / (1 - nu)
+}
+
+// ScreenStats counts what ArgMax computed exactly.
+type ScreenStats struct {
+	Rows       int // activation rows screened
+	Candidates int // head rows computed exactly, over all of them
+}
+
+// ArgMax sets ids[r], for each of the m rows a_r of a ([m][K]), to the
+// first index of the largest c_j = a_r·w_j as MatMul computes it, reading
+// the rows w_j of the weight through row (as QuantizeRowsI8's) only for
+// the candidates. It returns false, leaving ids unspecified, when a row of
+// a or a bound is not finite or too large to be safe (the caller then
+// computes the full product).
+func (s *RowsI8) ArgMax(ids []int32, a []float32, m int, row func(j int, dst []float32), threads int, st *ScreenStats) bool {
+	return s.argMax(defaultKernel().i8, ids, a, m, row, threads, st)
+}
+
+// argMax is ArgMax through the screening kernel kern (nil: Go loops).
+func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, row func(j int, dst []float32), threads int, st *ScreenStats) bool {
+	n1, n2 := make([]float64, m), make([]float64, m)
+	for r := range m {
+		var ok bool
+		if n1[r], n2[r], ok = norms(a[r*s.K : (r+1)*s.K]); !ok {
+			return false
+		}
+	}
+	approx := make([]float32, m*s.N)
+	s.dot(kern, approx, a, m, threads)
+	w := make([]float32, s.K)
+	for r := range m {
+		cands, ok := s.candidates(approx[r*s.N:(r+1)*s.N], n1[r], n2[r])
+		if !ok {
+			return false
+		}
+		if ids[r], ok = exactMax(a[r*s.K:(r+1)*s.K], cands, row, w); !ok {
+			return false
+		}
+		if st != nil {
+			st.Rows++
+			st.Candidates += len(cands)
+		}
+	}
+	return true
+}
+
+// norms returns ‖a‖₁ and ‖a‖₂ of a row rounded up, false if a value is not
+// finite.
+func norms(a []float32) (n1, n2 float64, ok bool) {
+	for _, v := range a {
+		f := float64(v)
+		n1 += math.Abs(f)
+		n2 += f * f
+	}
+	if math.IsNaN(n1) || math.IsInf(n1, 0) || math.IsInf(n2, 0) {
+		return 0, 0, false
+	}
+	return n1 * (1 + 1e-12), math.Sqrt(n2) * (1 + 1e-12), true
+}
+
+// screenLimit bounds M_j·‖a‖₁: beyond it a sum could overflow float32 and
+// the bound would not hold.
+const screenLimit = 1e30
+
+// maxCandidates caps a row's candidates (N/128, at least 64): past it the
+// screen gives up, as computing them one by one would cost about what the
+// whole product does.
+func (s *RowsI8) maxCandidates() int { return max(64, s.N/128) }
+
+// candidates returns, ascending, the rows j whose exact value may reach
+// the largest lower bound (see the package comment above); false when a
+// bound is not finite or too large, or there are too many.
+func (s *RowsI8) candidates(approx []float32, n1, n2 float64) ([]int, bool) {
+	if !(s.maxAbs*n1 < screenLimit) {
+		return nil, false
+	}
+	hp := getPooled[float64](&screenHi, len(approx)) // ã_j + β_j
+	defer screenHi.Put(hp)
+	hi := *hp
+	lo := math.Inf(-1)
+	for j, v := range approx {
+		b := s.beta(j, n1, n2)
+		hi[j] = float64(v) + b
+		if l := float64(v) - b; l > lo || l != l {
+			lo = l
+		}
+	}
+	if lo != lo { // a NaN approximation
+		return nil, false
+	}
+	var c []int
+	for j, h := range hi {
+		if h >= lo {
+			if c = append(c, j); len(c) > s.maxCandidates() {
+				return nil, false
+			}
+		}
+	}
+	return c, true
+}
+
+// screenHi pools candidates' scratch.
+var screenHi sync.Pool
+
+// beta is row j's bound β_j on |c_j − ã_j| for an activation row of norms
+// n1 = ‖a‖₁ and n2 = ‖a‖₂ (see the package comment above).
+func (s *RowsI8) beta(j int, n1, n2 float64) float64 {
+	e, e2 := float64(s.errMax[j])*n1, float64(s.errL2[j])*n2
+	if e2 < e {
+		e = e2
+	}
+	return (s.gamma*float64(s.absMax[j])*n1+e)*(1+1e-6) + s.sub
+}
+
+// exactMax computes a·w_j for the candidate rows j as MatMul does — one
+// fused multiply-add chain over k in order from +0 (fma32, which the
+// kernels are held to bit for bit) — reading each row into w, and returns
+// the first index of the largest; false if one is not finite.
+func exactMax(a []float32, cands []int, row func(j int, dst []float32), w []float32) (int32, bool) {
+	best, bestV := int32(0), float32(0)
+	for i, j := range cands {
+		row(j, w)
+		var c float32
+		for k, x := range a {
+			c = fma32(x, w[k], c)
+		}
+		if c != c || c > math.MaxFloat32 || c < -math.MaxFloat32 {
+			return 0, false
+		}
+		if i == 0 || c > bestV {
+			best, bestV = int32(j), c
+		}
+	}
+	return best, true
+}
+
+// dot sets approx[r·N + j] = s_j · Σ_k a_r[k] q_jk (float32 sums, any
+// order) for every row j and each of the m rows a_r of a, in slices of
+// rows over up to threads goroutines: each slice of the copy is read from
+// memory once and stays in cache for the other rows of a.
+func (s *RowsI8) dot(kern *i8Kernels, approx, a []float32, m, threads int) {
+	slice := max(16, min(screenSlice/max(1, s.K), s.N/(8*max(1, threads))))
+	shareOut(s.N, slice, max(1, threads), true, func(lo, hi int) {
+		for r := range m {
+			ar, out := a[r*s.K:(r+1)*s.K], approx[r*s.N:(r+1)*s.N]
+			if kern != nil && s.K >= kern.step {
+				kern.one(s, ar, out, lo, hi)
+			} else {
+				i8DotGo(s, ar, out, lo, hi, 0)
+			}
+		}
+	})
+}
+
+// screenSlice is the bytes of the copy a slice of dot reads (in L2 for
+// every row of a after the first).
+const screenSlice = 128 << 10
+
+// i8DotGo is dot over rows [lo, hi) for k ≥ from, added to what the
+// kernel summed below from (from 0: set).
+func i8DotGo(s *RowsI8, a, approx []float32, lo, hi, from int) {
+	for j := lo; j < hi; j++ {
+		q := s.q[j*s.K : (j+1)*s.K]
+		var acc float32
+		for k := from; k < s.K; k++ {
+			acc += a[k] * float32(q[k])
+		}
+		if from == 0 {
+			approx[j] = acc * s.scale[j]
+		} else {
+			approx[j] += acc * s.scale[j]
+		}
+	}
+}
+
+// i8Kernels are a kernel set's screening products: one computes dot over
+// rows [lo, hi) for the first K − K mod step values, then i8DotGo adds the
+// rest.
+type i8Kernels struct {
+	step int
+	one  func(s *RowsI8, a, approx []float32, lo, hi int)
+	// absMax and quant, if not nil, are quantizeRow's passes over a
+	// multiple of 8 weights (i8AbsMaxAVX2, i8QuantAVX2).
+	absMax func(w *float32, k int, out *[16]float32)
+	quant  func(w *float32, k int, inv, sc float32, q *int8, out *[16]float32)
+}
+
+// asmI8 wraps an assembly screening kernel (kernel_i8_amd64.s).
+func asmI8(f func(a *float32, q *int8, k, ldq int, scale, c *float32, ncols int), step int) *i8Kernels {
+	return &i8Kernels{step: step, one: func(s *RowsI8, a, approx []float32, lo, hi int) {
+		k := s.K - s.K%step
+		f(&a[0], &s.q[lo*s.K], k, s.K, &s.scale[lo], &approx[lo], hi-lo)
+		if k < s.K {
+			i8DotGo(s, a, approx, lo, hi, k)
+		}
+	}}
+}

@@ -1,0 +1,229 @@
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// screenKernels are the screening kernels to check here: each available
+// kernel set's, and the Go loops (nil).
+func screenKernels() map[string]*i8Kernels {
+	ks := map[string]*i8Kernels{"go": nil}
+	for _, kn := range available() {
+		if kn.i8 != nil {
+			ks[kn.name] = kn.i8
+		}
+	}
+	return ks
+}
+
+// fullArgMax is the reference: the full product by MatMul and the first
+// index of its largest value.
+func fullArgMax(w, a []float32, n, k int) int32 {
+	out := make([]float32, n)
+	MatMul(out, n, a, k, 1, PackB(w, k, n, k, true), 1)
+	best := 0
+	for j, v := range out {
+		if v > out[best] {
+			best = j
+		}
+	}
+	return int32(best)
+}
+
+// screenCase is a head w [n, k] and activation rows a [m, k].
+type screenCase struct {
+	name    string
+	n, k, m int
+	w, a    []float32
+}
+
+// screenCases: random heads (Gaussian rows of different scales, an
+// activation with outliers, K not a multiple of any step), and heads made
+// of near-ties: rows equal but for one weight's last bit, and exact
+// duplicates (the first index must win).
+func screenCases() []screenCase {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gauss := func(n int, sd float64) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64() * sd)
+		}
+		return v
+	}
+	var cs []screenCase
+	for _, d := range []struct{ n, k, m int }{{1000, 64, 1}, {3001, 100, 2}, {4096, 512, 3}, {2000, 1000, 1}} {
+		w := gauss(d.n*d.k, 0.02)
+		for j := 0; j < d.n; j += 7 { // rows of other scales
+			for i := range d.k {
+				w[j*d.k+i] *= float32(1 + j%5)
+			}
+		}
+		for i := range d.k { // a row of zeros, one of tiny weights (codes all 0)
+			w[10*d.k+i], w[11*d.k+i] = 0, w[11*d.k+i]*0x1p-110
+		}
+		a := gauss(d.m*d.k, 1)
+		a[d.k/2] = 40 // an outlier feature
+		cs = append(cs, screenCase{fmt.Sprintf("gauss_%dx%d", d.n, d.k), d.n, d.k, d.m, w, a})
+	}
+	n, k := 2048, 256
+	w, a := gauss(n*k, 0.02), gauss(k, 1)
+	best := fullArgMax(w, a, n, k)
+	for _, j := range []int{3, 700, n - 1} { // copies of the best row, each a bit apart
+		copy(w[j*k:(j+1)*k], w[int(best)*k:(int(best)+1)*k])
+	}
+	i := 5 // row 700 a hair larger: one product up by 2⁻¹² of itself
+	w[700*k+i] += float32(math.Copysign(math.Abs(float64(w[700*k+i]))/4096, float64(a[i])))
+	if fullArgMax(w, a, n, k) != 700 {
+		panic("screenCases: the near tie does not make row 700 the largest")
+	}
+	cs = append(cs, screenCase{"near_ties", n, k, 1, w, a})
+	w2 := append([]float32(nil), w...)
+	copy(w2[700*k:701*k], w2[int(best)*k:(int(best)+1)*k]) // 3, best, n-1, 700 exact ties
+	cs = append(cs, screenCase{"exact_ties", n, k, 1, w2, a})
+	return cs
+}
+
+func rowOf(w []float32, k int) func(j int, dst []float32) {
+	return func(j int, dst []float32) { copy(dst, w[j*k:(j+1)*k]) }
+}
+
+// TestScreenArgMax: the screened argmax equals the full product's first
+// index of the largest value on every kernel here (its quantization and
+// its products), with 1 and 3 threads, and computes only a few rows
+// exactly on random heads.
+func TestScreenArgMax(t *testing.T) {
+	for _, c := range screenCases() {
+		for kname, kern := range screenKernels() {
+			s := quantizeRowsI8(kern, c.n, c.k, rowOf(c.w, c.k), 3)
+			if s == nil {
+				t.Fatalf("%s/%s: quantizeRowsI8 refused finite weights", c.name, kname)
+			}
+			for _, threads := range []int{1, 3} {
+				ids := make([]int32, c.m)
+				var st ScreenStats
+				if !s.argMax(kern, ids, c.a, c.m, rowOf(c.w, c.k), threads, &st) {
+					t.Fatalf("%s/%s/%d: screen gave up on finite data", c.name, kname, threads)
+				}
+				for r := range c.m {
+					if want := fullArgMax(c.w, c.a[r*c.k:(r+1)*c.k], c.n, c.k); ids[r] != want {
+						t.Errorf("%s/%s/%d row %d: screened argmax %d, full product %d", c.name, kname, threads, r, ids[r], want)
+					}
+				}
+				if st.Rows != c.m || st.Candidates > c.m*c.n/50 {
+					t.Errorf("%s/%s: %d candidates over %d rows of %d: the screen prunes too little", c.name, kname, st.Candidates, st.Rows, c.n)
+				}
+			}
+		}
+	}
+}
+
+// TestScreenBound: on every kernel, every row's approximation is within
+// its bound of the exact product (the bound the candidates rest on), and
+// the bound is not vacuous (well below the spread of the values).
+func TestScreenBound(t *testing.T) {
+	for _, c := range screenCases()[:4] {
+		a := c.a[:c.k]
+		n1, n2, _ := norms(a)
+		exact := make([]float32, c.n)
+		MatMul(exact, c.n, a, c.k, 1, PackB(c.w, c.k, c.n, c.k, true), 1)
+		for kname, kern := range screenKernels() {
+			s := quantizeRowsI8(kern, c.n, c.k, rowOf(c.w, c.k), 2)
+			approx := make([]float32, c.n)
+			s.dot(kern, approx, a, 1, 2)
+			spread := 0.0
+			for j := range c.n {
+				b := s.beta(j, n1, n2)
+				d := math.Abs(float64(exact[j]) - float64(approx[j]))
+				if d > b {
+					t.Fatalf("%s/%s row %d: |exact − approx| = %g > bound %g", c.name, kname, j, d, b)
+				}
+				spread = max(spread, math.Abs(float64(exact[j])))
+			}
+			if b := s.beta(0, n1, n2); b > spread/4 {
+				t.Errorf("%s/%s: bound %g against values up to %g: too loose to prune", c.name, kname, b, spread)
+			}
+		}
+	}
+}
+
+// TestQuantizeKernels: every kernel's quantization gives the Go loops'
+// codes, scales and largest errors, and their squared errors' sums within
+// rounding (summed in another order).
+func TestQuantizeKernels(t *testing.T) {
+	for _, c := range screenCases()[:4] {
+		ref := quantizeRowsI8(nil, c.n, c.k, rowOf(c.w, c.k), 1)
+		for kname, kern := range screenKernels() {
+			s := quantizeRowsI8(kern, c.n, c.k, rowOf(c.w, c.k), 2)
+			for j := range c.n {
+				if s.scale[j] != ref.scale[j] || s.absMax[j] != ref.absMax[j] || s.errMax[j] != ref.errMax[j] ||
+					math.Abs(float64(s.errL2[j]-ref.errL2[j])) > 1e-5*float64(ref.errL2[j]) {
+					t.Fatalf("%s/%s row %d: scale, bound, errors %g %g %g %g; Go %g %g %g %g", c.name, kname, j,
+						s.scale[j], s.absMax[j], s.errMax[j], s.errL2[j], ref.scale[j], ref.absMax[j], ref.errMax[j], ref.errL2[j])
+				}
+			}
+			for i := range s.q {
+				if s.q[i] != ref.q[i] {
+					t.Fatalf("%s/%s code %d: %d, Go %d", c.name, kname, i, s.q[i], ref.q[i])
+				}
+			}
+		}
+	}
+}
+
+// TestScreenNonFinite: on every kernel a non-finite weight (where the
+// kernel reads it or in the Go tail) refuses the copy; a non-finite or
+// huge activation gives up the screen.
+func TestScreenNonFinite(t *testing.T) {
+	c := screenCases()[1] // K 100: values in the kernels' part and in the Go tail
+	for kname, kern := range screenKernels() {
+		for _, at := range []int{77, 99} {
+			for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				w := append([]float32(nil), c.w...)
+				w[5*c.k+at] = float32(bad)
+				if quantizeRowsI8(kern, c.n, c.k, rowOf(w, c.k), 1) != nil {
+					t.Errorf("%s: quantizeRowsI8 made a copy with weight %g at column %d", kname, bad, at)
+				}
+			}
+		}
+		s := quantizeRowsI8(kern, c.n, c.k, rowOf(c.w, c.k), 1)
+		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(-1)), 3e38} {
+			a := append([]float32(nil), c.a[:c.k]...)
+			a[9] = bad
+			if s.argMax(kern, make([]int32, 1), a, 1, rowOf(c.w, c.k), 1, nil) {
+				t.Errorf("%s: activation %g: screened anyway", kname, bad)
+			}
+		}
+	}
+}
+
+// TestPackedRows: Row and RowF32 read the weight rows back from the
+// packed layouts.
+func TestPackedRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, kn := range available() {
+		n, k := 4*kn.nr, 38
+		w := make([]float32, n*k)
+		w16 := make([]uint16, n*k)
+		for i := range w {
+			w16[i] = uint16(rng.Uint32())
+			w[i] = WidenBF16(w16[i])
+		}
+		pb := packInPlace(kn, append([]float32(nil), w...), n, k, 1)
+		pb16 := packInPlaceBF16(kn, append([]uint16(nil), w16...), n, k, 1)
+		got, got16 := make([]float32, k), make([]float32, k)
+		for j := range n {
+			pb.Row(j, got)
+			pb16.RowF32(j, got16)
+			for i := range k {
+				want := math.Float32bits(w[j*k+i])
+				if math.Float32bits(got[i]) != want || math.Float32bits(got16[i]) != want {
+					t.Fatalf("%s row %d col %d: Row %x, RowF32 %x, want %x", kn.name, j, i,
+						math.Float32bits(got[i]), math.Float32bits(got16[i]), want)
+				}
+			}
+		}
+	}
+}
