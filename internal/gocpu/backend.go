@@ -46,15 +46,20 @@ type Backend struct {
 	// (VDPBF16PS, activations rounded to bf16) instead of the widening
 	// kernels (config "bf16=dot"; bf16.go, q4.go).
 	bf16Dot bool
+	// noScreen: greedy heads compute the whole product (config
+	// "screen=off"; argmax_head.go).
+	noScreen bool
 }
 
 var _ backends.Backend = (*Backend)(nil)
 
 // New returns a backend. config is empty or a comma-separated list of
-// "threads=N" (default GOMAXPROCS) and "bf16=widen|dot" (default widen:
+// "threads=N" (default GOMAXPROCS), "bf16=widen|dot" (default widen:
 // bf16 weights widened to f32 in the kernels; dot: VDPBF16PS on
 // activations rounded to bf16, where the CPU has AVX512_BF16 — faster
-// products, other numbers; for measurements).
+// products, other numbers; for measurements) and "screen=on|off" (default
+// on: greedy LM heads through an int8 screen, the same argmax; off: the
+// whole product, for comparisons).
 func New(config string) (*Backend, error) {
 	b := &Backend{threads: runtime.GOMAXPROCS(0), pool: newPool()}
 	for _, opt := range strings.Split(config, ",") {
@@ -78,8 +83,13 @@ func New(config string) (*Backend, error) {
 				return nil, errors.Errorf("gocpu: bf16=dot needs AVX512_BF16 (VDPBF16PS), which this CPU lacks")
 			}
 			b.bf16Dot = v == "dot"
+		case "screen":
+			if v != "on" && v != "off" {
+				return nil, errors.Errorf("gocpu: screen=%q: want on or off", v)
+			}
+			b.noScreen = v == "off"
 		default:
-			return nil, errors.Errorf("gocpu: unknown option %q (known: threads=N, bf16=widen|dot)", opt)
+			return nil, errors.Errorf("gocpu: unknown option %q (known: threads=N, bf16=widen|dot, screen=on|off)", opt)
 		}
 	}
 	return b, nil
@@ -140,7 +150,10 @@ type Buffer struct {
 	weightBF16 *gemm.PackedBF16
 	// q4, when set, is this buffer's float32 weight [N, K] held as packed
 	// 4-bit codes; flat is then nil (q4.go).
-	q4     *gemm.PackedQ4
+	q4 *gemm.PackedQ4
+	// screen is the weight's screening copy for greedy heads, made at
+	// their first run (argmax_head.go).
+	screen *headScreen
 	noPack atomic.Bool
 	// pool, when set, takes the storage back when the buffer is finalized:
 	// set on execution outputs, cleared once the storage is handed out
@@ -250,8 +263,8 @@ func (b *Backend) BufferData(x backends.Buffer) (any, error) {
 		}
 		layoutMu.Unlock()
 	}
-	buf.packed = nil // the caller may change it: drop layouts derived from it
-	buf.pool = nil   // the caller may keep it: never reuse it
+	buf.packed, buf.screen = nil, nil // the caller may change it: drop what derives from it
+	buf.pool = nil                    // the caller may keep it: never reuse it
 	return buf.flat, nil
 }
 

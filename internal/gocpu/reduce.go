@@ -197,6 +197,9 @@ func (b *Builder) ArgMinMax(x backends.Op, axis int, outDType dtypes.DType, isMi
 	if outDType != dtypes.Int32 && outDType != dtypes.Int64 {
 		return nil, errors.Errorf("gocpu: ArgMinMax to %s is not supported", outDType)
 	}
+	if n := b.fuseArgMaxHead(in[0], axis, isMin, shape); n != nil {
+		return n, nil
+	}
 	outer, dim, inner := 1, s.Dimensions[axis], 1
 	for _, d := range s.Dimensions[:axis] {
 		outer *= d
