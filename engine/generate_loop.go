@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/goeval/goeval/engine/plan"
 	"github.com/goeval/goeval/internal/gocpu"
@@ -335,7 +336,7 @@ func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []
 		}
 	}
 	args := []any{tensors.FromFlatDataAndDimensions(tok, c.B), tensors.FromFlatDataAndDimensions(pos, c.B)}
-	logits, d, err := e.runGen(gs.decode, "decode", c, args)
+	pick, d, err := e.runDecode(gs, c, rows, args)
 	if err != nil {
 		return err
 	}
@@ -343,21 +344,37 @@ func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []
 	gs.stats.DecodeTokens += busy
 	gs.stats.DecodeTime += d
 	crossing := e.crossingRows(rows, pos) // genlongrope.go
-	v := len(logits) / c.B
 	for r, row := range rows {
 		if row != nil && !slices.Contains(crossing, r) {
-			e.push(gs, rows, r, logits[r*v:(r+1)*v], results)
+			e.pushID(gs, rows, r, pick(r), results)
 		}
 	}
 	return e.reprefill(gs, c, rows, crossing, results)
+}
+
+// runDecode runs one decode step, through the greedy graph when every busy
+// row is greedy and the backend has one (greedy.go), and returns the
+// function giving row r's next token.
+func (e *Engine) runDecode(gs *genState, c *kvCache, rows []*genRow, args []any) (func(r int) int32, time.Duration, error) {
+	if g := e.greedyExecs(gs); g != nil && allGreedy(rows) {
+		ids, d, err := e.runGreedy(g, c, args)
+		return func(r int) int32 { return ids[r] }, d, err
+	}
+	logits, d, err := e.runGen(gs.decode, "decode", c, args)
+	v := len(logits) / c.B
+	return func(r int) int32 { return rows[r].it.samp.pick(logits[r*v : (r+1)*v]) }, d, err
 }
 
 // push appends row r's next token picked from its logits (and reports it
 // to the call's lm.TokenFunc); a finished row stores its result and becomes
 // free.
 func (e *Engine) push(gs *genState, rows []*genRow, r int, logits []float32, results []lm.GenerateResult) {
+	e.pushID(gs, rows, r, rows[r].it.samp.pick(logits), results)
+}
+
+// pushID is push of the picked token id.
+func (e *Engine) pushID(gs *genState, rows []*genRow, r int, id int32, results []lm.GenerateResult) {
 	row := rows[r]
-	id := row.it.samp.pick(logits)
 	row.ids = append(row.ids, id)
 	if gs.onToken != nil {
 		req := gs.ids[row.req]

@@ -27,6 +27,7 @@ import (
 //	         → logits [P, V] f32 at last, cache' (selected rows replaced,
 //	         slots ≥ T zeroed)
 //	decode:  tokens [B], positions [B], cache → logits [B, V] f32, cache'
+//	greedy:  decode's inputs → argmax ids [B] int32, cache' (greedy.go)
 //
 // Decode writes each row's slot with DynamicUpdateSlice, in place on the
 // pure-Go backend, whose cache inputs are donated (runGen); simplego has no
@@ -43,6 +44,7 @@ type kvCache struct {
 // genState holds the generation graphs and counters of an Engine.
 type genState struct {
 	prefill, decode *graphExecs
+	greedy          *graphExecs // decode to argmax ids (greedy.go); nil: not on this backend
 	extend          *graphExecs // after a shared prefix (genprefix.go)
 	chunk           *graphExecs // a long prompt a chunk at a time (genchunk.go), made on first use
 	stats           GenStats
@@ -88,7 +90,7 @@ func (e *Engine) genExecs() (*genState, error) {
 	}
 	e.gen = &genState{
 		prefill: newGraphExecs(e, "prefill", prefillGraph(e.model)),
-		decode:  newGraphExecs(e, "decode", decodeGraph(e.model)),
+		decode:  newGraphExecs(e, "decode", decodeGraph(e.model, false)),
 		extend:  newGraphExecs(e, "extend", extendGraph(e.model)),
 	}
 	return e.gen, nil
@@ -99,6 +101,7 @@ func (s *genState) finalize() {
 	if s != nil {
 		s.prefill.finalize()
 		s.decode.finalize()
+		s.greedy.finalize()
 		s.extend.finalize()
 		s.chunk.finalize()
 	}
@@ -264,16 +267,19 @@ func withKV(out []*Node, kv []models.KV) []*Node {
 	return out
 }
 
-// decodeGraph builds the one-token decode graph.
-func decodeGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
+// decodeGraph builds the one-token decode graph: its first output is the
+// logits [B, V] f32, or with greedy each row's argmax [B] int32 (greedy.go).
+func decodeGraph(m models.Model, greedy bool) func(ctx *mlctx.Context, in []*Node) []*Node {
 	return func(ctx *mlctx.Context, in []*Node) []*Node {
 		defer building()()
 		tokens, positions, flat := in[0], in[1], in[2:]
 		cache := cacheKV(flat)
 		step := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Cache: cache})
-		logits := m.DecodeLogits(ctx, step.Hidden) // [B, V]
-		out := []*Node{ConvertDType(logits, dtypes.Float32)}
-		return withKV(out, step.KV)
+		logits := ConvertDType(m.DecodeLogits(ctx, step.Hidden), dtypes.Float32) // [B, V]
+		if greedy {
+			logits = ArgMax(logits, -1, dtypes.Int32) // [B]
+		}
+		return withKV([]*Node{logits}, step.KV)
 	}
 }
 

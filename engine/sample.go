@@ -18,7 +18,8 @@ import (
 // temperature, then top-k (ties with the k-th logit are kept), then top-p
 // (TopPLogitsWarper: drop the lowest tokens whose cumulative probability is
 // ≤ 1 − top_p, always keeping the most likely one). Greedy (temperature 0)
-// is a plain argmax, ties to the lowest id as torch.argmax.
+// is a plain argmax, ties to the lowest id as torch.argmax (a NaN wins, as
+// there).
 
 // sampler draws tokens for one request; nil means greedy.
 type sampler struct {
@@ -50,10 +51,15 @@ func (s *sampler) reset() {
 	}
 }
 
-// argmax returns the index of the largest logit (the first one on ties).
+// argmax returns the index of the largest logit (the first one on ties),
+// or of the first NaN, as torch.argmax and the decode graph's ArgMax on
+// goeval's backend (greedy.go) do.
 func argmax(logits []float32) int32 {
 	best := 0
 	for i, v := range logits {
+		if v != v {
+			return int32(i)
+		}
 		if v > logits[best] {
 			best = i
 		}

@@ -12,6 +12,9 @@ func TestArgmaxFirstOnTies(t *testing.T) {
 	if got := argmax([]float32{1, 3, 3, 2}); got != 1 {
 		t.Errorf("argmax = %d, want 1", got)
 	}
+	if got := argmax([]float32{1, 3, float32(math.NaN()), 2, float32(math.NaN())}); got != 2 {
+		t.Errorf("argmax with NaNs = %d, want the first NaN's 2 (torch.argmax)", got)
+	}
 }
 
 // TestSamplerFilters: top-k 1 and a tiny top-p are greedy; top-k keeps
