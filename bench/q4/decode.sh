@@ -6,8 +6,10 @@
 # activations rounded to bf16; where the CPU has AVX512_BF16), and llama.cpp
 # (node-llama-cpp) on a Q4_0 GGUF of them and, with --gguf-bf16-head, on one
 # whose embedding and tied head stay bf16 as in the nf4 checkpoint (the same
-# bytes per step), interleaved round by round so that the machine's load hits
-# all alike; prints each run and the median ratios.
+# bytes per step), and goeval's two again reading the whole LM head each
+# greedy step (GOMLX_BACKEND=gocpu:screen=off; by default it reads an int8
+# screening copy, the same tokens), interleaved round by round so that the
+# machine's load hits all alike; prints each run and the median ratios.
 #
 # Usage: bench/q4/decode.sh --bf16 DIR --nf4 DIR --gguf FILE [--gguf-bf16-head FILE]
 #          [--rounds 3] [--prompt-len 64] [--steps 32] [--threads 2] (llama.cpp's
@@ -34,7 +36,7 @@ while [[ $# -gt 0 ]]; do
     --prompt-len) plen="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "decode.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -57,8 +59,9 @@ for r in $(seq "$rounds"); do
   a="$(goeval_tps "$bf16")" b="$(goeval_tps "$nf4")" d=0 c="$(llama_tps "$gguf")" e=0
   if [[ -n "$dot" ]]; then d="$(goeval_tps "$nf4" gocpu:bf16=dot)"; fi
   if [[ -n "$gguf16" ]]; then e="$(llama_tps "$gguf16")"; fi
-  echo "round $r: goeval bf16 $a, goeval nf4 packed $b, nf4 bf16=dot ${d/#0/-}, llama.cpp Q4_0 $c, Q4_0 bf16 head ${e/#0/-}"
-  echo "$a $b $c $d $e" >>"$work/runs"
+  f="$(goeval_tps "$bf16" gocpu:screen=off)" g="$(goeval_tps "$nf4" gocpu:screen=off)"
+  echo "round $r: goeval bf16 $a, goeval nf4 packed $b, nf4 bf16=dot ${d/#0/-}, llama.cpp Q4_0 $c, Q4_0 bf16 head ${e/#0/-}; whole LM head read (screen=off): bf16 $f, nf4 $g"
+  echo "$a $b $c $d $e $f $g" >>"$work/runs"
 done
 "$root/.venv/bin/python" - "$work/runs" <<'PY'
 import statistics, sys
@@ -71,4 +74,6 @@ if rows[0][3] > 0:
 if rows[0][4] > 0:
     print(f"median ratio nf4 packed / llama.cpp Q4_0 bf16 head = {med(1, 4):.2f}x", end="")
     print(f", nf4 bf16=dot / llama.cpp Q4_0 bf16 head = {med(3, 4):.2f}x" if rows[0][3] > 0 else "")
+print(f"median ratio screened / whole head: bf16 {med(0, 5):.2f}x, nf4 {med(1, 6):.2f}x; "
+      f"screen=off nf4 / bf16 = {med(6, 5):.2f}x, nf4 / llama.cpp Q4_0 = {med(6, 2):.2f}x")
 PY

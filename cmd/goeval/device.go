@@ -10,7 +10,7 @@ import (
 )
 
 // deviceHelp is the --device help of every command that runs a model.
-const deviceHelp = "auto (the fastest here: cuda with an NVIDIA GPU and a CUDA plugin; else, on an x86-64 CPU with AVX2 or AVX-512, the pure-Go backend; else XLA on the CPU — its plugin is installed on first use, see 'goeval setup' — else the pure-Go backend), cpu (pure-Go backend), xla-cpu or cuda. $GOEVAL_DEVICE sets the default; $GOMLX_BACKEND=go runs cpu on GoMLX's simplego instead of goeval's backend, and $GOMLX_BACKEND=gocpu:OPTIONS passes options to goeval's (threads=N; bf16=dot: products with bfloat16 and 4-bit weights under --dtype bfloat16 round the activations to bfloat16 and use AVX512_BF16's VDPBF16PS — faster, other numbers)"
+const deviceHelp = "auto (the fastest here: cuda with an NVIDIA GPU and a CUDA plugin; else, on an x86-64 CPU with AVX2 or AVX-512, the pure-Go backend; else XLA on the CPU — its plugin is installed on first use, see 'goeval setup' — else the pure-Go backend), cpu (pure-Go backend), xla-cpu or cuda. $GOEVAL_DEVICE sets the default; $GOMLX_BACKEND=go runs cpu on GoMLX's simplego instead of goeval's backend, and $GOMLX_BACKEND=gocpu:OPTIONS passes options to goeval's (threads=N; bf16=dot: products with bfloat16 and 4-bit weights under --dtype bfloat16 round the activations to bfloat16 and use AVX512_BF16's VDPBF16PS — faster, other numbers; screen=off: greedy decode reads the whole LM head instead of its int8 screening copy — the same tokens, slower, no extra V×H bytes of memory)"
 
 // checkDevice rejects an unknown --device before any work.
 func checkDevice(d string) error {

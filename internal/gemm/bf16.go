@@ -202,12 +202,18 @@ func MatMulBF16(c []float32, ldc int, a []float32, lda, m int, b *PackedBF16, th
 	split(kn.mr, kn.nr, m, b.N, b.K, threads, j.run)
 }
 
-// RowF32 writes row j of the weight [N, K] that pb holds (column j of the
-// packed right-hand side), widened to float32, into dst[:K].
-func (pb *PackedBF16) RowF32(j int, dst []float32) {
-	nr := pb.kern.nr
-	panel := pb.data[j/nr*pb.K*nr:]
-	for kk := range dst[:pb.K] {
-		dst[kk] = WidenBF16(panel[(kk&^1)*nr+2*(j%nr)+kk&1])
+// RowsF32 writes rows [j0, j1) of the weight [N, K] that pb holds
+// (columns of the packed right-hand side), widened to float32, into dst
+// ([j1−j0][K]).
+func (pb *PackedBF16) RowsF32(j0, j1 int, dst []float32) {
+	nr, k := pb.kern.nr, pb.K
+	for j := j0; j < j1; j++ {
+		p, c := j/nr, 2*(j%nr)
+		panel := pb.data[p*k*nr+c : (p+1)*k*nr] // row j's pair at kk is panel[kk·NR:]
+		row := dst[(j-j0)*k : (j-j0+1)*k]
+		for kk := 0; kk+1 < len(row); kk += 2 {
+			v := panel[kk*nr : kk*nr+2]
+			row[kk], row[kk+1] = WidenBF16(v[0]), WidenBF16(v[1])
+		}
 	}
 }

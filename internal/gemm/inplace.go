@@ -79,12 +79,19 @@ func perPanel(np, size, threads int, f func(tmp []float32, p int)) {
 	})
 }
 
-// Row writes row j of the weight [N, K] that pb holds (column j of the
-// packed right-hand side) into dst[:K].
-func (pb *PackedB) Row(j int, dst []float32) {
-	nr := pb.kern.nr
-	panel := pb.data[j/nr*pb.K*nr:]
-	for kk := range dst[:pb.K] {
-		dst[kk] = panel[kk*nr+j%nr]
+// Rows writes rows [j0, j1) of the weight [N, K] that pb holds (columns
+// of the packed right-hand side) into dst ([j1−j0][K]), reading each
+// panel in its order.
+func (pb *PackedB) Rows(j0, j1 int, dst []float32) {
+	nr, k := pb.kern.nr, pb.K
+	for p := j0 / nr; p*nr < j1; p++ {
+		c0, c1 := max(j0, p*nr), min(j1, (p+1)*nr)
+		panel := pb.data[p*k*nr : (p+1)*k*nr]
+		for kk := range k {
+			src := panel[kk*nr : (kk+1)*nr]
+			for j := c0; j < c1; j++ {
+				dst[(j-j0)*k+kk] = src[j-p*nr]
+			}
+		}
 	}
 }

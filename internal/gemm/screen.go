@@ -62,16 +62,16 @@ type ScreenStats struct {
 
 // ArgMax sets ids[r], for each of the m rows a_r of a ([m][K]), to the
 // first index of the largest c_j = a_r·w_j as MatMul computes it, reading
-// the rows w_j of the weight through row (as QuantizeRowsI8's) only for
+// the rows w_j of the weight through rows (as QuantizeRowsI8's) only for
 // the candidates. It returns false, leaving ids unspecified, when a row of
 // a or a bound is not finite or too large to be safe (the caller then
 // computes the full product).
-func (s *RowsI8) ArgMax(ids []int32, a []float32, m int, row func(j int, dst []float32), threads int, st *ScreenStats) bool {
-	return s.argMax(defaultKernel().i8, ids, a, m, row, threads, st)
+func (s *RowsI8) ArgMax(ids []int32, a []float32, m int, rows Rows, threads int, st *ScreenStats) bool {
+	return s.argMax(defaultKernel().i8, ids, a, m, rows, threads, st)
 }
 
 // argMax is ArgMax through the screening kernel kern (nil: Go loops).
-func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, row func(j int, dst []float32), threads int, st *ScreenStats) bool {
+func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, rows Rows, threads int, st *ScreenStats) bool {
 	n1, n2 := make([]float64, m), make([]float64, m)
 	for r := range m {
 		var ok bool
@@ -87,7 +87,7 @@ func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, row fu
 		if !ok {
 			return false
 		}
-		if ids[r], ok = exactMax(a[r*s.K:(r+1)*s.K], cands, row, w); !ok {
+		if ids[r], ok = exactMax(a[r*s.K:(r+1)*s.K], cands, rows, w); !ok {
 			return false
 		}
 		if st != nil {
@@ -170,10 +170,10 @@ func (s *RowsI8) beta(j int, n1, n2 float64) float64 {
 // fused multiply-add chain over k in order from +0 (fma32, which the
 // kernels are held to bit for bit) — reading each row into w, and returns
 // the first index of the largest; false if one is not finite.
-func exactMax(a []float32, cands []int, row func(j int, dst []float32), w []float32) (int32, bool) {
+func exactMax(a []float32, cands []int, rows Rows, w []float32) (int32, bool) {
 	best, bestV := int32(0), float32(0)
 	for i, j := range cands {
-		row(j, w)
+		rows(j, j+1, w)
 		var c float32
 		for k, x := range a {
 			c = fma32(x, w[k], c)

@@ -2,31 +2,43 @@ package gemm
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 )
 
 // Making the screening copy (screen.go): a row's int8 codes, its scale
 // and the bounds of its quantization error.
 
-// QuantizeRowsI8 makes the screening copy of the weight [n, k] whose row j
-// row writes into dst (k floats); it returns nil if a weight is not finite.
-// row is called once per row, from up to threads goroutines at once.
-func QuantizeRowsI8(n, k int, row func(j int, dst []float32), threads int) *RowsI8 {
-	return quantizeRowsI8(defaultKernel().i8, n, k, row, threads)
+// Rows writes rows [j0, j1) of a weight [N, K] into dst ([j1−j0][K]) as
+// float32.
+type Rows func(j0, j1 int, dst []float32)
+
+// QuantizeRowsI8 makes the screening copy of the weight [n, k] that rows
+// reads (once per row, slices of up to 256 rows from up to threads
+// goroutines at once); it returns nil if a weight is not finite.
+func QuantizeRowsI8(n, k int, rows Rows, threads int) *RowsI8 {
+	return quantizeRowsI8(defaultKernel().i8, n, k, rows, threads)
 }
 
 // quantizeRowsI8 is QuantizeRowsI8 through kern's quantization (nil: Go
 // loops).
-func quantizeRowsI8(kern *i8Kernels, n, k int, row func(j int, dst []float32), threads int) *RowsI8 {
+func quantizeRowsI8(kern *i8Kernels, n, k int, rows Rows, threads int) *RowsI8 {
 	s := &RowsI8{N: n, K: k, q: make([]int8, n*k), scale: make([]float32, n),
 		absMax: make([]float32, n), errMax: make([]float32, n), errL2: make([]float32, n),
 		gamma: gammaN(k) + gammaN(k+4), sub: float64(k) * 0x1p-148}
 	var bad atomic.Bool
-	shareOut(n, max(1, min(256, n/(8*max(1, threads)))), max(1, threads), false, func(lo, hi int) {
-		w := make([]float32, k)
+	slice := 64
+	if n < 8*slice*max(1, threads) {
+		slice = max(1, n/(8*max(1, threads)))
+	}
+	var bufs sync.Pool
+	shareOut(n, slice, max(1, threads), false, func(lo, hi int) {
+		bp := getPooled[float32](&bufs, (hi-lo)*k)
+		defer bufs.Put(bp)
+		buf := *bp
+		rows(lo, hi, buf)
 		for j := lo; j < hi && !bad.Load(); j++ {
-			row(j, w)
-			if !s.quantizeRow(kern, j, w) {
+			if !s.quantizeRow(kern, j, buf[(j-lo)*k:(j-lo+1)*k]) {
 				bad.Store(true)
 			}
 		}

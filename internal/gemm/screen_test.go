@@ -86,8 +86,8 @@ func screenCases() []screenCase {
 	return cs
 }
 
-func rowOf(w []float32, k int) func(j int, dst []float32) {
-	return func(j int, dst []float32) { copy(dst, w[j*k:(j+1)*k]) }
+func rowOf(w []float32, k int) Rows {
+	return func(j0, j1 int, dst []float32) { copy(dst, w[j0*k:j1*k]) }
 }
 
 // TestScreenArgMax: the screened argmax equals the full product's first
@@ -199,8 +199,8 @@ func TestScreenNonFinite(t *testing.T) {
 	}
 }
 
-// TestPackedRows: Row and RowF32 read the weight rows back from the
-// packed layouts.
+// TestPackedRows: Rows and RowsF32 read the weight rows back from the
+// packed layouts, for ranges within a panel, across panels and whole.
 func TestPackedRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, kn := range available() {
@@ -213,15 +213,14 @@ func TestPackedRows(t *testing.T) {
 		}
 		pb := packInPlace(kn, append([]float32(nil), w...), n, k, 1)
 		pb16 := packInPlaceBF16(kn, append([]uint16(nil), w16...), n, k, 1)
-		got, got16 := make([]float32, k), make([]float32, k)
-		for j := range n {
-			pb.Row(j, got)
-			pb16.RowF32(j, got16)
-			for i := range k {
-				want := math.Float32bits(w[j*k+i])
-				if math.Float32bits(got[i]) != want || math.Float32bits(got16[i]) != want {
-					t.Fatalf("%s row %d col %d: Row %x, RowF32 %x, want %x", kn.name, j, i,
-						math.Float32bits(got[i]), math.Float32bits(got16[i]), want)
+		for _, r := range [][2]int{{0, 1}, {3, 4}, {1, kn.nr}, {kn.nr - 1, 2*kn.nr + 3}, {0, n}} {
+			got, got16 := make([]float32, (r[1]-r[0])*k), make([]float32, (r[1]-r[0])*k)
+			pb.Rows(r[0], r[1], got)
+			pb16.RowsF32(r[0], r[1], got16)
+			for i, v := range w[r[0]*k : r[1]*k] {
+				if math.Float32bits(got[i]) != math.Float32bits(v) || math.Float32bits(got16[i]) != math.Float32bits(v) {
+					t.Fatalf("%s rows %v, value %d: Rows %x, RowsF32 %x, want %x", kn.name, r, i,
+						math.Float32bits(got[i]), math.Float32bits(got16[i]), math.Float32bits(v))
 				}
 			}
 		}

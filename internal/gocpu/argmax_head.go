@@ -148,22 +148,22 @@ func (b *Buffer) headScreen(n, k, threads int) *gemm.RowsI8 {
 	return s.rows
 }
 
-// rowReader returns a function writing row j of the weight [N, k] this
-// buffer holds, in whichever layout it is, as float32.
-func (b *Buffer) rowReader(k int) func(j int, dst []float32) {
+// rowReader returns the gemm.Rows of the weight [N, k] this buffer holds,
+// in whichever layout it is.
+func (b *Buffer) rowReader(k int) gemm.Rows {
 	switch {
 	case b.weight != nil:
-		return b.weight.Row
+		return b.weight.Rows
 	case b.weightBF16 != nil:
-		return b.weightBF16.RowF32
+		return b.weightBF16.RowsF32
 	}
 	switch f := b.flat.(type) {
 	case []float32:
-		return func(j int, dst []float32) { copy(dst, f[j*k:(j+1)*k]) }
+		return func(j0, j1 int, dst []float32) { copy(dst, f[j0*k:j1*k]) }
 	default:
 		w := bits16(b.flat)
-		return func(j int, dst []float32) {
-			for i, v := range w[j*k : (j+1)*k] {
+		return func(j0, j1 int, dst []float32) {
+			for i, v := range w[j0*k : j1*k] {
 				dst[i] = gemm.WidenBF16(v)
 			}
 		}
