@@ -44,7 +44,7 @@ func openLoadIn4Bit(dir string, cfg *Config, q *Quantization) (*bnbSet, error) {
 		return nil, errs.BadInputf("%s: load_in_4bit quantizes a float checkpoint; this one is already quantized (%s)", configName(cfg), cfg.Quantization)
 	}
 	if cfg.TieWordEmbeddings && bnbHeadQuantized(q.SkipModules) {
-		return nil, errs.BadInputf("%s: load_in_4bit with llm_int8_skip_modules %v quantizes the LM head too (transformers 5.23 does unless the list names lm_head), and this checkpoint ties its head to the embedding, which goeval does not untie: add lm_head to llm_int8_skip_modules to keep the head float", configName(cfg), q.SkipModules)
+		return nil, errs.BadInputf("%s: load_in_4bit with llm_int8_skip_modules %v quantizes the LM head too (unless the list names lm_head), and this checkpoint ties its head to the embedding: transformers 5.23 then makes the head a 4-bit layer over the float embedding, whose forward fails on CPU (an AssertionError, bitsandbytes 0.50), so there is no reference to match; add lm_head to llm_int8_skip_modules to keep the head float", configName(cfg), q.SkipModules)
 	}
 	set, err := safetensors.Open(dir)
 	if err != nil {
