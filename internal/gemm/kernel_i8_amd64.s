@@ -7,19 +7,38 @@
 // its error). K is a multiple of the step (64 for AVX-512, 32 for AVX2).
 // The codes stream from DRAM, prefetched q4Ahead bytes ahead.
 
-// func i8Dot1AVX512(a *float32, q *int8, k, ldq int, scale, c *float32, ncols int)
-TEXT ·i8Dot1AVX512(SB), NOSPLIT, $0-56
-	MOVQ q+8(FP), R8
-	MOVQ ldq+24(FP), R9
-	MOVQ scale+32(FP), SI
-	MOVQ c+40(FP), DI
+// I8ARGS loads the arguments: R8 the row's codes, R9 ldq, SI scale, DI c,
+// CX ncols.
+#define I8ARGS \
+	MOVQ q+8(FP), R8       \
+	MOVQ ldq+24(FP), R9    \
+	MOVQ scale+32(FP), SI  \
+	MOVQ c+40(FP), DI      \
 	MOVQ ncols+48(FP), CX
 
+// I8ROW(shift) starts a row: AX a, BX its codes, R11 its steps (k >> shift).
+#define I8ROW(shift) \
+	MOVQ a+0(FP), AX   \
+	MOVQ R8, BX        \
+	MOVQ k+16(FP), R11 \
+	SHRQ shift, R11
+
+// I8STORE stores the row's sum in X0 times its scale and moves to the
+// next row (DECQ CX last: the caller's JNZ loops).
+#define I8STORE \
+	VMULSS (SI), X0, X0 \
+	VMOVSS X0, (DI)     \
+	ADDQ   $4, SI       \
+	ADDQ   $4, DI       \
+	ADDQ   R9, R8       \
+	DECQ   CX
+
+// func i8Dot1AVX512(a *float32, q *int8, k, ldq int, scale, c *float32, ncols int)
+TEXT ·i8Dot1AVX512(SB), NOSPLIT, $0-56
+	I8ARGS
+
 row512:
-	MOVQ   a+0(FP), AX
-	MOVQ   R8, BX
-	MOVQ   k+16(FP), R11
-	SHRQ   $6, R11
+	I8ROW($6)
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -48,29 +67,17 @@ step512:
 	VADDPS Z3, Z2, Z2
 	VADDPS Z2, Z0, Z0
 	HSUM512(Z0, Y0, X0, Y1, X1)
-	VMULSS (SI), X0, X0
-	VMOVSS X0, (DI)
-	ADDQ   $4, SI
-	ADDQ   $4, DI
-	ADDQ   R9, R8
-	DECQ   CX
-	JNZ    row512
+	I8STORE
+	JNZ row512
 	VZEROUPPER
 	RET
 
 // func i8Dot1AVX2(a *float32, q *int8, k, ldq int, scale, c *float32, ncols int)
 TEXT ·i8Dot1AVX2(SB), NOSPLIT, $0-56
-	MOVQ q+8(FP), R8
-	MOVQ ldq+24(FP), R9
-	MOVQ scale+32(FP), SI
-	MOVQ c+40(FP), DI
-	MOVQ ncols+48(FP), CX
+	I8ARGS
 
 row256:
-	MOVQ   a+0(FP), AX
-	MOVQ   R8, BX
-	MOVQ   k+16(FP), R11
-	SHRQ   $5, R11
+	I8ROW($5)
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -99,13 +106,8 @@ step256:
 	VADDPS Y3, Y2, Y2
 	VADDPS Y2, Y0, Y0
 	HSUM256(Y0, X0, X1)
-	VMULSS (SI), X0, X0
-	VMOVSS X0, (DI)
-	ADDQ   $4, SI
-	ADDQ   $4, DI
-	ADDQ   R9, R8
-	DECQ   CX
-	JNZ    row256
+	I8STORE
+	JNZ row256
 	VZEROUPPER
 	RET
 
