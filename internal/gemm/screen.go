@@ -60,18 +60,32 @@ type ScreenStats struct {
 	Candidates int // head rows computed exactly, over all of them
 }
 
+// Arith is the arithmetic of the product whose argmax ArgMax finds.
+type Arith int
+
+const (
+	// ArithFMA is MatMul's: one float32 FMA chain over k in order from +0.
+	ArithFMA Arith = iota
+	// ArithBF16Dot is MatMulBF16Dot's (dotReference): the activations
+	// rounded to bfloat16, VDPBF16PS pair sums, subnormals flushed.
+	ArithBF16Dot
+)
+
 // ArgMax sets ids[r], for each of the m rows a_r of a ([m][K]), to the
-// first index of the largest c_j = a_r·w_j as MatMul computes it, reading
-// the rows w_j of the weight through rows (as QuantizeRowsI8's) only for
-// the candidates. It returns false, leaving ids unspecified, when a row of
-// a or a bound is not finite or too large to be safe (the caller then
-// computes the full product).
-func (s *RowsI8) ArgMax(ids []int32, a []float32, m int, rows Rows, threads int, st *ScreenStats) bool {
-	return s.argMax(defaultKernel().i8, ids, a, m, rows, threads, st)
+// first index of the largest c_j = a_r·w_j as the product of arithmetic
+// arith computes it, reading the rows w_j of the weight through rows (as
+// QuantizeRowsI8's) only for the candidates. It returns false, leaving ids
+// unspecified, when a row of a or a bound is not finite or too large to be
+// safe (the caller then computes the full product).
+func (s *RowsI8) ArgMax(ids []int32, a []float32, m int, rows Rows, arith Arith, threads int, st *ScreenStats) bool {
+	return s.argMax(defaultKernel().i8, ids, a, m, rows, arith, threads, st)
 }
 
 // argMax is ArgMax through the screening kernel kern (nil: Go loops).
-func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, rows Rows, threads int, st *ScreenStats) bool {
+func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, rows Rows, arith Arith, threads int, st *ScreenStats) bool {
+	if arith == ArithBF16Dot {
+		a = roundedBF16(a) // the values the product multiplies
+	}
 	n1, n2 := make([]float64, m), make([]float64, m)
 	for r := range m {
 		var ok bool
@@ -83,11 +97,15 @@ func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, rows R
 	s.dot(kern, approx, a, m, threads)
 	w := make([]float32, s.K)
 	for r := range m {
-		cands, ok := s.candidates(approx[r*s.N:(r+1)*s.N], n1[r], n2[r])
+		extra := 0.0
+		if arith == ArithBF16Dot { // flushed sums, and weights read as zero
+			extra = float64(s.K)*0x1p-125 + n1[r]*0x1p-126
+		}
+		cands, ok := s.candidates(approx[r*s.N:(r+1)*s.N], n1[r], n2[r], extra)
 		if !ok {
 			return false
 		}
-		if ids[r], ok = exactMax(a[r*s.K:(r+1)*s.K], cands, rows, w); !ok {
+		if ids[r], ok = exactMax(a[r*s.K:(r+1)*s.K], cands, rows, w, arith); !ok {
 			return false
 		}
 		if st != nil {
@@ -96,6 +114,16 @@ func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, rows R
 		}
 	}
 	return true
+}
+
+// roundedBF16 is a copy of a rounded to bfloat16 (widened back), with
+// subnormals read as zero, as VDPBF16PS reads its activations.
+func roundedBF16(a []float32) []float32 {
+	r := make([]float32, len(a))
+	for i, v := range a {
+		r[i] = daz(WidenBF16(RoundBF16(v)))
+	}
+	return r
 }
 
 // norms returns ‖a‖₁ and ‖a‖₂ of a row rounded up, false if a value is not
@@ -122,9 +150,10 @@ const screenLimit = 1e30
 func (s *RowsI8) maxCandidates() int { return max(64, s.N/128) }
 
 // candidates returns, ascending, the rows j whose exact value may reach
-// the largest lower bound (see the package comment above); false when a
-// bound is not finite or too large, or there are too many.
-func (s *RowsI8) candidates(approx []float32, n1, n2 float64) ([]int, bool) {
+// the largest lower bound (see the package comment above; extra widens
+// every bound); false when a bound is not finite or too large, or there
+// are too many.
+func (s *RowsI8) candidates(approx []float32, n1, n2, extra float64) ([]int, bool) {
 	if !(s.maxAbs*n1 < screenLimit) {
 		return nil, false
 	}
@@ -133,7 +162,7 @@ func (s *RowsI8) candidates(approx []float32, n1, n2 float64) ([]int, bool) {
 	hi := *hp
 	lo := math.Inf(-1)
 	for j, v := range approx {
-		b := s.beta(j, n1, n2)
+		b := s.beta(j, n1, n2) + extra
 		hi[j] = float64(v) + b
 		if l := float64(v) - b; l > lo || l != l {
 			lo = l
@@ -166,18 +195,17 @@ func (s *RowsI8) beta(j int, n1, n2 float64) float64 {
 	return (s.gamma*float64(s.absMax[j])*n1+e)*(1+1e-6) + s.sub
 }
 
-// exactMax computes a·w_j for the candidate rows j as MatMul does — one
-// fused multiply-add chain over k in order from +0 (fma32, which the
-// kernels are held to bit for bit) — reading each row into w, and returns
-// the first index of the largest; false if one is not finite.
-func exactMax(a []float32, cands []int, rows Rows, w []float32) (int32, bool) {
+// exactMax computes a·w_j for the candidate rows j as the product of
+// arithmetic arith does, reading each row into w, and returns the first
+// index of the largest; false if one is not finite. ArithFMA is one fused
+// multiply-add chain over k in order from +0 (fma32, which the kernels
+// are held to bit for bit); ArithBF16Dot is dotReference's (a already
+// rounded).
+func exactMax(a []float32, cands []int, rows Rows, w []float32, arith Arith) (int32, bool) {
 	best, bestV := int32(0), float32(0)
 	for i, j := range cands {
 		rows(j, j+1, w)
-		var c float32
-		for k, x := range a {
-			c = fma32(x, w[k], c)
-		}
+		c := exactDot(a, w, arith)
 		if c != c || c > math.MaxFloat32 || c < -math.MaxFloat32 {
 			return 0, false
 		}
@@ -186,6 +214,22 @@ func exactMax(a []float32, cands []int, rows Rows, w []float32) (int32, bool) {
 		}
 	}
 	return best, true
+}
+
+// exactDot is a·w in arithmetic arith (see exactMax).
+func exactDot(a, w []float32, arith Arith) float32 {
+	var c float32
+	if arith == ArithBF16Dot {
+		for k := 0; k+1 < len(a); k += 2 {
+			c = daz(c + float32(float64(a[k+1])*float64(daz(w[k+1]))))
+			c = daz(c + float32(float64(a[k])*float64(daz(w[k]))))
+		}
+		return c
+	}
+	for k, x := range a {
+		c = fma32(x, w[k], c)
+	}
+	return c
 }
 
 // dot sets approx[r·N + j] = s_j · Σ_k a_r[k] q_jk (float32 sums, any

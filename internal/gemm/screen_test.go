@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -104,7 +105,7 @@ func TestScreenArgMax(t *testing.T) {
 			for _, threads := range []int{1, 3} {
 				ids := make([]int32, c.m)
 				var st ScreenStats
-				if !s.argMax(kern, ids, c.a, c.m, rowOf(c.w, c.k), threads, &st) {
+				if !s.argMax(kern, ids, c.a, c.m, rowOf(c.w, c.k), ArithFMA, threads, &st) {
 					t.Fatalf("%s/%s/%d: screen gave up on finite data", c.name, kname, threads)
 				}
 				for r := range c.m {
@@ -118,6 +119,91 @@ func TestScreenArgMax(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestScreenBF16Dot: with ArithBF16Dot the screened argmax is that of
+// dotReference's product (MatMulBF16Dot's bits) on bf16 weights, near ties
+// included and where it differs from the f32 chain's (roundingCase), on
+// every kernel.
+func TestScreenBF16Dot(t *testing.T) {
+	for _, c := range append(screenCases(), roundingCase()) {
+		if c.k%2 != 0 {
+			continue
+		}
+		w16 := make([]uint16, c.n*c.k) // the weights rounded to bf16, [K, N] for dotReference
+		w := make([]float32, c.n*c.k)
+		for j := range c.n {
+			for i := range c.k {
+				w16[i*c.n+j] = RoundBF16(c.w[j*c.k+i])
+				w[j*c.k+i] = WidenBF16(w16[i*c.n+j])
+			}
+		}
+		for kname, kern := range screenKernels() {
+			s := quantizeRowsI8(kern, c.n, c.k, rowOf(w, c.k), 2)
+			ids := make([]int32, c.m)
+			if !s.argMax(kern, ids, c.a, c.m, rowOf(w, c.k), ArithBF16Dot, 2, nil) {
+				t.Fatalf("%s/%s: screen gave up on finite data", c.name, kname)
+			}
+			out := make([]float32, c.m*c.n)
+			dotReference(out, c.n, c.a, c.k, c.m, w16, c.k, c.n)
+			for r := range c.m {
+				row := out[r*c.n : (r+1)*c.n]
+				want := int32(slices.Index(row, slices.Max(row)))
+				if ids[r] != want {
+					t.Errorf("%s/%s row %d: screened argmax %d, VDPBF16PS product's %d", c.name, kname, r, ids[r], want)
+				}
+			}
+		}
+	}
+}
+
+// TestExactDot: exactDot's values are MatMul's (ArithFMA) and
+// dotReference's (ArithBF16Dot, on the activations rounded as argMax
+// rounds them), bit for bit.
+func TestExactDot(t *testing.T) {
+	c := screenCases()[3] // 2000 × 1000
+	w16 := make([]uint16, c.n*c.k)
+	w := make([]float32, c.n*c.k)
+	for j := range c.n {
+		for i := range c.k {
+			w16[i*c.n+j] = RoundBF16(c.w[j*c.k+i])
+			w[j*c.k+i] = WidenBF16(w16[i*c.n+j])
+		}
+	}
+	a := c.a[:c.k]
+	full, dots := make([]float32, c.n), make([]float32, c.n)
+	MatMul(full, c.n, a, c.k, 1, PackB(w, c.k, c.n, c.k, true), 1)
+	dotReference(dots, c.n, a, c.k, 1, w16, c.k, c.n)
+	ah := roundedBF16(a)
+	for j := range c.n {
+		row := w[j*c.k : (j+1)*c.k]
+		if got := exactDot(a, row, ArithFMA); math.Float32bits(got) != math.Float32bits(full[j]) {
+			t.Fatalf("row %d: ArithFMA %g, MatMul %g", j, got, full[j])
+		}
+		if got := exactDot(ah, row, ArithBF16Dot); math.Float32bits(got) != math.Float32bits(dots[j]) {
+			t.Fatalf("row %d: ArithBF16Dot %g, dotReference %g", j, got, dots[j])
+		}
+	}
+}
+
+// roundingCase is a head where the two arithmetics pick different rows:
+// rows 800 and 900 lead, each with 0.5 at one of two columns whose
+// activations, 1 and 1.001, are equal once rounded to bf16 — so the f32
+// chain picks 900 and VDPBF16PS ties them (800 first).
+func roundingCase() screenCase {
+	c := screenCases()[4] // near_ties: n 2048, k 256, one row
+	w := append([]float32(nil), c.w...)
+	a := append([]float32(nil), c.a...)
+	a[10], a[11] = 1, 1.001
+	for _, j := range []int{800, 900} {
+		copy(w[j*c.k:(j+1)*c.k], w[3*c.k:4*c.k])
+		w[j*c.k+10], w[j*c.k+11] = 0, 0
+	}
+	w[800*c.k+10], w[900*c.k+11] = 0.5, 0.5
+	if fullArgMax(w, a, c.n, c.k) != 900 {
+		panic("roundingCase: row 900 does not lead the f32 product")
+	}
+	return screenCase{"bf16_rounding", c.n, c.k, 1, w, a}
 }
 
 // TestScreenBound: on every kernel, every row's approximation is within
@@ -192,7 +278,7 @@ func TestScreenNonFinite(t *testing.T) {
 		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(-1)), 3e38} {
 			a := append([]float32(nil), c.a[:c.k]...)
 			a[9] = bad
-			if s.argMax(kern, make([]int32, 1), a, 1, rowOf(c.w, c.k), 1, nil) {
+			if s.argMax(kern, make([]int32, 1), a, 1, rowOf(c.w, c.k), ArithFMA, 1, nil) {
 				t.Errorf("%s: activation %g: screened anyway", kname, bad)
 			}
 		}

@@ -18,13 +18,13 @@ import (
 // through gemm.RowsI8 — an int8 copy of w made at the node's first run
 // and kept on w's buffer (V·H bytes: 263 MB at Llama 3.2's 128256 × 2048),
 // read instead of w (half of bf16's bytes, a quarter of f32's), with only
-// the few rows whose logit could be the largest computed exactly, by the
-// same chain as the product. The index is the product's argmax bit for
+// the few rows whose logit could be the largest computed exactly, in the
+// same arithmetic as the product (the f32 chain, or "bf16=dot"'s VDPBF16PS
+// pairs for a packed bf16 head). The index is the product's argmax bit for
 // bit (the first of equal maxima); screenHead gives up, and the node
 // computes the product and its argmax, for non-finite values, more rows
-// than screenMaxRows*, the product on VDPBF16PS ("bf16=dot" with a packed
-// bf16 head: other bits than the f32 chain), a packed 4-bit head, too
-// little memory for the copy, or "screen=off".
+// than screenMaxRows*, a packed 4-bit head, too little memory for the
+// copy, or "screen=off".
 
 // screenMaxRows is the most activation rows the screen serves for a head
 // held in f32 (4 bytes a weight) and in bf16 (2): each row after the first
@@ -96,8 +96,12 @@ func (p *dotPlan) screenHead(x *runCtx, in []*Buffer, o *Buffer) bool {
 	if p.bf16 {
 		maxRows = screenMaxRowsBF16
 	}
-	if p.m > maxRows || w.q4 != nil || (p.bf16 && x.b.bf16Dot && w.weightBF16 != nil) {
+	if p.m > maxRows || w.q4 != nil {
 		return false
+	}
+	arith := gemm.ArithFMA
+	if p.bf16 && x.b.bf16Dot && w.weightBF16 != nil {
+		arith = gemm.ArithBF16Dot // runBF16's MatMulBF16Dot
 	}
 	s := w.headScreen(p.n, p.k, x.threads())
 	if s == nil {
@@ -107,7 +111,7 @@ func (p *dotPlan) screenHead(x *runCtx, in []*Buffer, o *Buffer) bool {
 	defer rel()
 	ids := make([]int32, p.m)
 	var st gemm.ScreenStats
-	if !s.ArgMax(ids, a, p.m, w.rowReader(p.k), x.threads(), &st) {
+	if !s.ArgMax(ids, a, p.m, w.rowReader(p.k), arith, x.threads(), &st) {
 		return false
 	}
 	switch d := o.flat.(type) {

@@ -12,6 +12,8 @@ import (
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
+
+	"github.com/goeval/goeval/internal/gemm"
 )
 
 // greedyHead is a greedy decode step's end: the argmax of x [m, k] · wᵀ
@@ -30,9 +32,13 @@ func greedyHead(tied bool) func(x, w, ids *Node) []*Node {
 
 // headWeight is a head [n, k] with near-ties: rows 1 and n−2 copy the row
 // that wins for x's first row and row n−2 then differs in one weight's
-// last bit (so exact ties and a hair's difference both occur).
+// last bit (so exact ties and a hair's difference both occur); and rows
+// 300 and 400 lead that row with 4 at columns 10 and 11, whose
+// activations (set to 1 and 1.001) differ only before rounding to bf16 —
+// so the f32 chain picks 400, and bf16=dot's VDPBF16PS ties them (300).
 func headWeight(rng *rand.Rand, n, k int, x []float32) []float32 {
 	w := randFlat(rng, n*k)
+	x[10], x[11] = 1, 1.001
 	logits := make([]float32, n)
 	for j := range n {
 		for i := range k {
@@ -40,10 +46,11 @@ func headWeight(rng *rand.Rand, n, k int, x []float32) []float32 {
 		}
 	}
 	best := slices.Index(logits, slices.Max(logits))
-	for _, j := range []int{1, n - 2} {
+	for _, j := range []int{1, n - 2, 300, 400} {
 		copy(w[j*k:(j+1)*k], w[best*k:(best+1)*k])
 	}
 	w[(n-2)*k+3] = math.Nextafter32(w[(n-2)*k+3], float32(math.Copysign(1, float64(x[3]))))
+	w[300*k+10], w[300*k+11], w[400*k+10], w[400*k+11] = 4, 0, 0, 4
 	return w
 }
 
@@ -51,23 +58,34 @@ func headWeight(rng *rand.Rand, n, k int, x []float32) []float32 {
 // the whole product's ("screen=off") for f32 and bf16 heads, packed in
 // place or stored (tied), rows the screen serves (1, 2; 5 with an f32
 // head) and those it leaves to the product (5 with a bf16 head, 9), on 1
-// and 2 threads; and the screen served the rows it should.
+// and 2 threads, and with "bf16=dot" (where the CPU has it) for bf16 heads
+// (VDPBF16PS's products when packed); and the screen served the rows it
+// should.
 func TestArgMaxHeadScreened(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	opts := []string{""}
+	if gemm.HasBF16Dot() {
+		opts = append(opts, ",bf16=dot")
+	}
 	for _, threads := range []int{1, 2} {
-		on, err := New(fmt.Sprintf("threads=%d", threads))
-		if err != nil {
-			t.Fatal(err)
-		}
-		off, err := New(fmt.Sprintf("threads=%d,screen=off", threads))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, tied := range []bool{false, true} {
-			for _, bf16 := range []bool{false, true} {
-				for _, nm := range [][2]int{{1024, 1}, {1024, 2}, {1024, 5}, {1024, 9}, {1000, 1}} {
-					name := fmt.Sprintf("threads%d/tied=%v/bf16=%v/n%d_m%d", threads, tied, bf16, nm[0], nm[1])
-					checkScreenedHead(t, name, rng, on, off, tied, bf16, nm[0], nm[1])
+		for _, opt := range opts {
+			on, err := New(fmt.Sprintf("threads=%d%s", threads, opt))
+			if err != nil {
+				t.Fatal(err)
+			}
+			off, err := New(fmt.Sprintf("threads=%d%s,screen=off", threads, opt))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tied := range []bool{false, true} {
+				for _, bf16 := range []bool{false, true} {
+					if opt != "" && !bf16 {
+						continue // bf16=dot changes only bf16 products
+					}
+					for _, nm := range [][2]int{{1024, 1}, {1024, 2}, {1024, 5}, {1024, 9}, {1000, 1}} {
+						name := fmt.Sprintf("threads%d%s/tied=%v/bf16=%v/n%d_m%d", threads, opt, tied, bf16, nm[0], nm[1])
+						checkScreenedHead(t, name, rng, on, off, tied, bf16, nm[0], nm[1])
+					}
 				}
 			}
 		}
