@@ -98,6 +98,14 @@
 // definition bit for bit), flushing subnormals. Its numbers are not the
 // widening kernels': each activation loses up to 2^-8 of its value.
 //
+// # Screened argmax (greedy LM heads)
+//
+// RowsI8 is an int8 copy of a weight [N, K] with per-row error bounds;
+// its ArgMax finds the index of the largest a·w_j that MatMul (or
+// MatMulBF16Dot) would compute, bit for bit, by approximating every row
+// from the copy and computing exactly only the rows whose bound can reach
+// the best (screen.go, screen_quant.go, kernel_i8_amd64.s).
+//
 // # Performance
 //
 // Measured on the development machine (2 cores of an AMD EPYC Zen 3,
