@@ -42,9 +42,10 @@ type screenCase struct {
 }
 
 // screenCases: random heads (Gaussian rows of different scales, an
-// activation with outliers, K not a multiple of any step), and heads made
-// of near-ties: rows equal but for one weight's last bit, and exact
-// duplicates (the first index must win).
+// activation with outliers, K not a multiple of any step, a row of zeros
+// and one of tiny weights), and heads made of near-ties: copies of the
+// leading row, one with a product 2⁻¹² larger, and exact duplicates (the
+// first index must win).
 func screenCases() []screenCase {
 	rng := rand.New(rand.NewPCG(3, 4))
 	gauss := func(n int, sd float64) []float32 {
@@ -72,7 +73,7 @@ func screenCases() []screenCase {
 	n, k := 2048, 256
 	w, a := gauss(n*k, 0.02), gauss(k, 1)
 	best := fullArgMax(w, a, n, k)
-	for _, j := range []int{3, 700, n - 1} { // copies of the best row, each a bit apart
+	for _, j := range []int{3, 700, n - 1} { // copies of the best row
 		copy(w[j*k:(j+1)*k], w[int(best)*k:(int(best)+1)*k])
 	}
 	i := 5 // row 700 a hair larger: one product up by 2⁻¹² of itself
