@@ -18,8 +18,8 @@ import (
 //  3. Every j with ã_j + β_j ≥ L = max_j (ã_j − β_j) is a candidate; the
 //     largest c_j is among them, and no other j can reach it.
 //  4. Compute the candidates' c_j as MatMul does (one FMA chain over k in
-//     order, so the same bits as the full product) and take the first of
-//     the largest.
+//     order, so the same bits as the full product; or as MatMulBF16Dot
+//     does, ArithBF16Dot) and take the first of the largest.
 //
 // The result is the full product's argmax bit for bit (first index among
 // equal maxima). The bound, with u = 2⁻²⁴ and γ_n = nu/(1−nu):
@@ -30,7 +30,9 @@ import (
 //	                            scaling, a split sum's last addition)
 //
 // where M_j = max_k |w_jk|, E_j = max_k |e_jk| and R_j = ‖e_j‖₂ are
-// recorded (rounded up) when the copy is made. Non-finite activations,
+// recorded (rounded up) when the copy is made. For ArithBF16Dot, a is
+// first rounded as VDPBF16PS reads it, and every bound grows by K·2⁻¹²⁵ +
+// ‖a‖₁·2⁻¹²⁶ (sums flushed to zero, subnormal weights read as zero). Non-finite activations,
 // weights or sums are never screened (ArgMax reports false and the caller
 // computes the full product).
 
