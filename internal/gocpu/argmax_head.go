@@ -166,10 +166,6 @@ func (b *Buffer) rowReader(k int) gemm.Rows {
 		return func(j0, j1 int, dst []float32) { copy(dst, f[j0*k:j1*k]) }
 	default:
 		w := bits16(b.flat)
-		return func(j0, j1 int, dst []float32) {
-			for i, v := range w[j0*k : j1*k] {
-				dst[i] = gemm.WidenBF16(v)
-			}
-		}
+		return func(j0, j1 int, dst []float32) { widenInto(dst, w[j0*k:j1*k]) }
 	}
 }

@@ -104,12 +104,14 @@ func (p *dotPlan) runBF16Stored(x *runCtx, c, a []float32, w []uint16) {
 
 // widenBF16 sets dst[i] to src[i] widened to f32, in parallel chunks.
 func widenBF16(x *runCtx, dst []float32, src []uint16) {
-	parallel(x, len(dst), func(lo, hi int) {
-		s := src[lo:hi]
-		for i, v := range s {
-			dst[lo+i] = gemm.WidenBF16(v)
-		}
-	})
+	parallel(x, len(dst), func(lo, hi int) { widenInto(dst[lo:hi], src[lo:hi]) })
+}
+
+// widenInto sets dst[i] to src[i] widened to f32.
+func widenInto(dst []float32, src []uint16) {
+	for i, v := range src {
+		dst[i] = gemm.WidenBF16(v)
+	}
 }
 
 // bits16 views a []bfloat16.BFloat16 as its bit patterns.
