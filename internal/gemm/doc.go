@@ -104,7 +104,11 @@
 // its ArgMax finds the index of the largest a·w_j that MatMul (or
 // MatMulBF16Dot) would compute, bit for bit, by approximating every row
 // from the copy and computing exactly only the rows whose bound can reach
-// the best (screen.go, screen_quant.go, kernel_i8_amd64.s).
+// the best (screen.go, screen_quant.go, kernel_i8_amd64.s). With
+// AVX512_VNNI the activations are split into two int8 levels too and the
+// approximations are exact integer sums (VPDPBUSD over a copy interleaved
+// 16 rows to a vector), so many rows cost little more than one; the bound
+// then adds the activations' residual (screen_int.go).
 //
 // # Performance
 //

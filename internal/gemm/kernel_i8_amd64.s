@@ -191,3 +191,174 @@ quant:
 	VMOVUPS      Y10, 32(DX)
 	VZEROUPPER
 	RET
+
+// The integer screening kernels (screen_int.go), AVX512_VNNI: for nblk
+// blocks of 16 rows of interleaved codes u (K4 steps of 64 bytes: 16 rows'
+// 4 codes, unsigned) and mq quantized activation rows p ([K4][mq] dwords
+// of 4 signed codes), out[b][r][l] = Σ_i Σ_t u[b][i][l][t]·p[i][r][t],
+// VPDPBUSD with the activation dword broadcast: 16 rows' sums a vector,
+// no horizontal sums. Accumulator r is Zr; the codes of a step are Z16.
+//
+// Each starts with BX u, R10 k4, CX nblk, DI out.
+
+// INTSTEP loads a step's codes (AX the step's activations: moved on by
+// the caller) and prefetches ahead.
+#define INTSTEP \
+	PREFETCHT0 q4Ahead(BX) \
+	VMOVDQU32  (BX), Z16   \
+	ADDQ       $64, BX
+
+#define DPB(r, z) VPDPBUSD.BCST r*4(AX), Z16, z
+
+// func i8Ints16AVX512(u *uint8, p *int32, k4, nblk int, out *int32)
+TEXT ·i8Ints16AVX512(SB), NOSPLIT, $0-40
+	MOVQ u+0(FP), BX
+	MOVQ k4+16(FP), R10
+	MOVQ nblk+24(FP), CX
+	MOVQ out+32(FP), DI
+
+blk16:
+	MOVQ p+8(FP), AX
+	MOVQ R10, R11
+	ZEROZ0TO7
+	ZEROZ8TO15
+
+step16:
+	INTSTEP
+	DPB(0, Z0)
+	DPB(1, Z1)
+	DPB(2, Z2)
+	DPB(3, Z3)
+	DPB(4, Z4)
+	DPB(5, Z5)
+	DPB(6, Z6)
+	DPB(7, Z7)
+	DPB(8, Z8)
+	DPB(9, Z9)
+	DPB(10, Z10)
+	DPB(11, Z11)
+	DPB(12, Z12)
+	DPB(13, Z13)
+	DPB(14, Z14)
+	DPB(15, Z15)
+	ADDQ $64, AX
+	DECQ R11
+	JNZ  step16
+
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, 64(DI)
+	VMOVDQU32 Z2, 128(DI)
+	VMOVDQU32 Z3, 192(DI)
+	VMOVDQU32 Z4, 256(DI)
+	VMOVDQU32 Z5, 320(DI)
+	VMOVDQU32 Z6, 384(DI)
+	VMOVDQU32 Z7, 448(DI)
+	VMOVDQU32 Z8, 512(DI)
+	VMOVDQU32 Z9, 576(DI)
+	VMOVDQU32 Z10, 640(DI)
+	VMOVDQU32 Z11, 704(DI)
+	VMOVDQU32 Z12, 768(DI)
+	VMOVDQU32 Z13, 832(DI)
+	VMOVDQU32 Z14, 896(DI)
+	VMOVDQU32 Z15, 960(DI)
+	ADDQ      $1024, DI
+	DECQ      CX
+	JNZ       blk16
+	VZEROUPPER
+	RET
+
+// func i8Ints8AVX512(u *uint8, p *int32, k4, nblk int, out *int32)
+TEXT ·i8Ints8AVX512(SB), NOSPLIT, $0-40
+	MOVQ u+0(FP), BX
+	MOVQ k4+16(FP), R10
+	MOVQ nblk+24(FP), CX
+	MOVQ out+32(FP), DI
+
+blk8:
+	MOVQ p+8(FP), AX
+	MOVQ R10, R11
+	ZEROZ0TO7
+
+step8:
+	INTSTEP
+	DPB(0, Z0)
+	DPB(1, Z1)
+	DPB(2, Z2)
+	DPB(3, Z3)
+	DPB(4, Z4)
+	DPB(5, Z5)
+	DPB(6, Z6)
+	DPB(7, Z7)
+	ADDQ $32, AX
+	DECQ R11
+	JNZ  step8
+
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, 64(DI)
+	VMOVDQU32 Z2, 128(DI)
+	VMOVDQU32 Z3, 192(DI)
+	VMOVDQU32 Z4, 256(DI)
+	VMOVDQU32 Z5, 320(DI)
+	VMOVDQU32 Z6, 384(DI)
+	VMOVDQU32 Z7, 448(DI)
+	ADDQ      $512, DI
+	DECQ      CX
+	JNZ       blk8
+	VZEROUPPER
+	RET
+
+// func i8Ints4AVX512(u *uint8, p *int32, k4, nblk int, out *int32): two
+// steps an iteration into two accumulator sets (Z0:Z3 and Z4:Z7, added at
+// the end: integer sums, so the same result), which halves the chains'
+// wait on each other at one or two rows.
+TEXT ·i8Ints4AVX512(SB), NOSPLIT, $0-40
+	MOVQ u+0(FP), BX
+	MOVQ k4+16(FP), R10
+	MOVQ nblk+24(FP), CX
+	MOVQ out+32(FP), DI
+
+blk4:
+	MOVQ p+8(FP), AX
+	MOVQ R10, R11
+	ZEROZ0TO7
+	SHRQ $1, R11
+	JZ   last4
+
+step4:
+	INTSTEP
+	DPB(0, Z0)
+	DPB(1, Z1)
+	DPB(2, Z2)
+	DPB(3, Z3)
+	INTSTEP
+	DPB(4, Z4)
+	DPB(5, Z5)
+	DPB(6, Z6)
+	DPB(7, Z7)
+	ADDQ $32, AX
+	DECQ R11
+	JNZ  step4
+
+last4:
+	TESTQ $1, R10
+	JZ    store4
+	INTSTEP
+	DPB(0, Z0)
+	DPB(1, Z1)
+	DPB(2, Z2)
+	DPB(3, Z3)
+
+store4:
+	VPADDD    Z4, Z0, Z0
+	VPADDD    Z5, Z1, Z1
+	VPADDD    Z6, Z2, Z2
+	VPADDD    Z7, Z3, Z3
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, 64(DI)
+	VMOVDQU32 Z2, 128(DI)
+	VMOVDQU32 Z3, 192(DI)
+	ADDQ      $256, DI
+	DECQ      CX
+	JNZ       blk4
+	VZEROUPPER
+	RET

@@ -3,6 +3,7 @@ package gemm
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // Screened argmax. A greedy decode step needs only the index of the
@@ -40,14 +41,18 @@ import (
 type RowsI8 struct {
 	N, K int
 
-	q      []int8    // [N][K]: w_jk ≈ scale[j] · q[j·K+k]
+	q      []int8    // [N][K]: w_jk ≈ scale[j] · q[j·K+k] (nil with u)
+	u      []uint8   // the integer screen's interleaved codes (screen_int.go), or nil
 	scale  []float32 // s_j = M_j / 127
 	absMax []float32 // max(M_j, 127 s_j), rounded up
 	errMax []float32 // E_j, rounded up
 	errL2  []float32 // R_j, rounded up
 	gamma  float64   // γ_K + γ_{K+4}
+	gammaK float64   // γ_K
 	sub    float64   // K·2⁻¹⁴⁸: subnormal steps
 	maxAbs float64   // the largest absMax
+	// the largest errMax and errL2 (betaMax)
+	maxErr, maxErrL2 float64
 }
 
 // gammaN is γ_n = nu/(1−nu) for float32 (u = 2⁻²⁴).
@@ -88,34 +93,57 @@ func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, rows R
 	if arith == ArithBF16Dot {
 		a = roundedBF16(a) // the values the product multiplies
 	}
-	n1, n2 := make([]float64, m), make([]float64, m)
+	bs := make([]rowBound, m)
 	for r := range m {
 		var ok bool
-		if n1[r], n2[r], ok = norms(a[r*s.K : (r+1)*s.K]); !ok {
+		if bs[r].n1, bs[r].n2, ok = norms(a[r*s.K : (r+1)*s.K]); !ok {
 			return false
+		}
+		if arith == ArithBF16Dot { // flushed sums, and weights read as zero
+			bs[r].extra = float64(s.K)*0x1p-125 + bs[r].n1*0x1p-126
 		}
 	}
-	approx := make([]float32, m*s.N)
-	s.dot(kern, approx, a, m, threads)
-	w := make([]float32, s.K)
-	for r := range m {
-		extra := 0.0
-		if arith == ArithBF16Dot { // flushed sums, and weights read as zero
-			extra = float64(s.K)*0x1p-125 + n1[r]*0x1p-126
+	ap := getPooled[float32](&screenApproxPool, m*s.N)
+	defer screenApproxPool.Put(ap)
+	approx := *ap
+	if s.u != nil {
+		for gi, g := range s.intDot(kern, approx, a, m, threads) {
+			for r := range len(g.beta1) {
+				b := &bs[gi*intRows/2+r]
+				b.ints, b.d1 = true, g.d1[r]
+			}
 		}
-		cands, ok := s.candidates(approx[r*s.N:(r+1)*s.N], n1[r], n2[r], extra)
+	} else {
+		s.dot(kern, approx, a, m, threads)
+	}
+	return s.pick(ids, a, approx, bs, rows, arith, threads, st)
+}
+
+// screenApproxPool pools argMax's approximations.
+var screenApproxPool sync.Pool
+
+// pick sets ids[r] from row r's approximations and bounds bs[r], the rows
+// over up to threads goroutines; false if one gives up.
+func (s *RowsI8) pick(ids []int32, a, approx []float32, bs []rowBound, rows Rows, arith Arith, threads int, st *ScreenStats) bool {
+	var failed atomic.Bool
+	var mu sync.Mutex
+	shareOut(len(bs), 1, max(1, min(threads, len(bs))), false, func(r, _ int) {
+		cands, ok := s.candidates(approx[r*s.N:(r+1)*s.N], &bs[r])
+		if ok {
+			ids[r], ok = exactMax(a[r*s.K:(r+1)*s.K], cands, rows, make([]float32, s.K), arith)
+		}
 		if !ok {
-			return false
-		}
-		if ids[r], ok = exactMax(a[r*s.K:(r+1)*s.K], cands, rows, w, arith); !ok {
-			return false
+			failed.Store(true)
+			return
 		}
 		if st != nil {
+			mu.Lock()
 			st.Rows++
 			st.Candidates += len(cands)
+			mu.Unlock()
 		}
-	}
-	return true
+	})
+	return !failed.Load()
 }
 
 // roundedBF16 is a copy of a rounded to bfloat16 (widened back), with
@@ -152,30 +180,40 @@ const screenLimit = 1e30
 func (s *RowsI8) maxCandidates() int { return max(64, s.N/128) }
 
 // candidates returns, ascending, the rows j whose exact value may reach
-// the largest lower bound (see the package comment above; extra widens
-// every bound); false when a bound is not finite or too large, or there
-// are too many.
-func (s *RowsI8) candidates(approx []float32, n1, n2, extra float64) ([]int, bool) {
-	if !(s.maxAbs*n1 < screenLimit) {
+// the largest lower bound (see the package comment above) for an
+// activation row of bounds v; false when a bound is not finite or too
+// large, or there are too many.
+func (s *RowsI8) candidates(approx []float32, v *rowBound) ([]int, bool) {
+	if !(s.maxAbs*(v.n1+v.d1) < screenLimit) {
 		return nil, false
 	}
-	hp := getPooled[float64](&screenHi, len(approx)) // ã_j + β_j
-	defer screenHi.Put(hp)
-	hi := *hp
-	lo := math.Inf(-1)
-	for j, v := range approx {
-		b := s.beta(j, n1, n2) + extra
-		hi[j] = float64(v) + b
-		if l := float64(v) - b; l > lo || l != l {
-			lo = l
+	// Every β_j ≤ bmax, so ã_j − β_j, largest at some j with ã_j ≥
+	// ã_max − 2·bmax, and every candidate are among those rows: the
+	// bounds are computed for them only.
+	top := math.Inf(-1)
+	for _, x := range approx {
+		if x != x {
+			return nil, false // a NaN approximation
+		}
+		top = max(top, float64(x))
+	}
+	near := top - 2*s.betaMax(v)
+	jp := getPooled[int](&screenNear, 0)
+	defer screenNear.Put(jp)
+	js := (*jp)[:0]
+	for j, x := range approx {
+		if float64(x) >= near {
+			js = append(js, j)
 		}
 	}
-	if lo != lo { // a NaN approximation
-		return nil, false
+	*jp = js
+	lo := math.Inf(-1)
+	for _, j := range js {
+		lo = max(lo, float64(approx[j])-s.beta(j, v))
 	}
 	var c []int
-	for j, h := range hi {
-		if h >= lo {
+	for _, j := range js {
+		if float64(approx[j])+s.beta(j, v) >= lo {
 			if c = append(c, j); len(c) > s.maxCandidates() {
 				return nil, false
 			}
@@ -184,17 +222,39 @@ func (s *RowsI8) candidates(approx []float32, n1, n2, extra float64) ([]int, boo
 	return c, true
 }
 
-// screenHi pools candidates' scratch.
-var screenHi sync.Pool
+// screenNear pools candidates' scratch.
+var screenNear sync.Pool
 
-// beta is row j's bound β_j on |c_j − ã_j| for an activation row of norms
-// n1 = ‖a‖₁ and n2 = ‖a‖₂ (see the package comment above).
-func (s *RowsI8) beta(j int, n1, n2 float64) float64 {
-	e, e2 := float64(s.errMax[j])*n1, float64(s.errL2[j])*n2
-	if e2 < e {
-		e = e2
+// rowBound is what an activation row's bounds rest on: its norms n1 =
+// ‖a‖₁ and n2 = ‖a‖₂; for the integer screen (ints) its quantization
+// residual's d1 = ‖δ‖₁ (screen_int.go); extra, added to
+// every bound.
+type rowBound struct {
+	n1, n2, d1, extra float64
+	ints              bool
+}
+
+// beta is row j's bound β_j on |c_j − ã_j| for an activation row of bounds
+// v (see the package comment above, and screen_int.go's for ints; the
+// relative margin covers the float64 arithmetic here and there).
+func (s *RowsI8) beta(j int, v *rowBound) float64 {
+	return s.betaOf(float64(s.absMax[j]), float64(s.errMax[j]), float64(s.errL2[j]), v)
+}
+
+// betaMax is a bound on every β_j: beta's terms are monotone in the row's
+// recorded values, and these are their largest.
+func (s *RowsI8) betaMax(v *rowBound) float64 {
+	return s.betaOf(s.maxAbs, s.maxErr, s.maxErrL2, v)
+}
+
+// betaOf is β for a row of largest weight m and errors em and el2.
+func (s *RowsI8) betaOf(m, em, el2 float64, v *rowBound) float64 {
+	e := min(em*v.n1, el2*v.n2)
+	b := s.gamma*m*v.n1 + e
+	if v.ints {
+		b = (s.gammaK+0x1p-23)*m*v.n1 + e + (1+0x1p-23)*m*v.d1
 	}
-	return (s.gamma*float64(s.absMax[j])*n1+e)*(1+1e-6) + s.sub
+	return b*(1+1e-6) + s.sub + v.extra
 }
 
 // exactMax computes a·w_j for the candidate rows j as the product of
@@ -283,6 +343,11 @@ type i8Kernels struct {
 	// multiple of 8 weights (i8AbsMaxAVX2, i8QuantAVX2).
 	absMax func(w *float32, k int, out *[16]float32)
 	quant  func(w *float32, k int, inv, sc float32, q *int8, out *[16]float32)
+	// ints, if not nil, is the integer screen's product (screen_int.go),
+	// which the copy is then made for: out[b][r][l] = Σ_{i,t}
+	// u[b][i][l][t]·int8(p[i·mq + r] byte t) for the blocks b of u
+	// (K4·64 bytes each) and mq (4, 8 or 16) quantized rows (intsGo).
+	ints func(u []uint8, p []int32, k4, mq int, out []int32)
 }
 
 // asmI8 wraps an assembly screening kernel (kernel_i8_amd64.s).

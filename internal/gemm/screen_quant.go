@@ -23,41 +23,62 @@ func QuantizeRowsI8(n, k int, rows Rows, threads int) *RowsI8 {
 // quantizeRowsI8 is QuantizeRowsI8 through kern's quantization (nil: Go
 // loops).
 func quantizeRowsI8(kern *i8Kernels, n, k int, rows Rows, threads int) *RowsI8 {
-	s := &RowsI8{N: n, K: k, q: make([]int8, n*k), scale: make([]float32, n),
+	s := &RowsI8{N: n, K: k, scale: make([]float32, n),
 		absMax: make([]float32, n), errMax: make([]float32, n), errL2: make([]float32, n),
-		gamma: gammaN(k) + gammaN(k+4), sub: float64(k) * 0x1p-148}
+		gamma: gammaN(k) + gammaN(k+4), gammaK: gammaN(k), sub: float64(k) * 0x1p-148}
+	ints := kern != nil && kern.ints != nil && k <= maxIntK
+	if ints {
+		s.u = newInterleaved(n, k)
+	} else {
+		s.q = make([]int8, n*k)
+	}
 	var bad atomic.Bool
 	slice := 64
 	if n < 8*slice*max(1, threads) {
 		slice = max(1, n/(8*max(1, threads)))
 	}
-	var bufs sync.Pool
+	if ints {
+		slice = (slice + 15) &^ 15 // whole blocks of the interleaved copy
+	}
+	var bufs, codes sync.Pool
 	shareOut(n, slice, max(1, threads), false, func(lo, hi int) {
 		bp := getPooled[float32](&bufs, (hi-lo)*k)
 		defer bufs.Put(bp)
 		buf := *bp
 		rows(lo, hi, buf)
+		q := s.q[min(len(s.q), lo*k):]
+		if ints {
+			cp := getPooled[int8](&codes, (hi-lo)*k)
+			defer codes.Put(cp)
+			q = *cp
+		}
 		for j := lo; j < hi && !bad.Load(); j++ {
-			if !s.quantizeRow(kern, j, buf[(j-lo)*k:(j-lo+1)*k]) {
+			if !s.quantizeRow(kern, j, buf[(j-lo)*k:(j-lo+1)*k], q[(j-lo)*k:(j-lo+1)*k]) {
 				bad.Store(true)
 			}
+		}
+		if ints {
+			s.interleave(q, lo, hi)
 		}
 	})
 	if bad.Load() {
 		return nil
 	}
-	for _, m := range s.absMax {
-		s.maxAbs = max(s.maxAbs, float64(m))
+	for j := range n {
+		s.maxAbs = max(s.maxAbs, float64(s.absMax[j]))
+		s.maxErr = max(s.maxErr, float64(s.errMax[j]))
+		s.maxErrL2 = max(s.maxErrL2, float64(s.errL2[j]))
 	}
 	return s
 }
 
-// quantizeRow sets row j of the copy from its weights w; false if one is
+// quantizeRow sets row j of the copy (its codes into q) from its weights
+// w; false if one is
 // not finite. Any rounding of w/s_j to a code would do (the error is
 // measured, not assumed): truncating w·(127/M_j) ± ½ is the cheap one. The
 // error of each weight is measured as e' = fl(w − s_j·q) (one rounding),
 // so |e| ≤ |e'|/(1−u) + 2⁻¹⁴⁹, and its squares summed in float32 lanes.
-func (s *RowsI8) quantizeRow(kern *i8Kernels, j int, w []float32) bool {
+func (s *RowsI8) quantizeRow(kern *i8Kernels, j int, w []float32, q []int8) bool {
 	vec := 0
 	if kern != nil && kern.quant != nil {
 		vec = len(w) &^ 7
@@ -78,7 +99,6 @@ func (s *RowsI8) quantizeRow(kern *i8Kernels, j int, w []float32) bool {
 	if m >= 0x1p-100 { // else (all weights tiny or zero) every code is 0
 		inv = 127 / m
 	}
-	q := s.q[j*s.K : (j+1)*s.K]
 	if inv == 0 {
 		vec = 0
 	}

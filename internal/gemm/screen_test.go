@@ -9,12 +9,18 @@ import (
 )
 
 // screenKernels are the screening kernels to check here: each available
-// kernel set's, and the Go loops (nil).
+// kernel set's (with integer products, also its f32 ones), the Go loops
+// (nil) and the integer screen in Go (intsGo).
 func screenKernels() map[string]*i8Kernels {
-	ks := map[string]*i8Kernels{"go": nil}
+	ks := map[string]*i8Kernels{"go": nil, "ints-go": {ints: intsGo}}
 	for _, kn := range available() {
 		if kn.i8 != nil {
 			ks[kn.name] = kn.i8
+			if kn.i8.ints != nil {
+				f32 := *kn.i8
+				f32.ints = nil
+				ks[kn.name+"-f32"] = &f32
+			}
 		}
 	}
 	return ks
@@ -56,7 +62,7 @@ func screenCases() []screenCase {
 		return v
 	}
 	var cs []screenCase
-	for _, d := range []struct{ n, k, m int }{{1000, 64, 1}, {3001, 100, 2}, {4096, 512, 3}, {2000, 1000, 1}} {
+	for _, d := range []struct{ n, k, m int }{{1000, 64, 1}, {3001, 100, 2}, {4096, 512, 3}, {2000, 1000, 1}, {1500, 301, 19}} {
 		w := gauss(d.n*d.k, 0.02)
 		for j := 0; j < d.n; j += 7 { // rows of other scales
 			for i := range d.k {
@@ -67,9 +73,12 @@ func screenCases() []screenCase {
 			w[10*d.k+i], w[11*d.k+i] = 0, w[11*d.k+i]*0x1p-110
 		}
 		a := gauss(d.m*d.k, 1)
-		a[d.k/2] = 40 // an outlier feature
+		for r := range d.m {
+			a[r*d.k+d.k/2] = 40 // an outlier feature
+		}
 		cs = append(cs, screenCase{fmt.Sprintf("gauss_%dx%d", d.n, d.k), d.n, d.k, d.m, w, a})
 	}
+	cs = append(cs, codedCase(rng))
 	n, k := 2048, 256
 	w, a := gauss(n*k, 0.02), gauss(k, 1)
 	best := fullArgMax(w, a, n, k)
@@ -86,6 +95,25 @@ func screenCases() []screenCase {
 	copy(w2[700*k:701*k], w2[int(best)*k:(int(best)+1)*k]) // 3, best, n-1, 700 exact ties
 	cs = append(cs, screenCase{"exact_ties", n, k, 1, w2, a})
 	return cs
+}
+
+// codedCase is a head whose weights the int8 copy holds exactly (codes
+// times 2⁻⁸, each row reaching ±127): only the activations' quantization
+// (the integer screen's δ) and the sums' rounding separate the
+// approximations from the product.
+func codedCase(rng *rand.Rand) screenCase {
+	n, k, m := 700, 200, 2
+	w, a := make([]float32, n*k), make([]float32, m*k)
+	for i := range w {
+		w[i] = float32(int(rng.IntN(255))-127) * 0x1p-8
+	}
+	for j := range n {
+		w[j*k+j%k] = 127 * 0x1p-8
+	}
+	for i := range a {
+		a[i] = float32(rng.NormFloat64())
+	}
+	return screenCase{"coded", n, k, m, w, a}
 }
 
 func rowOf(w []float32, k int) Rows {
@@ -192,7 +220,8 @@ func TestExactDot(t *testing.T) {
 // activations, 1 and 1.001, are equal once rounded to bf16 — so the f32
 // chain picks 900 and VDPBF16PS ties them (800 first).
 func roundingCase() screenCase {
-	c := screenCases()[4] // near_ties: n 2048, k 256, one row
+	cs := screenCases()
+	c := cs[slices.IndexFunc(cs, func(c screenCase) bool { return c.name == "near_ties" })] // n 2048, k 256, one row
 	w := append([]float32(nil), c.w...)
 	a := append([]float32(nil), c.a...)
 	a[10], a[11] = 1, 1.001
@@ -211,26 +240,75 @@ func roundingCase() screenCase {
 // its bound of the exact product (the bound the candidates rest on), and
 // the bound is not vacuous (well below the spread of the values).
 func TestScreenBound(t *testing.T) {
-	for _, c := range screenCases()[:4] {
-		a := c.a[:c.k]
-		n1, n2, _ := norms(a)
-		exact := make([]float32, c.n)
-		MatMul(exact, c.n, a, c.k, 1, PackB(c.w, c.k, c.n, c.k, true), 1)
+	for _, c := range screenCases()[:6] {
+		exact := make([]float32, c.m*c.n)
+		MatMul(exact, c.n, c.a, c.k, c.m, PackB(c.w, c.k, c.n, c.k, true), 1)
 		for kname, kern := range screenKernels() {
 			s := quantizeRowsI8(kern, c.n, c.k, rowOf(c.w, c.k), 2)
-			approx := make([]float32, c.n)
-			s.dot(kern, approx, a, 1, 2)
-			spread := 0.0
-			for j := range c.n {
-				b := s.beta(j, n1, n2)
-				d := math.Abs(float64(exact[j]) - float64(approx[j]))
-				if d > b {
-					t.Fatalf("%s/%s row %d: |exact − approx| = %g > bound %g", c.name, kname, j, d, b)
+			approx, bs := screenApprox(s, kern, c.a, c.m)
+			for r := range c.m {
+				spread := 0.0
+				for j := range c.n {
+					b := s.beta(j, &bs[r])
+					d := math.Abs(float64(exact[r*c.n+j]) - float64(approx[r*c.n+j]))
+					if d > b {
+						t.Fatalf("%s/%s row %d, %d: |exact − approx| = %g > bound %g", c.name, kname, r, j, d, b)
+					}
+					spread = max(spread, math.Abs(float64(exact[r*c.n+j])))
 				}
-				spread = max(spread, math.Abs(float64(exact[j])))
+				if b := s.beta(0, &bs[r]); b > spread/4 {
+					t.Errorf("%s/%s row %d: bound %g against values up to %g: too loose to prune", c.name, kname, r, b, spread)
+				}
 			}
-			if b := s.beta(0, n1, n2); b > spread/4 {
-				t.Errorf("%s/%s: bound %g against values up to %g: too loose to prune", c.name, kname, b, spread)
+		}
+	}
+}
+
+// screenApprox is argMax's approximations of the m rows of a and their
+// bounds' terms.
+func screenApprox(s *RowsI8, kern *i8Kernels, a []float32, m int) ([]float32, []rowBound) {
+	approx, bs := make([]float32, m*s.N), make([]rowBound, m)
+	for r := range m {
+		bs[r].n1, bs[r].n2, _ = norms(a[r*s.K : (r+1)*s.K])
+	}
+	if s.u == nil {
+		s.dot(kern, approx, a, m, 2)
+		return approx, bs
+	}
+	for gi, g := range s.intDot(kern, approx, a, m, 2) {
+		for r := range len(g.beta1) {
+			b := &bs[gi*intRows/2+r]
+			b.ints, b.d1 = true, g.d1[r]
+		}
+	}
+	return approx, bs
+}
+
+// TestIntsKernel: the integer kernels' sums are intsGo's for 1 to 16
+// quantized rows (4, 8 and 16 accumulators), odd and even K4, several
+// blocks.
+func TestIntsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for kname, kern := range screenKernels() {
+		if kern == nil || kern.ints == nil {
+			continue
+		}
+		for _, k4 := range []int{1, 2, 7, 64} {
+			u := make([]uint8, 3*k4*64)
+			for i := range u {
+				u[i] = uint8(rng.Uint32())
+			}
+			for _, mq := range []int{4, 8, 16} {
+				p := make([]int32, k4*mq)
+				for i := range p {
+					p[i] = int32(rng.Uint32())
+				}
+				got, want := make([]int32, 3*mq*16), make([]int32, 3*mq*16)
+				kern.ints(u, p, k4, mq, got)
+				intsGo(u, p, k4, mq, want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s k4=%d mq=%d: sums differ from intsGo", kname, k4, mq)
+				}
 			}
 		}
 	}
@@ -240,7 +318,7 @@ func TestScreenBound(t *testing.T) {
 // codes, scales and largest errors, and their squared errors' sums within
 // rounding (summed in another order).
 func TestQuantizeKernels(t *testing.T) {
-	for _, c := range screenCases()[:4] {
+	for _, c := range screenCases()[:6] {
 		ref := quantizeRowsI8(nil, c.n, c.k, rowOf(c.w, c.k), 1)
 		for kname, kern := range screenKernels() {
 			s := quantizeRowsI8(kern, c.n, c.k, rowOf(c.w, c.k), 2)
@@ -251,9 +329,9 @@ func TestQuantizeKernels(t *testing.T) {
 						s.scale[j], s.absMax[j], s.errMax[j], s.errL2[j], ref.scale[j], ref.absMax[j], ref.errMax[j], ref.errL2[j])
 				}
 			}
-			for i := range s.q {
-				if s.q[i] != ref.q[i] {
-					t.Fatalf("%s/%s code %d: %d, Go %d", c.name, kname, i, s.q[i], ref.q[i])
+			for i := range ref.q {
+				if q := s.code(i/c.k, i%c.k); q != ref.q[i] {
+					t.Fatalf("%s/%s code %d: %d, Go %d", c.name, kname, i, q, ref.q[i])
 				}
 			}
 		}
