@@ -31,8 +31,22 @@ import (
 // converts the int8 copy again (from cache, a slice at a time), so past
 // these the product, which reads the head once, costs as much (1B nf4
 // model, 2 cores, Zen 4: f32 head 1.2–1.5× faster decode at 4 and 8 rows,
-// even at 16; bf16 head even from 4 rows).
-const screenMaxRowsF32, screenMaxRowsBF16 = 8, 2
+// even at 16; bf16 head even from 4 rows). The integer screen
+// (gemm.HasIntScreen: AVX512_VNNI) serves screenMaxRowsInts of either:
+// its products of 16 rows cost about 2.5 of one row.
+const screenMaxRowsF32, screenMaxRowsBF16, screenMaxRowsInts = 8, 2, 64
+
+// ScreenMaxRows is the most activation rows a greedy head held in bf16
+// (bf16) or f32 is screened for on this CPU (screenMaxRows*).
+func ScreenMaxRows(bf16 bool) int {
+	switch {
+	case gemm.HasIntScreen():
+		return screenMaxRowsInts
+	case bf16:
+		return screenMaxRowsBF16
+	}
+	return screenMaxRowsF32
+}
 
 // headScreen is a buffer's screening copy, made once (nil rows: the
 // weight is not finite, never screen it).
@@ -92,11 +106,7 @@ func (b *Builder) fuseArgMaxHead(x *node, axis int, isMin bool, shape shapes.Sha
 // weight buffer's screen, or returns false (see above).
 func (p *dotPlan) screenHead(x *runCtx, in []*Buffer, o *Buffer) bool {
 	w := in[1]
-	maxRows := screenMaxRowsF32
-	if p.bf16 {
-		maxRows = screenMaxRowsBF16
-	}
-	if p.m > maxRows || w.q4 != nil {
+	if p.m > ScreenMaxRows(p.bf16) || w.q4 != nil {
 		return false
 	}
 	arith := gemm.ArithFMA

@@ -56,8 +56,10 @@ func headWeight(rng *rand.Rand, n, k int, x []float32) []float32 {
 
 // TestArgMaxHeadScreened: a greedy head's argmax through the screen equals
 // the whole product's ("screen=off") for f32 and bf16 heads, packed in
-// place or stored (tied), rows the screen serves (1, 2; 5 with an f32
-// head) and those it leaves to the product (5 with a bf16 head, 9), on 1
+// place or stored (tied), rows the screen serves (1, 2; 5 and 9 with an
+// f32 head or the integer screen) and those it leaves to the product
+// (past ScreenMaxRows: 5 and 9 with a bf16 head, 9 with an f32 one, 65
+// with the integer screen), on 1
 // and 2 threads, and with "bf16=dot" (where the CPU has it) for bf16 heads
 // (VDPBF16PS's products when packed); and the screen served the rows it
 // should.
@@ -82,7 +84,7 @@ func TestArgMaxHeadScreened(t *testing.T) {
 					if opt != "" && !bf16 {
 						continue // bf16=dot changes only bf16 products
 					}
-					for _, nm := range [][2]int{{1024, 1}, {1024, 2}, {1024, 5}, {1024, 9}, {1000, 1}} {
+					for _, nm := range [][2]int{{1024, 1}, {1024, 2}, {1024, 5}, {1024, 9}, {1024, 65}, {1000, 1}} {
 						name := fmt.Sprintf("threads%d%s/tied=%v/bf16=%v/n%d_m%d", threads, opt, tied, bf16, nm[0], nm[1])
 						checkScreenedHead(t, name, rng, on, off, tied, bf16, nm[0], nm[1])
 					}
@@ -140,10 +142,7 @@ func checkScreenedHead(t *testing.T, name string, rng *rand.Rand, on, off *Backe
 	if rows1 != rows0 {
 		t.Errorf("%s: screen=off screened %d rows", name, rows1-rows0)
 	}
-	maxRows := screenMaxRowsF32
-	if bf16 {
-		maxRows = screenMaxRowsBF16
-	}
+	maxRows := ScreenMaxRows(bf16)
 	if served, wantServed := rows2-rows1, 2*m; m > maxRows && served != 0 || m <= maxRows && served != wantServed {
 		t.Errorf("%s: the screen served %d rows, want %d (at most %d per run)", name, served, wantServed, maxRows)
 	}
