@@ -16,6 +16,14 @@
 	MOVQ c+40(FP), DI      \
 	MOVQ ncols+48(FP), CX
 
+// INTSARGS loads the integer kernels' arguments (below): BX u, R10 k4,
+// CX nblk, DI out.
+#define INTSARGS \
+	MOVQ u+0(FP), BX     \
+	MOVQ k4+16(FP), R10  \
+	MOVQ nblk+24(FP), CX \
+	MOVQ out+32(FP), DI
+
 // I8ROW(shift) starts a row: AX a, BX its codes, R11 its steps (k >> shift).
 #define I8ROW(shift) \
 	MOVQ a+0(FP), AX   \
@@ -199,8 +207,6 @@ quant:
 // VPDPBUSD with the activation dword broadcast: 16 rows' sums a vector,
 // no horizontal sums. Accumulator r is Zr; the codes of a step are Z16.
 //
-// Each starts with BX u, R10 k4, CX nblk, DI out.
-
 // INTSTEP loads a step's codes (AX the step's activations: moved on by
 // the caller) and prefetches ahead.
 #define INTSTEP \
@@ -210,12 +216,56 @@ quant:
 
 #define DPB(r, z) VPDPBUSD.BCST r*4(AX), Z16, z
 
+// DPB0TO3, DPB4TO7 and DPB8TO15 add a step for rows 0–3, 4–7 and 8–15.
+#define DPB0TO3 \
+	DPB(0, Z0) \
+	DPB(1, Z1) \
+	DPB(2, Z2) \
+	DPB(3, Z3)
+
+#define DPB4TO7 \
+	DPB(4, Z4) \
+	DPB(5, Z5) \
+	DPB(6, Z6) \
+	DPB(7, Z7)
+
+#define DPB8TO15 \
+	DPB(8, Z8)   \
+	DPB(9, Z9)   \
+	DPB(10, Z10) \
+	DPB(11, Z11) \
+	DPB(12, Z12) \
+	DPB(13, Z13) \
+	DPB(14, Z14) \
+	DPB(15, Z15)
+
+// STORE0TO3, STORE4TO7 and STORE8TO15 store rows' sums at DI, row r at
+// 64·r.
+#define STORE0TO3 \
+	VMOVDQU32 Z0, (DI)    \
+	VMOVDQU32 Z1, 64(DI)  \
+	VMOVDQU32 Z2, 128(DI) \
+	VMOVDQU32 Z3, 192(DI)
+
+#define STORE4TO7 \
+	VMOVDQU32 Z4, 256(DI) \
+	VMOVDQU32 Z5, 320(DI) \
+	VMOVDQU32 Z6, 384(DI) \
+	VMOVDQU32 Z7, 448(DI)
+
+#define STORE8TO15 \
+	VMOVDQU32 Z8, 512(DI)  \
+	VMOVDQU32 Z9, 576(DI)  \
+	VMOVDQU32 Z10, 640(DI) \
+	VMOVDQU32 Z11, 704(DI) \
+	VMOVDQU32 Z12, 768(DI) \
+	VMOVDQU32 Z13, 832(DI) \
+	VMOVDQU32 Z14, 896(DI) \
+	VMOVDQU32 Z15, 960(DI)
+
 // func i8Ints16AVX512(u *uint8, p *int32, k4, nblk int, out *int32)
 TEXT ·i8Ints16AVX512(SB), NOSPLIT, $0-40
-	MOVQ u+0(FP), BX
-	MOVQ k4+16(FP), R10
-	MOVQ nblk+24(FP), CX
-	MOVQ out+32(FP), DI
+	INTSARGS
 
 blk16:
 	MOVQ p+8(FP), AX
@@ -225,54 +275,25 @@ blk16:
 
 step16:
 	INTSTEP
-	DPB(0, Z0)
-	DPB(1, Z1)
-	DPB(2, Z2)
-	DPB(3, Z3)
-	DPB(4, Z4)
-	DPB(5, Z5)
-	DPB(6, Z6)
-	DPB(7, Z7)
-	DPB(8, Z8)
-	DPB(9, Z9)
-	DPB(10, Z10)
-	DPB(11, Z11)
-	DPB(12, Z12)
-	DPB(13, Z13)
-	DPB(14, Z14)
-	DPB(15, Z15)
+	DPB0TO3
+	DPB4TO7
+	DPB8TO15
 	ADDQ $64, AX
 	DECQ R11
 	JNZ  step16
 
-	VMOVDQU32 Z0, (DI)
-	VMOVDQU32 Z1, 64(DI)
-	VMOVDQU32 Z2, 128(DI)
-	VMOVDQU32 Z3, 192(DI)
-	VMOVDQU32 Z4, 256(DI)
-	VMOVDQU32 Z5, 320(DI)
-	VMOVDQU32 Z6, 384(DI)
-	VMOVDQU32 Z7, 448(DI)
-	VMOVDQU32 Z8, 512(DI)
-	VMOVDQU32 Z9, 576(DI)
-	VMOVDQU32 Z10, 640(DI)
-	VMOVDQU32 Z11, 704(DI)
-	VMOVDQU32 Z12, 768(DI)
-	VMOVDQU32 Z13, 832(DI)
-	VMOVDQU32 Z14, 896(DI)
-	VMOVDQU32 Z15, 960(DI)
-	ADDQ      $1024, DI
-	DECQ      CX
-	JNZ       blk16
+	STORE0TO3
+	STORE4TO7
+	STORE8TO15
+	ADDQ $1024, DI
+	DECQ CX
+	JNZ  blk16
 	VZEROUPPER
 	RET
 
 // func i8Ints8AVX512(u *uint8, p *int32, k4, nblk int, out *int32)
 TEXT ·i8Ints8AVX512(SB), NOSPLIT, $0-40
-	MOVQ u+0(FP), BX
-	MOVQ k4+16(FP), R10
-	MOVQ nblk+24(FP), CX
-	MOVQ out+32(FP), DI
+	INTSARGS
 
 blk8:
 	MOVQ p+8(FP), AX
@@ -281,41 +302,27 @@ blk8:
 
 step8:
 	INTSTEP
-	DPB(0, Z0)
-	DPB(1, Z1)
-	DPB(2, Z2)
-	DPB(3, Z3)
-	DPB(4, Z4)
-	DPB(5, Z5)
-	DPB(6, Z6)
-	DPB(7, Z7)
+	DPB0TO3
+	DPB4TO7
 	ADDQ $32, AX
 	DECQ R11
 	JNZ  step8
 
-	VMOVDQU32 Z0, (DI)
-	VMOVDQU32 Z1, 64(DI)
-	VMOVDQU32 Z2, 128(DI)
-	VMOVDQU32 Z3, 192(DI)
-	VMOVDQU32 Z4, 256(DI)
-	VMOVDQU32 Z5, 320(DI)
-	VMOVDQU32 Z6, 384(DI)
-	VMOVDQU32 Z7, 448(DI)
-	ADDQ      $512, DI
-	DECQ      CX
-	JNZ       blk8
+	STORE0TO3
+	STORE4TO7
+	ADDQ $512, DI
+	DECQ CX
+	JNZ  blk8
 	VZEROUPPER
 	RET
 
 // func i8Ints4AVX512(u *uint8, p *int32, k4, nblk int, out *int32): two
-// steps an iteration into two accumulator sets (Z0:Z3 and Z4:Z7, added at
+// steps an iteration into two accumulator sets (Z0:Z3 and Z4:Z7, the
+// second step's activations 16 bytes on, so DPB4TO7 reads them; added at
 // the end: integer sums, so the same result), which halves the chains'
 // wait on each other at one or two rows.
 TEXT ·i8Ints4AVX512(SB), NOSPLIT, $0-40
-	MOVQ u+0(FP), BX
-	MOVQ k4+16(FP), R10
-	MOVQ nblk+24(FP), CX
-	MOVQ out+32(FP), DI
+	INTSARGS
 
 blk4:
 	MOVQ p+8(FP), AX
@@ -326,15 +333,9 @@ blk4:
 
 step4:
 	INTSTEP
-	DPB(0, Z0)
-	DPB(1, Z1)
-	DPB(2, Z2)
-	DPB(3, Z3)
+	DPB0TO3
 	INTSTEP
-	DPB(4, Z4)
-	DPB(5, Z5)
-	DPB(6, Z6)
-	DPB(7, Z7)
+	DPB4TO7
 	ADDQ $32, AX
 	DECQ R11
 	JNZ  step4
@@ -343,22 +344,16 @@ last4:
 	TESTQ $1, R10
 	JZ    store4
 	INTSTEP
-	DPB(0, Z0)
-	DPB(1, Z1)
-	DPB(2, Z2)
-	DPB(3, Z3)
+	DPB0TO3
 
 store4:
-	VPADDD    Z4, Z0, Z0
-	VPADDD    Z5, Z1, Z1
-	VPADDD    Z6, Z2, Z2
-	VPADDD    Z7, Z3, Z3
-	VMOVDQU32 Z0, (DI)
-	VMOVDQU32 Z1, 64(DI)
-	VMOVDQU32 Z2, 128(DI)
-	VMOVDQU32 Z3, 192(DI)
-	ADDQ      $256, DI
-	DECQ      CX
-	JNZ       blk4
+	VPADDD Z4, Z0, Z0
+	VPADDD Z5, Z1, Z1
+	VPADDD Z6, Z2, Z2
+	VPADDD Z7, Z3, Z3
+	STORE0TO3
+	ADDQ   $256, DI
+	DECQ   CX
+	JNZ    blk4
 	VZEROUPPER
 	RET
