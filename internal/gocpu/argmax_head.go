@@ -33,7 +33,7 @@ import (
 // model, 2 cores, Zen 4: f32 head 1.2–1.5× faster decode at 4 and 8 rows,
 // even at 16; bf16 head even from 4 rows). The integer screen
 // (gemm.HasIntScreen: AVX512_VNNI) serves screenMaxRowsInts of either:
-// its products of 16 rows cost about 2.5 of one row.
+// its 16 rows cost about three times one row (BenchmarkScreen).
 const screenMaxRowsF32, screenMaxRowsBF16, screenMaxRowsInts = 8, 2, 64
 
 // ScreenMaxRows is the most activation rows a greedy head held in bf16
