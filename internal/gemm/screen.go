@@ -106,17 +106,24 @@ func (s *RowsI8) argMax(kern *i8Kernels, ids []int32, a []float32, m int, rows R
 	ap := getPooled[float32](&screenApproxPool, m*s.N)
 	defer screenApproxPool.Put(ap)
 	approx := *ap
-	if s.u != nil {
-		for gi, g := range s.intDot(kern, approx, a, m, threads) {
-			for r := range len(g.beta1) {
-				b := &bs[gi*intRows/2+r]
-				b.ints, b.d1 = true, g.d1[r]
-			}
-		}
-	} else {
-		s.dot(kern, approx, a, m, threads)
-	}
+	s.approximate(kern, approx, a, m, threads, bs)
 	return s.pick(ids, a, approx, bs, rows, arith, threads, st)
+}
+
+// approximate sets approx[r·N + j] = ã_j for the m rows of a, through the
+// integer screen where the copy is made for it (then also the rows'
+// residual terms in bs), else the f32 products of the copy.
+func (s *RowsI8) approximate(kern *i8Kernels, approx, a []float32, m, threads int, bs []rowBound) {
+	if s.u == nil {
+		s.dot(kern, approx, a, m, threads)
+		return
+	}
+	for gi, g := range s.intDot(kern, approx, a, m, threads) {
+		for r := range len(g.beta1) {
+			b := &bs[gi*intRows/2+r]
+			b.ints, b.d1 = true, g.d1[r]
+		}
+	}
 }
 
 // screenApproxPool pools argMax's approximations.

@@ -46,11 +46,13 @@ func quantizeRowsI8(kern *i8Kernels, n, k int, rows Rows, threads int) *RowsI8 {
 		defer bufs.Put(bp)
 		buf := *bp
 		rows(lo, hi, buf)
-		q := s.q[min(len(s.q), lo*k):]
+		var q []int8 // the slice's codes: the copy's rows, or scratch to interleave
 		if ints {
 			cp := getPooled[int8](&codes, (hi-lo)*k)
 			defer codes.Put(cp)
 			q = *cp
+		} else {
+			q = s.q[lo*k : hi*k]
 		}
 		for j := lo; j < hi && !bad.Load(); j++ {
 			if !s.quantizeRow(kern, j, buf[(j-lo)*k:(j-lo+1)*k], q[(j-lo)*k:(j-lo+1)*k]) {

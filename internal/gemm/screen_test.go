@@ -271,16 +271,7 @@ func screenApprox(s *RowsI8, kern *i8Kernels, a []float32, m int) ([]float32, []
 	for r := range m {
 		bs[r].n1, bs[r].n2, _ = norms(a[r*s.K : (r+1)*s.K])
 	}
-	if s.u == nil {
-		s.dot(kern, approx, a, m, 2)
-		return approx, bs
-	}
-	for gi, g := range s.intDot(kern, approx, a, m, 2) {
-		for r := range len(g.beta1) {
-			b := &bs[gi*intRows/2+r]
-			b.ints, b.d1 = true, g.d1[r]
-		}
-	}
+	s.approximate(kern, approx, a, m, 2, bs)
 	return approx, bs
 }
 
