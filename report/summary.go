@@ -1,69 +1,173 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
+	"sort"
 	"strings"
 
-	"github.com/goeval/goeval"
+	"github.com/goeval/goeval/internal/py"
 )
 
-// SummaryTable renders lm-eval's make_table, the markdown lm_eval prints
-// after a run: one row per metric, tasks first, then a table of the
-// aggregated groups.
-func SummaryTable(res *goeval.Results) string {
-	var b strings.Builder
-	head := "|Tasks|Version|Filter|n-shot|Metric| |Value| |Stderr|\n|---|---|---|---:|---|---|---:|---|---:|\n"
-	b.WriteString(head)
-	for _, t := range res.Tasks {
-		name := t.Alias
-		for _, m := range t.Metrics {
-			fmt.Fprintf(&b, "|%s|%v|%s|%d|%s|%s|%s|±|%s|\n", name, versionCell(t.Version), m.Filter, t.NumFewshot, m.Name, arrow(m), pyFixed4(m.Value), stderrCell(m))
-			name = ""
-		}
+// SummaryTable is what lm_eval prints after a run: make_table of the
+// results, then of the groups when the file has any, each followed by a
+// blank line — lm-eval 0.4.13's rows (tasks under their groups, indented
+// by depth, metrics sorted, stderrs, arrows) rendered as pytablewriter does
+// (mdtable.go), byte for byte.
+func SummaryTable(rep *Results) string {
+	out := makeTable(rep, &rep.Results, "Tasks") + "\n"
+	if rep.Groups.Len() > 0 {
+		out += makeTable(rep, &rep.Groups, "Groups") + "\n"
 	}
-	var groups []*goeval.GroupResult
-	for _, g := range res.Groups {
-		if g.Aggregate && len(g.Metrics) > 0 {
-			groups = append(groups, g)
-		}
-	}
-	if len(groups) > 0 {
-		b.WriteString("\n|Groups|Version|Filter|n-shot|Metric| |Value| |Stderr|\n|---|---|---|---:|---|---|---:|---|---:|\n")
-		for _, g := range groups {
-			name, shots := g.Alias, ""
-			if g.NumFewshot != nil {
-				shots = strconv.Itoa(*g.NumFewshot)
-			}
-			for _, m := range g.Metrics {
-				fmt.Fprintf(&b, "|%s|%s|%s|%s|%s|%s|%s|±|%s|\n", name, g.Version, m.Filter, shots, m.Name, arrow(m), pyFixed4(m.Value), stderrCell(m))
-				name = ""
-			}
-		}
-	}
-	return b.String()
+	return out
 }
 
-func versionCell(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.FormatFloat(f, 'f', -1, 64)
+// makeTable is lm-eval's make_table for one of "results" and "groups".
+func makeTable(rep *Results, entries *py.Map[*py.Map[any]], title string) string {
+	headers := []string{title, "Version", "Filter", "n-shot", "Metric", "", "Value", "", "Stderr"}
+	depth, keys := hierarchy(&rep.GroupSubtasks, entries)
+	var rows [][]any
+	for _, k := range keys {
+		entry, _ := entries.Get(k)
+		version, ok := rep.Versions.Get(k)
+		if !ok {
+			version = "    N/A"
+		}
+		shots := " "
+		if n, ok := rep.NShot.Get(k); ok {
+			shots = py.Str(n)
+		}
+		name := k
+		if a, ok := entry.Get("alias"); ok {
+			name = py.Str(a)
+		}
+		if d := depth[k]; d > 0 {
+			name = strings.Repeat(" ", d) + "- " + name
+		}
+		hib, _ := rep.HigherIsBetter.Get(k)
+		for _, key := range tableMetricKeys(entry) {
+			m, f, _ := strings.Cut(key, ",")
+			if strings.HasSuffix(m, "_stderr") {
+				continue
+			}
+			row := []any{name, version, f, shots, m, arrowOf(hib, m), tableValue(entry.Value(key)), "", ""}
+			if se, ok := entry.Get(m + "_stderr," + f); ok {
+				row[7], row[8] = "±", stderrText(se)
+			}
+			rows = append(rows, row)
+			name, version = "", ""
+		}
 	}
-	return fmt.Sprint(v)
+	return markdownTable(headers, rows)
 }
 
-func arrow(m goeval.Metric) string {
-	if m.HigherIsBetter {
+// tableMetricKeys are an entry's keys but alias, name, sample_len and
+// sample_count, sorted.
+func tableMetricKeys(entry *py.Map[any]) []string {
+	var keys []string
+	for _, k := range entry.Keys() {
+		switch k {
+		case "alias", "name", "sample_len", "sample_count":
+			continue
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// hierarchy is lm-eval's _build_hierarchy_info: each group's depth and the
+// keys in display order — from every top-level group (sorted), itself then
+// its subtasks (sorted, recursively); then the keys in no group, sorted. A
+// task in two groups is listed under each, at the depth of the last visit.
+func hierarchy(subtasks *py.Map[[]string], entries *py.Map[*py.Map[any]]) (map[string]int, []string) {
+	depth := map[string]int{}
+	var order []string
+	var visit func(name string, d int)
+	visit = func(name string, d int) {
+		depth[name] = d
+		if _, ok := entries.Get(name); ok {
+			order = append(order, name)
+		}
+		children, _ := subtasks.Get(name)
+		for _, c := range sortedCopy(children) {
+			visit(c, d+1)
+		}
+	}
+	child := map[string]bool{}
+	for _, g := range subtasks.Keys() {
+		cs, _ := subtasks.Get(g)
+		for _, c := range cs {
+			child[c] = true
+		}
+	}
+	for _, g := range sortedCopy(subtasks.Keys()) {
+		if !child[g] {
+			visit(g, 0)
+		}
+	}
+	for _, k := range sortedCopy(entries.Keys()) {
+		if _, ok := depth[k]; !ok {
+			order = append(order, k)
+		}
+	}
+	return depth, order
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// arrowOf is HIGHER_IS_BETTER_SYMBOLS for the metric: ↑, ↓ or "".
+func arrowOf(hib any, metric string) string {
+	m, ok := hib.(*py.Map[any])
+	if !ok {
+		return ""
+	}
+	switch v, _ := m.Get(metric); v {
+	case true:
 		return "↑"
+	case false:
+		return "↓"
 	}
-	return "↓"
+	return ""
 }
 
-func stderrCell(m goeval.Metric) string {
-	if !m.StderrOK {
-		return "N/A"
+// tableValue is make_table's value cell: a float as "%.4f", anything
+// else as it is (typed again by the table).
+func tableValue(v any) any {
+	if f, ok := pyFloat(v); ok {
+		return pyFixed4(f)
 	}
-	return pyFixed4(m.Stderr)
+	return v
+}
+
+// stderrText is make_table's stderr cell: "   N/A" for lm-eval's "N/A",
+// else "%.4f".
+func stderrText(se any) string {
+	if se == "N/A" {
+		return "   N/A"
+	}
+	f, _ := py.ToFloat(se)
+	return pyFixed4(f)
+}
+
+// pyFloat reports whether v is a Python float (float64, or a JSON number
+// that is not an integer literal) and its value.
+func pyFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case json.Number:
+		if isIntLiteral(string(x)) {
+			return 0, false
+		}
+		return py.ToFloat(x)
+	}
+	return 0, false
 }
 
 // pyFixed4 is Python's "%.4f" % f: NaN and ±Inf print as nan, inf, -inf

@@ -50,6 +50,7 @@ check "metrics/mathverify vs the corpus" go test -count=1 -run TestCorpusAgreeme
 check "minerva is_equiv golden vs lm-eval (sympy)" $PY parity/minerva/golden.py --check
 check "metrics/mathverify IsEquiv vs the golden" go test -count=1 -run 'TestIsEquiv' ./metrics/mathverify/
 check "lm-eval output files"      $PY parity/report/lmeval_fixture.py --check
+check "summary tables vs lm-eval make_table" bash -c "$PY parity/report/table_golden.py --check && go test -count=1 -run TestSummaryTable ./report/"
 check "safetensors writer bytes" $PY parity/synth/check_synth.py golden --out models/safetensors/testdata --check
 check "synth models load in HF"   $PY parity/synth/check_synth.py hf --goeval "$BIN"
 check "tokenizers vs Rust + chat" parity/tokenizer/check.sh

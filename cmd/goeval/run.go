@@ -196,7 +196,7 @@ func (r *runner) output(t goevalpkg.Target, res *goevalpkg.Results, info report.
 	if out.writeOut {
 		printWriteOut(os.Stderr, samples)
 	}
-	fmt.Print(report.SummaryTable(res))
+	fmt.Print(report.SummaryTable(rep))
 	if out.showConfig {
 		if err := printConfigs(os.Stdout, rep); err != nil {
 			return err
