@@ -107,15 +107,17 @@ def version_from_git() -> str:
                           git("rev-parse", "--short=7", "HEAD"), dirty)
 
 
-def go_build(t: Target, out: Path, git_hash: str, zig: list[str]) -> Path:
-    """Cross-compiles cmd/goeval for t into out/ and returns the binary."""
+def go_build(t: Target, out: Path, git_hash: str, version: str, zig: list[str]) -> Path:
+    """Cross-compiles cmd/goeval for t into out/ (stamped with the commit and
+    the wheel's version, which `goeval --version` prints) and returns the binary."""
     out.mkdir(parents=True, exist_ok=True)
     exe = out / t.exe
     env = dict(os.environ, GOOS=t.goos, GOARCH=t.goarch, CGO_ENABLED="1" if t.zig else "0")
     if t.zig:
         env["CC"] = shlex.join([*zig, "cc", "-target", t.zig])
         env["CXX"] = shlex.join([*zig, "c++", "-target", t.zig])
-    ldflags = f"-s -w -X {MODULE}/internal/buildinfo.gitHash={git_hash}"
+    ldflags = (f"-s -w -X {MODULE}/internal/buildinfo.gitHash={git_hash}"
+               f" -X {MODULE}/internal/buildinfo.version={version}")
     cmd = ["go", "build", "-trimpath", "-ldflags", ldflags, "-o", str(exe), "./cmd/goeval"]
     print(f"build_wheels: {t.name}: CGO_ENABLED={env['CGO_ENABLED']} GOOS={t.goos} GOARCH={t.goarch}"
           + (f" CC='{env['CC']}'" if t.zig else ""), file=sys.stderr)
@@ -206,7 +208,7 @@ def main(argv: list[str]) -> int:
     git_hash = a.git_hash or git("describe", "--always", "--dirty", "--abbrev=40", "--match=NONE")
     for n in names:
         t = TARGETS[n]
-        binary = go_build(t, ROOT / a.build_dir / n, git_hash, shlex.split(a.zig))
+        binary = go_build(t, ROOT / a.build_dir / n, git_hash, version, shlex.split(a.zig))
         whl = write_wheel(t, version, binary, Path(a.out).resolve())
         print(f"build_wheels: wrote {whl} ({whl.stat().st_size / 2**20:.1f} MiB)", file=sys.stderr)
         print(whl)

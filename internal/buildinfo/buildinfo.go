@@ -14,9 +14,18 @@ import (
 // checkout).
 var gitHash string
 
-// Version is the module version ("v0.3.1" for `go install …@v0.3.1`,
-// "(devel)" for a build in a checkout).
+// version may be set at link time the same way: the wheels do
+// (python/build_wheels.py: -X …/internal/buildinfo.version=<the wheel's
+// version>), so the binary pip installs names the release it came in.
+var version string
+
+// Version is the version stamped at link time (a wheel's, "0.3.1"), else
+// the module version ("v0.3.1" for `go install …@v0.3.1`, "(devel)" for a
+// build in a checkout).
 func Version() string {
+	if version != "" {
+		return version
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
 	}

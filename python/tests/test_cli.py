@@ -17,11 +17,12 @@ from goeval._progress import go_duration, parse_progress
 
 def test_command_on_path_and_version(goeval_bin: str) -> None:
     out = subprocess.run([goeval_bin, "--version"], capture_output=True, text=True, check=True).stdout
-    m = re.fullmatch(r"goeval \S+ \(([0-9a-f]{7})(-dirty)?\)\n", out)
+    m = re.fullmatch(r"goeval (\S+) \(([0-9a-f]{7})(-dirty)?\)\n", out)
     assert m, out  # the commit is stamped, as make build does
+    assert m.group(1) == goeval.__version__, (out, goeval.__version__)  # and the wheel's version
     v = Version(goeval.__version__)  # PEP 440
     if v.local:  # a dev build: +g<commit>[.dirty], the binary's commit
-        assert v.local.split(".")[0] == "g" + m.group(1), (v, out)
+        assert v.local.split(".")[0] == "g" + m.group(2), (v, out)
     via_module = subprocess.run([sys.executable, "-m", "goeval", "--version"], capture_output=True, text=True)
     assert via_module.stdout == out
 
