@@ -99,10 +99,14 @@ func packModels(t *testing.T) []packModel {
 	var out []packModel
 	tmp := t.TempDir()
 	for i, o := range []synth.ModelOptions{
-		{Arch: "llama", RopeScaling: &models.RopeScaling{Type: "llama3", Factor: 8, LowFreqFactor: 1, HighFreqFactor: 4, OriginalMaxPositionEmbeddings: 16}},
+		{Arch: "llama", RopeScaling: &models.RopeScaling{Type: "llama3", Factor: 8, LowFreqFactor: 1, HighFreqFactor: 4, OriginalMaxPositionEmbeddings: 112}},
 		{Arch: "qwen2"},
 		{Arch: "qwen3"},
 		{Arch: "mistral", SlidingWindow: 4},
+		// LongRoPE switching at 100 tokens: the few-shot workloads' items
+		// fall on both sides (the longer ones unpacked, long factors; the
+		// others packed and sharing cached prefixes, short factors).
+		{Arch: "phi3", MaxPositions: 1024, RopeScaling: &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: 112}},
 	} {
 		o.Hidden, o.Layers, o.Heads, o.KVHeads, o.Intermediate, o.Vocab = 32, 2, 4, 2, 64, 256
 		o.Seed, o.BOS, o.EOS, o.Out = uint64(i+1), 1, 2, filepath.Join(tmp, o.Arch)

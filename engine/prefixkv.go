@@ -109,12 +109,26 @@ func (e *Engine) prefixGraphs() *graphExecs {
 }
 
 // prefixGraph runs prefixes alone and returns each one's keys and values.
+// On a LongRoPE model every cached prefix belongs to items of at most
+// LongRopeLength tokens (plan.Options.MaxPackedInput keeps longer ones
+// unpacked, where nothing is cached), so it takes the short factors, as
+// those items' one-pass rows do; its row length is given (models.Inputs.
+// RowLen) so that Pb padded slots past the switch do not read as a long
+// sequence.
 //
 //	tokens [G, Pb] int32 → prefix g's K, V of every layer: G × 2L × [1, K, Pb, D]
 func prefixGraph(m models.Model) func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 	return func(ctx *mlctx.Context, tokens *graph.Node) []*graph.Node {
 		defer building()()
-		kv := m.Forward(ctx, models.Inputs{Tokens: tokens, ReturnKV: true}).KV
+		in := models.Inputs{Tokens: tokens, ReturnKV: true}
+		if orig := m.Config().LongRopeLength(); orig > 0 {
+			n := make([]int32, tokens.Shape().Dim(0))
+			for i := range n {
+				n[i] = int32(min(tokens.Shape().Dim(1), orig))
+			}
+			in.RowLen = graph.Const(tokens.Graph(), n)
+		}
+		kv := m.Forward(ctx, in).KV
 		g := tokens.Shape().Dim(0)
 		out := make([]*graph.Node, 0, g*2*len(kv))
 		for i := range g {
@@ -135,9 +149,6 @@ func prefixGraph(m models.Model) func(ctx *mlctx.Context, tokens *graph.Node) []
 // 6.7 s compiling, 3.8 against 3.1 GB resident).
 func (e *Engine) prefixRule() *plan.PrefixRule {
 	if e.prefixes == nil || e.opts.PrefixCacheMB == 0 && !e.cheapShapes() {
-		return nil
-	}
-	if e.cfg.LongRopeLength() > 0 { // a prefix row's padding would read as a long sequence (models.Inputs.RowLen)
 		return nil
 	}
 	return &plan.PrefixRule{Slots: e.prefixSlots, Fits: func(pb int) bool { return e.prefixes.fits(e.prefixBytes(pb)) }}
