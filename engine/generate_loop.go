@@ -129,7 +129,7 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 	for _, it := range items {
 		need = max(need, len(it.ctx)+it.stop.maxGen)
 	}
-	groups := genGroups(items, e.cfg.LongRopeLength() == 0)
+	groups := genGroups(items, e.cfg.LongRopeLength())
 	var order []int
 	groupOf := make([]int, len(items))
 	for g, grp := range groups {

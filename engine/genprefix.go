@@ -42,17 +42,23 @@ type genGroup struct {
 // time); the groups' members, in group order, are every item once. Copies
 // of one prompt (a task's repeats) form a group of their own when that
 // costs fewer prefilled tokens: the prompt once, then one token per copy.
-// With share false every prompt is in that last group, copies included (a
-// LongRoPE model: a prefix's rotary factors depend on the whole prompt's
-// length, so a copy's prompt less one token may take other factors).
-func genGroups(items []genItem, share bool) []genGroup {
-	byIDs := make([]int, len(items))
-	for i := range byIDs {
-		byIDs[i] = i
-	}
-	slices.SortStableFunc(byIDs, func(a, b int) int { return slices.Compare(items[a].ctx, items[b].ctx) })
+// With longest above 0 (a LongRoPE model's switch) a prompt longer than
+// that is in the last group, copies included: its rotary factors are the
+// long ones, over its prefix too, where a prefix prefilled alone (or a
+// copy's prompt less one token) may take the short ones; the prompts at
+// or below the switch take the short ones throughout, so they share.
+func genGroups(items []genItem, longest int) []genGroup {
 	var groups []genGroup
 	var alone genGroup // prefix 0
+	var byIDs []int
+	for i, it := range items {
+		if longest > 0 && len(it.ctx) > longest {
+			alone.members = append(alone.members, i)
+		} else {
+			byIDs = append(byIDs, i)
+		}
+	}
+	slices.SortStableFunc(byIDs, func(a, b int) int { return slices.Compare(items[a].ctx, items[b].ctx) })
 	for i := 0; i < len(byIDs); {
 		shared, j := len(items[byIDs[i]].ctx), i+1
 		for ; j < len(byIDs); j++ {
@@ -62,11 +68,6 @@ func genGroups(items []genItem, share bool) []genGroup {
 				break
 			}
 			shared = l
-		}
-		if !share {
-			alone.members = append(alone.members, byIDs[i:j]...)
-			i = j
-			continue
 		}
 		copies, rest := copyGroups(items, byIDs[i:j], sharedPrefix(items, byIDs[i:j]))
 		groups = append(groups, copies...)
@@ -219,7 +220,11 @@ func extendGraph(m models.Model) func(ctx *mlctx.Context, in []*Node) []*Node {
 			row := func(x *Node) *Node { return BroadcastToDims(x, p, dims[1], dims[2], dims[3]) }
 			start[i] = models.KV{K: row(prefix[2*i]), V: row(prefix[2*i+1])}
 		}
-		out := m.Forward(ctx, models.Inputs{Tokens: tokens, Positions: positions, Cache: start})
+		fw := models.Inputs{Tokens: tokens, Positions: positions, Cache: start}
+		if m.Config().LongRopeLength() > 0 { // each prompt's whole length picks its factors, not its padding's
+			fw.RowLen = Add(Reshape(Slice(positions, AxisRange(), AxisRange(0, 1)), p), AddScalar(last, 1)) // [P]
+		}
+		out := m.Forward(ctx, fw)
 		hidden, kv := out.Hidden, out.KV // [P, T, H], L × {[P, K, S, D]}
 		rowIdx := Iota(g, shapes.Make(dtypes.Int32, p), 0)
 		h := Gather(hidden, Stack([]*Node{rowIdx, last}, -1)) // [P, H]

@@ -107,7 +107,7 @@ func TestCopyGroups(t *testing.T) {
 		{ctx: seq(500, 10)}, {ctx: seq(500, 10)}, {ctx: seq(500, 10)}, {ctx: seq(500, 10)}, {ctx: seq(500, 10)}, // 5 × 10 → 9 + 5
 	}
 	byPrefix := map[int][]int{}
-	for _, g := range genGroups(items, true) {
+	for _, g := range genGroups(items, 0) {
 		byPrefix[g.prefix] = g.members
 	}
 	want := map[int][]int{89: {0, 1, 2}, 40: {3, 4, 5}, 9: {6, 7, 8, 9, 10}}

@@ -194,10 +194,15 @@ func (d *decoder) slotWriter(positions, slots *Node) func(cache, x *Node) *Node 
 // extend is decode for T tokens per row at consecutive positions: slot s
 // of row b takes the keys and values of the row's token
 // t = s − positions[b, 0] when 0 ≤ t < T (a Gather along T and a Where).
+// rowLen, each row's whole length, is what a LongRoPE model picks its
+// factors by (nil: each row's last position + 1, its padding's).
 //
-//	tokens, positions [B, T], cache L × {[B, K, S, D]} → hidden [B, T, H], cache'
-func (d *decoder) extend(ctx *context.Context, tokens, positions *Node, cache []KV) Outputs {
+//	tokens, positions [B, T], rowLen [B] or nil, cache L × {[B, K, S, D]} → hidden [B, T, H], cache'
+func (d *decoder) extend(ctx *context.Context, tokens, positions, rowLen *Node, cache []KV) Outputs {
 	g := tokens.Graph()
+	if rowLen != nil && d.cfg.LongRopeLength() > 0 {
+		setRopeLen(ctx, g, rowLen)
+	}
 	b, t := tokens.Shape().Dim(0), tokens.Shape().Dim(1)
 	s := cache[0].K.Shape().Dim(2)
 	slots := Iota(g, shapes.Make(dtypes.Int32, b, s), 1)                                     // [B, S]

@@ -79,7 +79,8 @@ type Inputs struct {
 	// reads it; nil means each row's last position + 1. With Row it is
 	// the length of the whole row the chunk belongs to ([1]: a long
 	// prompt's, or a scored row's), so the chunk's rotary embedding is
-	// the one-pass row's.
+	// the one-pass row's; with Cache and Tokens [B, T] (prompts after a
+	// shared prefix) each prompt's whole length, prefix included.
 	RowLen *graph.Node
 }
 
@@ -123,7 +124,7 @@ func (d *decoder) Forward(ctx *context.Context, in Inputs) Outputs {
 	case in.Cache != nil && in.Tokens.Rank() == 1:
 		return d.decode(ctx, in.Tokens, in.Positions, in.Cache)
 	case in.Cache != nil:
-		return d.extend(ctx, in.Tokens, in.Positions, in.Cache)
+		return d.extend(ctx, in.Tokens, in.Positions, in.RowLen, in.Cache)
 	case in.Past != nil:
 		return Outputs{Hidden: d.packedAfter(ctx, in.Tokens, in.Positions, in.Packing, in.Past)}
 	case in.Packing != nil:
@@ -154,8 +155,8 @@ func (d *decoder) check(in Inputs) {
 		forwardPanic("Cache goes with neither Packing, Past nor ReturnKV (the written cache is Outputs.KV)")
 	case in.ReturnKV && in.Packing != nil:
 		forwardPanic("ReturnKV is for unpacked rows")
-	case in.RowLen != nil && (cached && in.Row == nil || in.Packing != nil):
-		forwardPanic("RowLen is for unpacked rows or a chunk (Row), not with Packing or Cache")
+	case in.RowLen != nil && (cached && len(dims) == 1 || in.Packing != nil):
+		forwardPanic("RowLen is for unpacked rows, a chunk (Row) or prompts after a cache, not with Packing or a decode step")
 	case in.Row != nil && (!cached || len(dims) != 2 || dims[0] != 1):
 		forwardPanic("Row needs Cache and Tokens [1, T], got %s", in.Tokens.Shape())
 	case in.Row != nil && (in.Row.Rank() != 1 || in.Row.Shape().Dim(0) != 1):
