@@ -42,6 +42,10 @@ RUNS = [
     {"name": "ll", "limit": 3, "tasks": ["arc_easy", "arc_challenge", "hellaswag", "piqa", "winogrande", "openbookqa",
                                          "boolq", "lambada_openai", "wikitext"]},
     {"name": "mmlu", "limit": 1, "tasks": ["mmlu_stem"]},
+    # A group of groups: mmlu's four categories over its 57 subjects — the
+    # nested group_subtasks order, group aggregates and their n-shot and
+    # version entries, and the two summary tables lm_eval prints of them.
+    {"name": "mmlu_all", "limit": 1, "tasks": ["mmlu"]},
     {"name": "gen", "limit": 2, "tasks": ["gsm8k", "drop", "hendrycks_math_algebra"], "gen_kwargs": "max_gen_toks=32"},
     # Model C (see MODELS): no BOS token, so lm-eval's prefix token is the
     # tokenizer's EOS <|im_end|>, not config.json's bos_token_id; 128
