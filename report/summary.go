@@ -23,6 +23,34 @@ func SummaryTable(rep *Results) string {
 	return out
 }
 
+// RunLine is the line lm_eval prints above the tables: the model, its
+// arguments, gen_kwargs, limit, num_fewshot (the command's: -1 for none
+// given, None) and batch size, as the results file's config block holds
+// them, in Python's spelling.
+func RunLine(rep *Results, numFewshot int) string {
+	get := func(k string) any { v, _ := rep.Config.Get(k); return v }
+	repr := func(v any) string {
+		if s, err := py.ReprValue(v); err == nil {
+			return s
+		}
+		return py.Str(v)
+	}
+	shots := "None"
+	if numFewshot >= 0 {
+		shots = fmt.Sprint(numFewshot)
+	}
+	line := fmt.Sprintf("%s (%s), gen_kwargs: (%s), limit: %s, num_fewshot: %s, batch_size: %s",
+		py.Str(get("model")), repr(get("model_args")), repr(get("gen_kwargs")), py.Str(get("limit")), shots, py.Str(get("batch_size")))
+	if sizes, ok := get("batch_sizes").([]any); ok && len(sizes) > 0 {
+		parts := make([]string, len(sizes))
+		for i, x := range sizes {
+			parts[i] = py.Str(x)
+		}
+		line += " (" + strings.Join(parts, ",") + ")"
+	}
+	return line + "\n"
+}
+
 // makeTable is lm-eval's make_table for one of "results" and "groups".
 func makeTable(rep *Results, entries *py.Map[*py.Map[any]], title string) string {
 	headers := []string{title, "Version", "Filter", "n-shot", "Metric", "", "Value", "", "Stderr"}

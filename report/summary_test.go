@@ -50,3 +50,27 @@ func TestSummaryTable(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLine: the line above the tables, as lm-eval 0.4.13's CLI prints it
+// (`hf ({'pretrained': '/tmp/dm/m', 'dtype': 'float32'}), gen_kwargs:
+// ({'max_gen_toks': 8}), limit: 2.0, num_fewshot: None, batch_size: 1`
+// from lm_eval run with those arguments), from a results file's config.
+func TestRunLine(t *testing.T) {
+	var rep Results
+	raw := `{"results": {}, "config": {"model": "hf", "model_args": {"pretrained": "/tmp/dm/m", "dtype": "float32"},
+		"batch_size": 1, "batch_sizes": [], "limit": 2.0, "gen_kwargs": {"max_gen_toks": 8}}}`
+	if err := rep.UnmarshalJSON([]byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	want := "hf ({'pretrained': '/tmp/dm/m', 'dtype': 'float32'}), gen_kwargs: ({'max_gen_toks': 8}), limit: 2.0, num_fewshot: None, batch_size: 1\n"
+	if got := RunLine(&rep, -1); got != want {
+		t.Errorf("RunLine:\n got %q\nwant %q", got, want)
+	}
+	rep.Config.Set("batch_size", "auto:4")
+	rep.Config.Set("batch_sizes", []any{json.Number("64"), json.Number("32")})
+	rep.Config.Set("limit", nil)
+	want = "hf ({'pretrained': '/tmp/dm/m', 'dtype': 'float32'}), gen_kwargs: ({'max_gen_toks': 8}), limit: None, num_fewshot: 5, batch_size: auto:4 (64,32)\n"
+	if got := RunLine(&rep, 5); got != want {
+		t.Errorf("RunLine:\n got %q\nwant %q", got, want)
+	}
+}

@@ -136,7 +136,7 @@ func mergeShards(ctx context.Context, shards []*report.ShardRun, out, dataDir, m
 	if err != nil {
 		return err
 	}
-	fmt.Print(report.SummaryTable(rep))
+	fmt.Print(report.RunLine(rep, opts.Task.NumFewshot) + report.SummaryTable(rep))
 	fmt.Fprintf(os.Stderr, "merged %d shards of %s; results written to %s\n", len(shards), first.ModelName, path)
 	return nil
 }

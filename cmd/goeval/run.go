@@ -196,7 +196,7 @@ func (r *runner) output(t goevalpkg.Target, res *goevalpkg.Results, info report.
 	if out.writeOut {
 		printWriteOut(os.Stderr, samples)
 	}
-	fmt.Print(report.SummaryTable(rep))
+	fmt.Print(report.RunLine(rep, r.plan.eval.Task.NumFewshot) + report.SummaryTable(rep))
 	if out.showConfig {
 		if err := printConfigs(os.Stdout, rep); err != nil {
 			return err

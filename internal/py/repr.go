@@ -1,6 +1,7 @@
 package py
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -61,6 +62,9 @@ func ReprValue(v any) (string, error) {
 // StrValue is Python's str(v): strings as they are, everything else as
 // ReprValue.
 func StrValue(v any) (string, error) {
+	if n, ok := v.(json.Number); ok {
+		return jsonNumberRepr(n), nil
+	}
 	if rv := reflect.ValueOf(v); v != nil && rv.Kind() == reflect.String {
 		return rv.String(), nil
 	}
@@ -83,6 +87,9 @@ func reprInto(b *strings.Builder, v any) error {
 		return nil
 	case float32:
 		b.WriteString(Repr(float64(x)))
+		return nil
+	case json.Number:
+		b.WriteString(jsonNumberRepr(x))
 		return nil
 	case *Map[any]:
 		b.WriteByte('{')
@@ -125,4 +132,18 @@ func reprInto(b *strings.Builder, v any) error {
 		return fmt.Errorf("cannot print a mapping (its key order is unknown here); print its fields")
 	}
 	return fmt.Errorf("cannot print a %T as Python would", v)
+}
+
+// jsonNumberRepr is repr of the number Python's json module reads from n:
+// an int literal as an int, anything else (a point, an exponent, NaN,
+// Infinity) as a float.
+func jsonNumberRepr(n json.Number) string {
+	if !strings.ContainsAny(string(n), ".eEIN") {
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+		return string(n) // beyond int64: Python's int keeps every digit
+	}
+	f, _ := ToFloat(n)
+	return Repr(f)
 }
