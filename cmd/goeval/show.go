@@ -24,18 +24,20 @@ type showOpts struct {
 	wrong, stats            bool
 }
 
-// runShow prints samples of one task of one run.
+// runShow prints samples of one task of one run, or its summary tables.
 func runShow(args []string) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	var o showOpts
-	fs.StringVar(&o.task, "task", "", "task whose samples to show (required)")
+	fs.StringVar(&o.task, "task", "", "task whose samples to show (without it: the run's summary tables)")
 	fs.StringVar(&o.filter, "filter", "", "filter of the samples lines (default: the first in the file)")
 	fs.IntVar(&o.n, "n", 5, "show at most N docs (0: all)")
 	fs.BoolVar(&o.wrong, "wrong", false, "only docs the model got wrong")
 	fs.StringVar(&o.changedVs, "changed-vs", "", "only docs whose right/wrong differs in this other run (results file or folder)")
 	fs.BoolVar(&o.stats, "stats", false, "print per-task statistics before the docs")
-	setUsage(fs, `Usage: goeval show RUN --task T [-n N] [--wrong] [--changed-vs OTHER] [--stats]
-Shows samples from a run's samples_<task>_*.jsonl (goeval or lm-eval, written with --log-samples):
+	setUsage(fs, `Usage: goeval show RUN [--task T [-n N] [--wrong] [--changed-vs OTHER] [--stats]]
+Without --task, prints the run's summary tables as lm_eval printed them after the run (tasks under
+their groups, then the groups). With --task,
+shows samples from a run's samples_<task>_*.jsonl (goeval or lm-eval, written with --log-samples):
 the prompt, the choices with the gold answer (*) and the model's pick (>), or the generated and
 filtered answer, and whether the doc scored 1. RUN is a results_*.json file or a run folder.
 A goeval judge output folder (or its judgements.jsonl) shows each judged prompt instead: the
@@ -50,8 +52,16 @@ Flags:`)
 			return showJudged(os.Stdout, f, o.n)
 		}
 	}
-	if len(pos) != 1 || o.task == "" {
-		return errs.BadInputf("show needs one RUN and --task; see 'goeval show --help'")
+	if len(pos) != 1 {
+		return errs.BadInputf("show needs one RUN (a results_*.json file or a run folder); see 'goeval show --help'")
+	}
+	if o.task == "" {
+		run, err := loadOne(pos[0])
+		if err != nil {
+			return err
+		}
+		fmt.Print(report.SummaryTable(run.Results))
+		return nil
 	}
 	if o.n < 0 {
 		return errs.BadInputf("-n %d out of range: use 0 (all docs) or a count ≥ 1", o.n)
