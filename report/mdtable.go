@@ -93,10 +93,11 @@ func floatCell(f float64) cell {
 	return cell{kind: kReal, num: d, places: decimalPlaces(d)}
 }
 
+// typepy's patterns; Python's \d matches every Unicode decimal digit.
 var (
-	thousandSep = regexp.MustCompile(`\d{1,3}(,\d{1,3})+`)
-	sciInt      = regexp.MustCompile(`^-?\d+(?:\.\d*)?[eE][+\-]?\d{3,}$`)
-	sciReal     = regexp.MustCompile(`^-?\d+(?:\.\d*)?[eE][+\-]?\d{0,2}$`)
+	thousandSep = regexp.MustCompile(`\p{Nd}{1,3}(,\p{Nd}{1,3})+`)
+	sciInt      = regexp.MustCompile(`^-?\p{Nd}+(?:\.\p{Nd}*)?[eE][+\-]?\p{Nd}{3,}$`)
+	sciReal     = regexp.MustCompile(`^-?\p{Nd}+(?:\.\p{Nd}*)?[eE][+\-]?\p{Nd}{0,2}$`)
 )
 
 // stringCell tries typepy's types in dataproperty's order: integer,

@@ -15,11 +15,12 @@ type Decimal struct {
 	Inf, NaN bool
 }
 
-// ParseDecimal is decimal.Decimal(s): surrounding whitespace stripped, an
-// optional sign, Python's float grammar (single underscores between digits,
-// any Unicode decimal digit), or inf, infinity, nan in any case.
+// ParseDecimal is decimal.Decimal(s): surrounding whitespace stripped and
+// every underscore removed (as CPython's decimal does), then an optional
+// sign and Python's float grammar (any Unicode decimal digit), or inf,
+// infinity, nan in any case.
 func ParseDecimal(s string) (Decimal, bool) {
-	ascii, ok := pyFloatASCII(Strip(s))
+	ascii, ok := pyFloatASCII(strings.ReplaceAll(Strip(s), "_", ""))
 	if !ok {
 		return Decimal{}, false
 	}
@@ -37,7 +38,6 @@ func ParseDecimal(s string) (Decimal, bool) {
 	if !validDecimal(body) {
 		return Decimal{}, false
 	}
-	body = strings.ReplaceAll(body, "_", "")
 	mant, exp := body, 0
 	if i := strings.IndexAny(body, "eE"); i >= 0 {
 		e, err := strconv.Atoi(body[i+1:])

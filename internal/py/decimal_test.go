@@ -26,7 +26,9 @@ func TestDecimal(t *testing.T) {
 		{"-12.75", 1, "-12.8", "-12", false},
 		{"0.004", 2, "0.00", "0", false},
 		{"-0.004", 2, "-0.00", "0", false},
-		{"١٢", 0, "12", "12", true}, // Arabic-Indic digits
+		{"١٢", 0, "12", "12", true},       // Arabic-Indic digits
+		{"_-3_4_", 0, "-34", "-34", true}, // every underscore dropped, as CPython's Decimal does
+		{"1__0.5e_1", 0, "105", "105", true},
 	}
 	for _, c := range cases {
 		d, ok := ParseDecimal(c.in)
@@ -52,7 +54,7 @@ func TestDecimal(t *testing.T) {
 	if d, _ := ParseDecimal("-inf"); d.Fixed(4) != "Infinity" {
 		t.Errorf("Fixed(-inf) = %q, want Infinity (the sign is not kept)", d.Fixed(4))
 	}
-	for _, s := range []string{"", " ", "1,000", "0x10", "1__0", "e5", "1e", "abc"} {
+	for _, s := range []string{"", " ", "_", "1,000", "0x10", "e5", "1e", "abc"} {
 		if d, ok := ParseDecimal(s); ok {
 			t.Errorf("ParseDecimal(%q) = %+v, want a failure", s, d)
 		}
