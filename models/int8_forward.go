@@ -30,6 +30,11 @@ import (
 // llm_int8_threshold for the LLM.int8 weights.
 const int8ThresholdParam = "goeval_int8_threshold"
 
+// int8IntegerParam is the root context parameter saying that the LLM.int8
+// products take their integer form (nn.Int8Input.Integer): on the pure-Go
+// backend where it runs them on int8 kernels (gocpu.HasInt8Dot).
+const int8IntegerParam = "goeval_int8_integer"
+
 // int8ScaleVar is the variable beside an LLM.int8 weight holding its SCB.
 const int8ScaleVar = "SCB"
 
@@ -167,6 +172,7 @@ func (s *int8Set) storeScales(ctx *context.Context, backend backends.Backend) er
 		return nil
 	}
 	ctx.InAbsPath("/").SetParam(int8ThresholdParam, s.threshold)
+	ctx.InAbsPath("/").SetParam(int8IntegerParam, backend.String() == gocpu.Name && gocpu.HasInt8Dot())
 	for _, name := range s.Quantized() {
 		r, _, err := s.rowInt8(name)
 		if err == nil {
@@ -212,6 +218,7 @@ func int8Input(ctx *context.Context, x *Node) *nn.Int8Input {
 		valid = context.GetGraphParamOr[*Node](root, g, int8RowsParam, nil)
 	}
 	q := nn.QuantizeInt8Input(x, threshold, valid)
+	q.Integer = context.GetParamOr(root, int8IntegerParam, false)
 	root.SetGraphParam(g, key, q)
 	return q
 }

@@ -55,7 +55,9 @@ func TestInt8ForwardMatchesTransformers(t *testing.T) {
 			want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, "golden.jsonl"))
 			m := loadInt8Model(t, dir, LoadOptions{})
 			checkInt8CodesBF16(t, m.ctx)
+			gocpu.SetOpStats(true)
 			d := maxDiff(m.score(t, reqs, -1), want)
+			checkInt8Fused(t)
 			deq := maxDiff(loadInt8Model(t, dir, LoadOptions{Dequantize8Bit: true}).score(t, reqs, -1), want)
 			t.Logf("max |Δ logprob_sum|: LLM.int8 %.3g; dequantized model %.3g", d, deq)
 			if d > 1e-4 {
@@ -72,6 +74,24 @@ func TestInt8ForwardMatchesTransformers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkInt8Fused checks, where the CPU has AVX512_VNNI, that the products
+// just run took their integer form on int8 kernels (gocpu's DotInt8), and
+// turns the op statistics off.
+func checkInt8Fused(t *testing.T) {
+	t.Helper()
+	defer gocpu.SetOpStats(false)
+	if !gocpu.HasInt8Dot() {
+		t.Log("no AVX512_VNNI: the products ran in their float32 form")
+		return
+	}
+	for _, st := range gocpu.OpStats() {
+		if strings.HasPrefix(st.Key, "DotInt8") {
+			return
+		}
+	}
+	t.Error("no DotInt8 node ran: the LLM.int8 products did not take their integer form")
 }
 
 // checkInt8CodesBF16 checks that every LLM.int8 weight (a "weight" beside

@@ -154,6 +154,9 @@ type Buffer struct {
 	// screen is the weight's screening copy for greedy heads, made at
 	// their first run (argmax_head.go).
 	screen *headScreen
+	// int8w is the weight's int8 copy for LLM.int8's products, made at
+	// their first run (int8dot.go).
+	int8w  *int8Copy
 	noPack atomic.Bool
 	// pool, when set, takes the storage back when the buffer is finalized:
 	// set on execution outputs, cleared once the storage is handed out

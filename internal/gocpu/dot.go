@@ -97,6 +97,9 @@ func (b *Builder) DotGeneral(lhs backends.Op, lhsContract, lhsBatch []int, rhs b
 	if n := b.fuseDotBF16(p, in[0], in[1]); n != nil {
 		return n, nil
 	}
+	if n := b.fuseDotInt8(p, in[0], in[1]); n != nil {
+		return n, nil
+	}
 	stored := p.batch == 1 && p.rhsPerm == nil && isStored(in[1])
 	p.swap = stored && p.transB
 	p.cacheRHS = stored && !p.transB

@@ -192,6 +192,9 @@ func (b *Builder) ConvertDType(x backends.Op, dtype dtypes.DType) (backends.Op, 
 	if err := checkDType(dtype); err != nil {
 		return nil, err
 	}
+	if n := b.fuseInt8ToF32(in[0], dtype); n != nil {
+		return n, nil
+	}
 	shape := in[0].shape.Clone()
 	shape.DType = dtype
 	run := convertRun(in[0].shape.DType, shape)

@@ -51,6 +51,11 @@ func Int8Linear(x, cb, scb, bias *Node, threshold float64, valid *Node) *Node {
 // layer's q, k and v projections) share its float16 rounding, row
 // quantization and outlier columns, which cost more than a product.
 type Int8Input struct {
+	// Integer: the products take their integer form, DotGeneral of the
+	// codes and the weight converted to int32 (exact; a backend with int8
+	// kernels runs it on them: gocpu's DotInt8), where they otherwise
+	// compute the same integers in float32 (int8Dot).
+	Integer               bool
 	dims                  []int // x's dimensions
 	dtype                 dtypes.DType
 	codes, rowScale, cols *Node // [S, R, in], [S, R, 1], [S, 1, in] or nil
@@ -82,9 +87,15 @@ func (q *Int8Input) Linear(cb, scb, bias *Node) *Node {
 		panicf("Int8Linear: weight %s does not match input %v (want [out, %d])", cb.Shape(), q.dims, in)
 	}
 	out := cb.Shape().Dim(0)
+	var acc *Node // [S, R, out], exact integers
+	if q.Integer {
+		acc = ConvertDType(DotGeneral(ConvertDType(q.codes, dtypes.Int32), []int{2}, nil, ConvertDType(cb, dtypes.Int32), []int{1}, nil), dtypes.Float32)
+	}
 	cb = ConvertDType(cb, dtypes.Float32)
 	scb = Reshape(ConvertDType(scb, dtypes.Float32), 1, 1, out)
-	acc := int8Dot(q.codes, cb) // [S, R, out], exact integers
+	if acc == nil {
+		acc = int8Dot(q.codes, cb)
+	}
 	y := MulScalar(Mul(acc, Mul(q.rowScale, scb)), float64(int8MMScale))
 	if bias != nil {
 		y = Add(y, Reshape(ConvertDType(bias, dtypes.Float32), 1, 1, out))
