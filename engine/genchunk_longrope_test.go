@@ -19,12 +19,16 @@ const longRopeSwitch = 32
 
 // longRopeModel synthesizes a tiny Phi-3.5-shaped LongRoPE model (switch at
 // 32 tokens, 256 positions: long factors up to 8×) and returns its folder.
-func longRopeModel(t *testing.T) string {
+func longRopeModel(t *testing.T) string { return longRopeModelAt(t, longRopeSwitch, 256, 11) }
+
+// longRopeModelAt is longRopeModel switching at orig tokens, with maxPos
+// positions and weights drawn from seed.
+func longRopeModelAt(t *testing.T, orig, maxPos int, seed uint64) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "phi3-longrope")
 	err := synth.Model(synth.ModelOptions{Arch: "phi3", Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 64,
-		Vocab: 256, MaxPositions: 256, Seed: 11, BOS: 1, EOS: 2, Out: dir,
-		RopeScaling: &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: longRopeSwitch}})
+		Vocab: 256, MaxPositions: maxPos, Seed: seed, BOS: 1, EOS: 2, Out: dir,
+		RopeScaling: &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: orig}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,10 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/goeval/goeval/lm"
-	"github.com/goeval/goeval/models"
-	"github.com/goeval/goeval/synth"
 )
 
 // TestPrefixCacheLongRope: on a LongRoPE model (switch at 100 tokens) a
@@ -22,13 +19,7 @@ import (
 func TestPrefixCacheLongRope(t *testing.T) {
 	smallRows(t) // rows of 128 tokens: the block spans several
 	const orig, block = 100, 97
-	dir := filepath.Join(t.TempDir(), "phi3-longrope-100")
-	err := synth.Model(synth.ModelOptions{Arch: "phi3", Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 64,
-		Vocab: 256, MaxPositions: 1024, Seed: 12, BOS: 1, EOS: 2, Out: dir,
-		RopeScaling: &models.RopeScaling{Type: "longrope", OriginalMaxPositionEmbeddings: orig}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := longRopeModelAt(t, orig, 1024, 12)
 	rng := rand.New(rand.NewPCG(7, 9))
 	ids := randomIDs(rng, 256)
 	shared := ids(block)

@@ -1,9 +1,6 @@
 package gemm
 
-import (
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // Exact int8 products (LLM.int8's, models/nn.Int8Linear): c = a·wᵀ for
 // int8 activation codes a [M, K] and an int8 weight w [N, K], each output
@@ -44,34 +41,10 @@ func Int8MatrixFrom(n, k int, rows Rows) (w *Int8Matrix, ok bool) {
 		panic(fmt.Sprintf("gemm: Int8MatrixFrom: [%d, %d] (K at most %d; HasInt8MatMul %v)", n, k, maxIntK, HasInt8MatMul()))
 	}
 	s := &RowsI8{N: n, K: k, u: newInterleaved(n, k)}
-	block := min(n, int8Block)
-	wide, codes := make([]float32, block*k), make([]int8, block*k)
-	for j0 := 0; j0 < n; j0 += block {
-		j1 := min(n, j0+block)
-		rows(j0, j1, wide[:(j1-j0)*k])
-		if !int8Codes(codes, wide[:(j1-j0)*k]) {
-			return nil, false
-		}
-		s.interleave(codes[:(j1-j0)*k], j0, j1)
+	if !int8Blocks(n, k, rows, func(j0, j1 int, codes []int8) { s.interleave(codes, j0, j1) }) {
+		return nil, false
 	}
 	return &Int8Matrix{N: n, K: k, u: s.u}, true
-}
-
-// int8Block is the weight rows Int8MatrixFrom and MatMulInt8Rows convert
-// at a time (a multiple of 16).
-const int8Block = 1024
-
-// int8Codes sets q[i] = v[i] and reports whether every v[i] is an int8
-// code.
-func int8Codes(q []int8, v []float32) bool {
-	for i, x := range v {
-		c := int8(x)
-		if x < -128 || x > 127 || float32(c) != x {
-			return false
-		}
-		q[i] = c
-	}
-	return true
 }
 
 // MatMulInt8Rows is MatMulInt8 for the weight [n, k] that rows reads, laid
@@ -79,15 +52,41 @@ func int8Codes(q []int8, v []float32) bool {
 // weight is kept); ok is false, with c partly written, unless every value
 // is an int8 code.
 func MatMulInt8Rows(c []int32, ldc int, a []int8, m, n, k int, rows Rows, threads int) (ok bool) {
+	return int8Blocks(n, k, rows, func(j0, j1 int, codes []int8) {
+		MatMulInt8(c[j0:], ldc, a, m, NewInt8Matrix(codes, j1-j0, k), threads)
+	})
+}
+
+// int8Blocks reads the weight [n, k] through rows int8Block rows at a
+// time and hands each block's codes to use; false, at the first block
+// holding a value that is no int8 code (an integer in [−128, 127]).
+func int8Blocks(n, k int, rows Rows, use func(j0, j1 int, codes []int8)) bool {
 	block := min(n, int8Block)
 	wide, codes := make([]float32, block*k), make([]int8, block*k)
 	for j0 := 0; j0 < n; j0 += block {
 		j1 := min(n, j0+block)
 		rows(j0, j1, wide[:(j1-j0)*k])
-		if !int8Codes(codes, wide[:(j1-j0)*k]) {
+		if !Int8Codes(codes, wide[:(j1-j0)*k]) {
 			return false
 		}
-		MatMulInt8(c[j0:], ldc, a, m, NewInt8Matrix(codes[:(j1-j0)*k], j1-j0, k), threads)
+		use(j0, j1, codes[:(j1-j0)*k])
+	}
+	return true
+}
+
+// int8Block is the weight rows int8Blocks reads at a time (a multiple of
+// 16).
+const int8Block = 1024
+
+// Int8Codes sets q[i] = v[i] and reports whether every v[i] is an int8
+// code (an integer in [−128, 127]).
+func Int8Codes(q []int8, v []float32) bool {
+	for i, x := range v {
+		c := int8(x)
+		if x < -128 || x > 127 || float32(c) != x {
+			return false
+		}
+		q[i] = c
 	}
 	return true
 }
@@ -114,24 +113,14 @@ func matMulInt8(ints func(u []uint8, p []int32, k4, mq int, out []int32), c []in
 		panic(fmt.Sprintf("gemm: MatMulInt8: a %d, c %d (ldc %d) too short for %d rows of [%d, %d]", len(a), len(c), ldc, m, w.N, w.K))
 	}
 	k4 := (w.K + 3) / 4
-	groups := int8Groups(a, m, w.K, k4)
-	nblk := (w.N + 15) / 16
-	slice := max(1, min(screenSlice/(64*k4), nblk/(8*max(1, threads))))
-	var pool sync.Pool
-	shareOut(nblk, slice, max(1, threads), true, func(b0, b1 int) {
-		op := getPooled[int32](&pool, (b1-b0)*intRows*16)
-		defer pool.Put(op)
-		out := *op
-		for gi, g := range groups {
-			ints(w.u[b0*k4*64:b1*k4*64], g.p, k4, g.mq, out)
-			for r, sum := range g.sum1 {
-				row := c[(gi*intRows+r)*ldc:]
-				off := int32(128 * sum) // |128·Σ_k a_k| ≤ 128·128·K < 2³¹
-				for b := b0; b < b1; b++ {
-					o := out[((b-b0)*g.mq+r)*16:]
-					for l := range min(16, w.N-16*b) {
-						row[16*b+l] = o[l] - off
-					}
+	intSums(ints, w.u, w.N, k4, int8Groups(a, m, w.K, k4), threads, func(gi int, g *intActs, out []int32, b0, b1 int) {
+		for r, sum := range g.sum1 {
+			row := c[(gi*intRows+r)*ldc:]
+			off := int32(128 * sum) // |128·Σ_k a_k| ≤ 128·128·K < 2³¹
+			for b := b0; b < b1; b++ {
+				o := out[((b-b0)*g.mq+r)*16:]
+				for l := range min(16, w.N-16*b) {
+					row[16*b+l] = o[l] - off
 				}
 			}
 		}

@@ -129,7 +129,22 @@ func (s *RowsI8) intDot(kern *i8Kernels, approx, a []float32, m, threads int) []
 		rows := min(m-r0, intRows/2)
 		groups = append(groups, quantActs(a[r0*s.K:(r0+rows)*s.K], rows, s.K, k4))
 	}
-	nblk := (s.N + 15) / 16
+	intSums(kern.ints, s.u, s.N, k4, groups, threads, func(gi int, g *intActs, out []int32, b0, b1 int) {
+		for r := range len(g.beta1) {
+			s.intApprox(approx[(gi*intRows/2+r)*s.N:], g, r, out, b0, b1)
+		}
+	})
+	return groups
+}
+
+// intSums runs the integer kernel ints over the interleaved codes u of n
+// rows (k4 dwords each) for every group of quantized rows, the copy's
+// 16-row blocks split over up to threads goroutines, each slice read from
+// memory once for all groups; use takes each group's sums over blocks
+// [b0, b1) (out: [b1−b0][mq][16]).
+func intSums(ints func(u []uint8, p []int32, k4, mq int, out []int32), u []uint8, n, k4 int, groups []*intActs, threads int,
+	use func(gi int, g *intActs, out []int32, b0, b1 int)) {
+	nblk := (n + 15) / 16
 	slice := max(1, min(screenSlice/(64*k4), nblk/(8*max(1, threads))))
 	var pool sync.Pool
 	shareOut(nblk, slice, max(1, threads), true, func(b0, b1 int) {
@@ -137,13 +152,10 @@ func (s *RowsI8) intDot(kern *i8Kernels, approx, a []float32, m, threads int) []
 		defer pool.Put(op)
 		out := *op
 		for gi, g := range groups {
-			kern.ints(s.u[b0*k4*64:b1*k4*64], g.p, k4, g.mq, out)
-			for r := range len(g.beta1) {
-				s.intApprox(approx[(gi*intRows/2+r)*s.N:], g, r, out, b0, b1)
-			}
+			ints(u[b0*k4*64:b1*k4*64], g.p, k4, g.mq, out)
+			use(gi, g, out, b0, b1)
 		}
 	})
-	return groups
 }
 
 // intApprox writes ã_j of row r of group g for the rows j of blocks [b0,

@@ -108,7 +108,7 @@ func (p *dotPlan) int8Sums(x *runCtx, in []*Buffer, c []int32) {
 	}
 	defer int8Scratch.Put(pc)
 	codes := (*pc)[:p.m*p.k]
-	if int8Values(codes, af) {
+	if gemm.Int8Codes(codes, af) {
 		if w := in[1].int8Weight(p.n, p.k); w != nil {
 			gemm.MatMulInt8(c, p.n, codes, p.m, w, x.threads())
 			return
@@ -122,19 +122,6 @@ func (p *dotPlan) int8Sums(x *runCtx, in []*Buffer, c []int32) {
 
 // int8Scratch holds the activation codes of runInt8 calls.
 var int8Scratch sync.Pool
-
-// int8Values sets q[i] = v[i] and reports whether every v[i] is an int8
-// code (an integer in [−128, 127]).
-func int8Values(q []int8, v []float32) bool {
-	for i, x := range v {
-		c := int8(x)
-		if x < -128 || x > 127 || float32(c) != x {
-			return false
-		}
-		q[i] = c
-	}
-	return true
-}
 
 // runInt8Generic is the unfused graph's product: both operands converted
 // to int32 as ConvertDType does (truncated), summed in k order.
