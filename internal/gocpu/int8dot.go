@@ -19,7 +19,7 @@ import (
 // the CPU has AVX512_VNNI (gemm.HasInt8MatMul): the codes converted to
 // int8, the weight read through an interleaved int8 copy made at its
 // first product (kept on its buffer; streamed a block of rows at a time
-// where the memory available is less than twice the copy), and the sums
+// where the copies would crowd the memory: int8CopyFits), and the sums
 // computed by VPDPBUSD — the same integers as the int32 DotGeneral, which
 // stays the path for values that are no int8 code. The weight keeps its
 // layout: another product may read it packed (the outlier columns').
@@ -152,8 +152,7 @@ var int8Mu sync.Mutex
 
 // int8Weight returns the int8 copy of the weight [n, k] this buffer holds
 // (n·k bytes), made on first use from whichever layout it has; nil where
-// the memory available is less than twice the copy, or a value is no int8
-// code (int8Bad).
+// it does not fit (int8CopyFits), or a value is no int8 code (int8Bad).
 func (b *Buffer) int8Weight(n, k int) *gemm.Int8Matrix {
 	int8Mu.Lock()
 	s := b.int8w
@@ -163,7 +162,7 @@ func (b *Buffer) int8Weight(n, k int) *gemm.Int8Matrix {
 	}
 	int8Mu.Unlock()
 	s.once.Do(func() {
-		if avail := procfs.KB("/proc/meminfo", "MemAvailable"); avail > 0 && avail < 2*int64(n)*int64(k) {
+		if !int8CopyFits(int64(n) * int64(k)) {
 			return // streamed per product instead (MatMulInt8Rows)
 		}
 		var ok bool
@@ -171,6 +170,17 @@ func (b *Buffer) int8Weight(n, k int) *gemm.Int8Matrix {
 		s.bad = !ok
 	})
 	return s.w
+}
+
+// int8CopyFits reports whether a copy of size bytes leaves room: the
+// memory available is at least twice it, and a quarter of the machine's
+// stays available after it (every weight of a model takes a copy, so the
+// copies stop, and the rest stream, before they crowd the activations and
+// the KV cache out). Where /proc/meminfo is missing it fits.
+func int8CopyFits(size int64) bool {
+	avail := procfs.KB("/proc/meminfo", "MemAvailable")
+	total := procfs.KB("/proc/meminfo", "MemTotal")
+	return avail <= 0 || avail >= 2*size && avail-size >= total/4
 }
 
 // int8Bad reports whether the buffer's weight holds a value that is no
