@@ -94,6 +94,9 @@ func (b *Builder) DotGeneral(lhs backends.Op, lhsContract, lhsBatch []int, rhs b
 	if p.rhsPerm != nil && p.batch > 1 && ls.DType == dtypes.Float32 { // runGeneric normalises
 		p.planStridedRHS(rs, rhsBatch, rhsContract, rhsCross)
 	}
+	if n := b.fuseDotColumns(p, in[0], in[1]); n != nil {
+		return n, nil
+	}
 	if n := b.fuseDotBF16(p, in[0], in[1]); n != nil {
 		return n, nil
 	}

@@ -80,7 +80,9 @@ func (b *Builder) BroadcastInDim(x backends.Op, out shapes.Shape, axes []int) (b
 			src[ax] = inSt[i]
 		}
 	}
-	return b.newNode(backends.OpTypeBroadcastInDim, out.Clone(), copyRun(out.Clone(), 0, src), in[0]), nil
+	n := b.newNode(backends.OpTypeBroadcastInDim, out.Clone(), copyRun(out.Clone(), 0, src), in[0])
+	n.aux = slices.Clone(axes) // dotcolumns.go matches it
+	return n, nil
 }
 
 // Slice implements backends.Builder.

@@ -78,7 +78,7 @@ func paramPacking(params []*node, nodes []*node, needed []bool, outs []*node) []
 // use records that node nd reads the parameter as its input j.
 func (s *packSpec) use(nd *node, j int) {
 	s.used = true
-	if j == 0 && nd.fused == "GatherBF16" || j == 1 && (nd.fused == "DotInt8" || nd.fused == "DotInt8F32") {
+	if j == 0 && nd.fused == "GatherBF16" || j == 1 && (nd.fused == "DotInt8" || nd.fused == "DotInt8F32") || j == 2 && nd.fused == "DotColumns" {
 		return // reads either layout
 	}
 	if j != 1 || nd.dot == nil || !nd.dot.packedWeightOK() || nd.inputs[0] == nd.inputs[1] {
