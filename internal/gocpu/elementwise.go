@@ -246,6 +246,9 @@ func convertRun(from dtypes.DType, shape shapes.Shape) runFunc {
 	return func(x *runCtx, in []*Buffer) (*Buffer, error) {
 		src := toFloat64s(in[0].flat)
 		out := x.alloc(shape, false)
+		if convertDirect(x, out.flat, in[0].flat) {
+			return out, nil
+		}
 		switch dst := out.flat.(type) {
 		case []float32:
 			if from == dtypes.BFloat16 { // a bf16 weight read otherwise than fused (bf16.go)
@@ -280,6 +283,45 @@ func convertRun(from dtypes.DType, shape shapes.Shape) runFunc {
 		}
 		return out, nil
 	}
+}
+
+// convertDirect converts the pairs LLM.int8's graphs run over every
+// activation (bool and int32 to float32, float32 to int32) in parallel
+// loops, to the values the float64 path gives (a float32 or int32 is
+// exact in float64, so one rounding either way); false for other pairs.
+func convertDirect(x *runCtx, dst, src any) bool {
+	switch d := dst.(type) {
+	case []float32:
+		switch s := src.(type) {
+		case []bool:
+			parallel(x, len(d), func(lo, hi int) {
+				for i, v := range s[lo:hi] {
+					d[lo+i] = 0
+					if v {
+						d[lo+i] = 1
+					}
+				}
+			})
+			return true
+		case []int32:
+			parallel(x, len(d), func(lo, hi int) {
+				for i, v := range s[lo:hi] {
+					d[lo+i] = float32(v)
+				}
+			})
+			return true
+		}
+	case []int32:
+		if s, ok := src.([]float32); ok {
+			parallel(x, len(d), func(lo, hi int) {
+				for i, v := range s[lo:hi] {
+					d[lo+i] = int32(float64(v))
+				}
+			})
+			return true
+		}
+	}
+	return false
 }
 
 func fill[T any](dst []T, src func(int) float64, f func(float64) T) {

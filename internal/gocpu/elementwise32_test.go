@@ -33,3 +33,35 @@ func TestUnary32Loops(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertDirect: the direct conversions give the float64 path's
+// values: bool and int32 (extremes, past 2²⁴) to float32, float32 (halves,
+// negatives, ±0, past int32's range, NaN) to int32.
+func TestConvertDirect(t *testing.T) {
+	x := &runCtx{b: &Backend{threads: 2}}
+	ints := []int32{0, 1, -1, 16777217, -16777217, math.MaxInt32, math.MinInt32, 123456789}
+	f := make([]float32, len(ints))
+	if !convertDirect(x, f, ints) {
+		t.Fatal("int32 → float32 not converted directly")
+	}
+	for i, v := range ints {
+		if f[i] != float32(float64(v)) {
+			t.Errorf("float32(%d) = %v, want %v", v, f[i], float32(float64(v)))
+		}
+	}
+	b := []bool{true, false, true}
+	fb := make([]float32, 3)
+	if !convertDirect(x, fb, b) || fb[0] != 1 || fb[1] != 0 || fb[2] != 1 {
+		t.Errorf("bool → float32: %v", fb)
+	}
+	fl := []float32{0.5, -0.5, 1.9, -1.9, float32(math.Copysign(0, -1)), 3e9, -3e9, float32(math.NaN()), 2147483520}
+	n := make([]int32, len(fl))
+	if !convertDirect(x, n, fl) {
+		t.Fatal("float32 → int32 not converted directly")
+	}
+	for i, v := range fl {
+		if want := int32(float64(v)); n[i] != want {
+			t.Errorf("int32(%v) = %d, want %d", v, n[i], want)
+		}
+	}
+}
