@@ -62,6 +62,20 @@ func TestShowCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "37 of 40 docs shown") || strings.Contains(out, "RIGHT") {
 		t.Errorf("wrong: exit %d (base acc is 3/40)\n%.300s", code, out)
 	}
+	// Without --task: the tables lm-eval printed for that run (its own
+	// make_table over the file, report/testdata/tables.json).
+	raw, err := os.ReadFile("../../report/testdata/tables.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct{ Files map[string]string }
+	if err := json.Unmarshal(raw, &golden); err != nil {
+		t.Fatal(err)
+	}
+	want := golden.Files["report/testdata/lmeval/fixture__base/results_2023-11-14T22-13-20.000001.json"]
+	if out, _, code = goeval(t, "show", baseRun); code != 0 || want == "" || out != want {
+		t.Errorf("show without --task: exit %d\n%s\nwant lm-eval's tables:\n%s", code, out, want)
+	}
 }
 
 func TestReportAndPlotCLI(t *testing.T) {
@@ -91,7 +105,7 @@ func TestReportCommandsBadInput(t *testing.T) {
 		{"compare", "--format", "xml", baseRun, tunedRun},
 		{"show", missing, "--task", "tiny_mc"},
 		{"show", baseRun, "--task", "no_such_task"},
-		{"show", baseRun},
+		{"show", missing},
 		{"report", "-o", filepath.Join(t.TempDir(), "r.html"), missing},
 		{"plot", "-o", filepath.Join(t.TempDir(), "x.gif"), baseRun},
 	}
