@@ -60,7 +60,7 @@ func newCell(v any) cell {
 	case float64:
 		return floatCell(x)
 	case json.Number:
-		if isIntLiteral(string(x)) {
+		if py.IsIntLiteral(x) {
 			d, _ := py.ParseDecimal(string(x))
 			return cell{kind: kInt, num: d}
 		}
@@ -71,10 +71,6 @@ func newCell(v any) cell {
 	}
 	return cell{kind: kString, text: py.Str(v)}
 }
-
-// isIntLiteral reports whether a JSON number is an integer literal (Python's
-// json reads it as int).
-func isIntLiteral(s string) bool { return !strings.ContainsAny(s, ".eEIN") }
 
 // floatCell types a Python float: integral ones are integers, the value of
 // a real is Decimal(str(f)).

@@ -190,7 +190,7 @@ func pyFloat(v any) (float64, bool) {
 	case float64:
 		return x, true
 	case json.Number:
-		if isIntLiteral(string(x)) {
+		if py.IsIntLiteral(x) {
 			return 0, false
 		}
 		return py.ToFloat(x)

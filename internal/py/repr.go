@@ -138,7 +138,7 @@ func reprInto(b *strings.Builder, v any) error {
 // an int literal as an int, anything else (a point, an exponent, NaN,
 // Infinity) as a float.
 func jsonNumberRepr(n json.Number) string {
-	if !strings.ContainsAny(string(n), ".eEIN") {
+	if IsIntLiteral(n) {
 		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 			return strconv.FormatInt(i, 10)
 		}
@@ -147,3 +147,7 @@ func jsonNumberRepr(n json.Number) string {
 	f, _ := ToFloat(n)
 	return Repr(f)
 }
+
+// IsIntLiteral reports whether Python's json module reads n as an int (no
+// point, exponent, NaN or Infinity), not a float.
+func IsIntLiteral(n json.Number) bool { return !strings.ContainsAny(string(n), ".eEIN") }
