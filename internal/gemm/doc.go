@@ -110,6 +110,13 @@
 // 16 rows to a vector), so many rows cost little more than one; the bound
 // then adds the activations' residual (screen_int.go).
 //
+// # Exact int8 products (LLM.int8)
+//
+// MatMulInt8 multiplies int8 activation codes by an int8 weight held
+// interleaved as the screen's copy (Int8Matrix, Int8MatrixFrom), each
+// output the exact int32 sum, on the same VPDPBUSD kernels (int8mm.go;
+// AVX512_VNNI only: HasInt8MatMul).
+//
 // # Performance
 //
 // Measured on the development machine (2 cores of an AMD EPYC Zen 3,
