@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/text/width"
@@ -145,17 +146,9 @@ func decimalPlaces(d py.Decimal) int {
 	if i := strings.IndexByte(text, '.'); i >= 0 {
 		n = len(text) - i - 1 // "1.5e-05" counts "5e-05", as dataproperty does
 	} else if expPlaces.MatchString(text) {
-		n = atoi(text[strings.Index(strings.ToLower(text), "e-")+2:])
+		n, _ = strconv.Atoi(text[strings.Index(strings.ToLower(text), "e-")+2:])
 	}
 	return min(n, 99)
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // column is a column's type, decimals and width.
