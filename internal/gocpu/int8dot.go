@@ -90,12 +90,7 @@ func (p *dotPlan) runInt8F32(x *runCtx, in []*Buffer) (*Buffer, error) {
 	sums := x.b.pool.get(dtypes.Int32, p.m*p.n, false).([]int32)
 	defer x.b.pool.put(dtypes.Int32, sums)
 	p.int8Sums(x, in, sums)
-	out := o.flat.([]float32)
-	parallel(x, len(out), func(lo, hi int) {
-		for i, v := range sums[lo:hi] {
-			out[lo+i] = float32(v)
-		}
-	})
+	convertDirect(x, o.flat, sums)
 	return o, nil
 }
 
@@ -109,11 +104,12 @@ func (p *dotPlan) int8Sums(x *runCtx, in []*Buffer, c []int32) {
 	defer int8Scratch.Put(pc)
 	codes := (*pc)[:p.m*p.k]
 	if gemm.Int8Codes(codes, af) {
-		if w := in[1].int8Weight(p.n, p.k); w != nil {
+		w, bad := in[1].int8Weight(p.n, p.k)
+		if w != nil {
 			gemm.MatMulInt8(c, p.n, codes, p.m, w, x.threads())
 			return
 		}
-		if !in[1].int8Bad() && gemm.MatMulInt8Rows(c, p.n, codes, p.m, p.n, p.k, in[1].rowReader(p.k), x.threads()) {
+		if !bad && gemm.MatMulInt8Rows(c, p.n, codes, p.m, p.n, p.k, in[1].rowReader(p.k), x.threads()) {
 			return
 		}
 	}
@@ -152,8 +148,9 @@ var int8Mu sync.Mutex
 
 // int8Weight returns the int8 copy of the weight [n, k] this buffer holds
 // (n·k bytes), made on first use from whichever layout it has; nil where
-// it does not fit (int8CopyFits), or a value is no int8 code (int8Bad).
-func (b *Buffer) int8Weight(n, k int) *gemm.Int8Matrix {
+// it does not fit (int8CopyFits), or where a value is no int8 code (bad,
+// found when the copy was made).
+func (b *Buffer) int8Weight(n, k int) (w *gemm.Int8Matrix, bad bool) {
 	int8Mu.Lock()
 	s := b.int8w
 	if s == nil {
@@ -169,7 +166,7 @@ func (b *Buffer) int8Weight(n, k int) *gemm.Int8Matrix {
 		s.w, ok = gemm.Int8MatrixFrom(n, k, b.rowReader(k))
 		s.bad = !ok
 	})
-	return s.w
+	return s.w, s.bad
 }
 
 // int8CopyFits reports whether a copy of size bytes leaves room: the
@@ -181,12 +178,4 @@ func int8CopyFits(size int64) bool {
 	avail := procfs.KB("/proc/meminfo", "MemAvailable")
 	total := procfs.KB("/proc/meminfo", "MemTotal")
 	return avail <= 0 || avail >= 2*size && avail-size >= total/4
-}
-
-// int8Bad reports whether the buffer's weight holds a value that is no
-// int8 code (found when its copy was made).
-func (b *Buffer) int8Bad() bool {
-	int8Mu.Lock()
-	defer int8Mu.Unlock()
-	return b.int8w != nil && b.int8w.bad
 }
