@@ -55,11 +55,12 @@ report() {
 	fi
 }
 
-# fuzz_one PKG BIN IMPORTPATH TARGET runs one target into $tmp/log.
+# fuzz_one PKG BIN IMPORTPATH TARGET [FLAG...] runs one target into $tmp/log;
+# the FLAGs go last, so they override the defaults (Go's last flag wins).
 fuzz_one() {
 	(cd "$root/$1" && "$2" -test.run='^$' -test.fuzz="^$4\$" -test.fuzztime="$fuzztime" \
 		-test.fuzzminimizetime="$minimize" -test.parallel=1 -test.fuzzcachedir="$cache/$3" \
-		-test.paniconexit0) >"$tmp/log" 2>&1
+		-test.paniconexit0 "${@:5}") >"$tmp/log" 2>&1
 }
 
 while IFS=: read -r pkg targets; do
@@ -79,14 +80,19 @@ while IFS=: read -r pkg targets; do
 	for t in "${run[@]}"; do
 		fuzz_one "$pkg" "$bin" "$importpath" "$t"
 		rc=$?
-		# Go's fuzz coordinator sometimes ends a short run with "context
-		# deadline exceeded" and no failing input (a worker busy at the
-		# deadline; seen once in a 5 s run of FuzzHeader). A real finding
-		# always writes "Failing input written to …": only the bare
-		# deadline error is run again, once.
+		# Go 1.26's fuzz coordinator can end a timed run with a bare
+		# "context deadline exceeded" and no failing input: a race between
+		# the -fuzztime deadline and its workers' context (go.dev/issue/75804,
+		# fixed in Go 1.27), likelier on a loaded machine (CI hit it twice in
+		# a row on FuzzParquet). A real finding always writes "Failing input
+		# written to …". Only the bare error is run again, by execution count
+		# (at least as many as the timed run made), which has no deadline to
+		# race; -test.timeout bounds it.
 		if [ $rc -ne 0 ] && grep -q 'context deadline exceeded' "$tmp/log" && ! grep -q 'Failing input written' "$tmp/log"; then
-			echo "$t: Go's fuzz deadline error without a failing input; running it again" >&2
-			fuzz_one "$pkg" "$bin" "$importpath" "$t"
+			n=$(grep -o 'execs: [0-9]*' "$tmp/log" | tail -1 | cut -d' ' -f2)
+			n=$(( ${n:-0} > 200 ? ${n:-0} : 200 ))
+			echo "$t: Go's fuzz deadline race (go.dev/issue/75804), no failing input; running it again for ${n} executions" >&2
+			fuzz_one "$pkg" "$bin" "$importpath" "$t" -test.fuzztime="${n}x" -test.timeout=10m
 			rc=$?
 		fi
 		report "$t" "$pkg" "$tmp/log" $rc
