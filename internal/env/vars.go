@@ -35,6 +35,9 @@ var (
 	OpProfile = def(Var{Name: "GOEVAL_OP_PROFILE", Group: Goeval, Default: "off",
 		Doc:    "for developers: print the N costliest ops of the pure-Go backend to stderr when the command ends",
 		ReadBy: "cmd/goeval"})
+	MemProfile = def(Var{Name: "GOEVAL_MEM_PROFILE", Group: Goeval, Default: "off",
+		Doc:    "for developers: 1, true, yes or on prints the largest working set of intermediates one execution of the pure-Go backend held, and the values live at its peak, to stderr when the command ends",
+		ReadBy: "cmd/goeval"})
 	ProgressInterval = def(Var{Name: "GOEVAL_PROGRESS_INTERVAL", Group: Goeval, Default: "30s",
 		Doc:    "how often goeval run logs progress when stderr is not a terminal (a Go duration or seconds)",
 		ReadBy: "cmd/goeval"})
