@@ -269,43 +269,17 @@ func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []ge
 
 // prefillRows runs the prompts of the admitted rows of group grp — whole
 // (the prefill graph), or after the resident shared prefix pc of skip
-// tokens (the extend graph, genprefix.go) —, writes their cache rows and
-// picks each one's first token.
+// tokens (an extend graph: in place, genextend.go, or genprefix.go's) —,
+// writes their cache rows and picks each one's first token.
 func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult, grp genGroup, skip int, pc *prefixCache) error {
-	p, n := e.prefillP(len(admitted), c.B), 0
-	for _, r := range admitted {
-		n = max(n, len(rows[r].it.ctx)-skip)
-	}
-	t := e.prefillT(n, c.S)
-	if grp.fixP > 0 {
-		p, t = grp.fixedDims(len(admitted))
-	}
-	tok, last := make([]int32, p*t), make([]int32, p)
-	src, sel := make([]int32, c.B), make([]bool, c.B)
-	real := 0
-	for i, r := range admitted {
-		rest := rows[r].it.ctx[skip:]
-		copy(tok[i*t:], rest)
-		last[i] = int32(len(rest) - 1)
-		src[r], sel[r] = int32(i), true
-		real += len(rest)
-	}
-	x, kind := gs.prefill, "prefill"
-	args := []any{tensors.FromFlatDataAndDimensions(tok, p, t)}
-	if skip > 0 {
-		pos := make([]int32, p*t)
-		for i := range pos {
-			pos[i] = int32(skip + i%t)
-		}
-		args = append(args, tensors.FromFlatDataAndDimensions(pos, p, t))
-		x, kind = gs.extend, "extend"
-	}
-	args = append(args, tensors.FromFlatDataAndDimensions(last, p),
-		tensors.FromFlatDataAndDimensions(src, c.B), tensors.FromFlatDataAndDimensions(sel, c.B))
-	if skip > 0 {
-		for _, x := range pc.row.t {
-			args = append(args, x)
-		}
+	var x *graphExecs
+	var kind string
+	var args []any
+	var p, real int
+	if skip > 0 && e.extendsInPlace(grp) {
+		x, kind, args, p, real = e.extendInPlaceArgs(gs, c, rows, admitted, skip, pc)
+	} else {
+		x, kind, args, p, real = e.prefillArgs(gs, c, rows, admitted, grp, skip, pc)
 	}
 	logits, d, err := e.runGen(x, kind, c, args)
 	if err != nil {
@@ -319,6 +293,47 @@ func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted 
 		e.push(gs, rows, r, logits[i*v:(i+1)*v], results)
 	}
 	return nil
+}
+
+// prefillArgs are the prefill graph's (skip 0) or the whole-cache extend
+// graph's (genprefix.go) shape name and arguments for the admitted rows'
+// prompts, with their prefill rows and real tokens.
+func (e *Engine) prefillArgs(gs *genState, c *kvCache, rows []*genRow, admitted []int, grp genGroup, skip int, pc *prefixCache) (x *graphExecs, kind string, args []any, p, real int) {
+	p, n := e.prefillP(len(admitted), c.B), 0
+	for _, r := range admitted {
+		n = max(n, len(rows[r].it.ctx)-skip)
+	}
+	t := e.prefillT(n, c.S)
+	if grp.fixP > 0 {
+		p, t = grp.fixedDims(len(admitted))
+	}
+	tok, last := make([]int32, p*t), make([]int32, p)
+	src, sel := make([]int32, c.B), make([]bool, c.B)
+	for i, r := range admitted {
+		rest := rows[r].it.ctx[skip:]
+		copy(tok[i*t:], rest)
+		last[i] = int32(len(rest) - 1)
+		src[r], sel[r] = int32(i), true
+		real += len(rest)
+	}
+	x, kind = gs.prefill, "prefill"
+	args = []any{tensors.FromFlatDataAndDimensions(tok, p, t)}
+	if skip > 0 {
+		pos := make([]int32, p*t)
+		for i := range pos {
+			pos[i] = int32(skip + i%t)
+		}
+		args = append(args, tensors.FromFlatDataAndDimensions(pos, p, t))
+		x, kind = gs.extend, "extend"
+	}
+	args = append(args, tensors.FromFlatDataAndDimensions(last, p),
+		tensors.FromFlatDataAndDimensions(src, c.B), tensors.FromFlatDataAndDimensions(sel, c.B))
+	if skip > 0 {
+		for _, pt := range pc.row.t {
+			args = append(args, pt)
+		}
+	}
+	return x, kind, args, p, real
 }
 
 // decodeStep feeds every busy row its last token and picks the next one.

@@ -18,10 +18,12 @@ import (
 // consecutive prompts whose common prefix is at least minSharedPrefix
 // tokens). A group's prefix is prefilled once into a one-row cache; its
 // requests are admitted together, each cache row starts as a copy of that
-// row, and only the rest of each prompt runs (models.Inputs.Cache). One
-// prefix is resident at a time (the groups run one after the other), so
-// the extra memory is one cache row. Tokens see the same keys at the same
-// positions as in a full prefill.
+// row, and only the rest of each prompt runs: in place on goeval's pure-Go
+// backend (genextend.go), else through extendGraph (models.Inputs.Cache).
+// One prefix is resident at a time (the groups run one after the other),
+// so the extra memory is one cache row (and, through extendGraph, the
+// admitted rows' written cache until the graph's end). Tokens see the same
+// keys at the same positions as in a full prefill.
 
 // minSharedPrefix is the shortest common prefix worth a group: below it
 // the extra prefill call costs more than the tokens it saves.
@@ -198,8 +200,10 @@ func (e *Engine) loadPrefix(gs *genState, pc *prefixCache, items []genItem, g in
 	return nil
 }
 
-// extendGraph is prefillGraph after a shared prefix: every prompt row
-// starts from the prefix row and runs its own tokens over the cache
+// extendGraph is prefillGraph after a shared prefix where the cache is
+// not written in place (XLA) or prefill rows are padded (fixed shapes;
+// else extendInPlaceGraph): every prompt row starts from the prefix row
+// broadcast to S slots and runs its own tokens over it
 // (models.Inputs.Cache, T tokens per row).
 //
 //	tokens, positions [P, T], last [P], src [B], sel [B],

@@ -46,6 +46,7 @@ type genState struct {
 	prefill, decode *graphExecs
 	greedy          *graphExecs // decode to argmax ids (greedy.go); nil: not on this backend
 	extend          *graphExecs // after a shared prefix (genprefix.go)
+	extendInPlace   *graphExecs // the same, in place (genextend.go), made on first use
 	chunk           *graphExecs // a long prompt a chunk at a time (genchunk.go), made on first use
 	stats           GenStats
 	base            GenStats                // stats at the start of the current call
@@ -103,6 +104,7 @@ func (s *genState) finalize() {
 		s.decode.finalize()
 		s.greedy.finalize()
 		s.extend.finalize()
+		s.extendInPlace.finalize()
 		s.chunk.finalize()
 	}
 }

@@ -61,26 +61,30 @@ type Inputs struct {
 	// ReturnKV asks for every layer's keys and values in Outputs.KV, in
 	// the cache layout (a prefill). Unpacked rows only.
 	ReturnKV bool
-	// Row, with Cache and Tokens [1, T], makes the tokens a chunk of one
-	// long prompt (a chunked prefill) continuing cache row Row ([1]
-	// int32): their keys and values go into that row's slots at their
-	// positions, which must be consecutive and within S (in place on
-	// goeval's pure-Go backend, which gets the cache donated; not on
-	// simplego, which lacks DynamicUpdateSlice), and they attend to the
-	// row's first Keys slots (Keys ≥ the chunk's last position + 1; 0: all
-	// S). So a prompt prefilled chunk after chunk holds one chunk's
-	// activations, not the whole prompt's, and each chunk computes only the
-	// scores of the keys before its end. Outputs.KV is the written cache.
+	// Row, with Cache and Tokens [P, T], makes each row of tokens a chunk
+	// continuing a cache row: row p's tokens continue cache row Row[p]
+	// (Row [P] int32, distinct rows) — one chunk of a long prompt (a
+	// chunked prefill, P = 1), or prompts after a shared prefix already
+	// copied into their rows. Their keys and values go into that row's
+	// slots at their positions, which must be consecutive and within S (in
+	// place on goeval's pure-Go backend, which gets the cache donated; not
+	// on simplego, which lacks DynamicUpdateSlice), and they attend to the
+	// row's first Keys slots (Keys ≥ each chunk's last position + 1; 0:
+	// all S). So a prompt prefilled chunk after chunk holds one chunk's
+	// activations, not the whole prompt's, each chunk computes only the
+	// scores of the keys before its end, and no row's cache is copied.
+	// Outputs.KV is the written cache.
 	Row  *graph.Node
 	Keys int
 	// RowLen is each row's number of real tokens, [B] int32 (unpacked
 	// rows only; the rest of a row is padding). A model whose rotary
 	// embedding depends on a sequence's length (LongRoPE, rope_long.go)
 	// reads it; nil means each row's last position + 1. With Row it is
-	// the length of the whole row the chunk belongs to ([1]: a long
-	// prompt's, or a scored row's), so the chunk's rotary embedding is
-	// the one-pass row's; with Cache and Tokens [B, T] (prompts after a
-	// shared prefix) each prompt's whole length, prefix included.
+	// the length of the whole row each chunk belongs to ([P]: a long
+	// prompt's, a scored row's, a prompt's with its shared prefix), so a
+	// chunk's rotary embedding is the one-pass row's; with Cache and
+	// Tokens [B, T] (prompts after a shared prefix) each prompt's whole
+	// length, prefix included.
 	RowLen *graph.Node
 }
 
@@ -157,10 +161,10 @@ func (d *decoder) check(in Inputs) {
 		forwardPanic("ReturnKV is for unpacked rows")
 	case in.RowLen != nil && (cached && len(dims) == 1 || in.Packing != nil):
 		forwardPanic("RowLen is for unpacked rows, a chunk (Row) or prompts after a cache, not with Packing or a decode step")
-	case in.Row != nil && (!cached || len(dims) != 2 || dims[0] != 1):
-		forwardPanic("Row needs Cache and Tokens [1, T], got %s", in.Tokens.Shape())
-	case in.Row != nil && (in.Row.Rank() != 1 || in.Row.Shape().Dim(0) != 1):
-		forwardPanic("Row %s must be [1]", in.Row.Shape())
+	case in.Row != nil && (!cached || len(dims) != 2):
+		forwardPanic("Row needs Cache and Tokens [P, T], got %s", in.Tokens.Shape())
+	case in.Row != nil && (in.Row.Rank() != 1 || in.Row.Shape().Dim(0) != dims[0]):
+		forwardPanic("Row %s must be [P] with P = %d", in.Row.Shape(), dims[0])
 	case in.Keys != 0 && (in.Row == nil || in.Keys < dims[1] || in.Keys > in.Cache[0].K.Shape().Dim(2)):
 		forwardPanic("Keys %d needs Row and T ≤ Keys ≤ S", in.Keys)
 	case in.RowLen != nil && (in.RowLen.Rank() != 1 || in.RowLen.Shape().Dim(0) != dims[0]):
