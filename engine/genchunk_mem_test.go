@@ -23,13 +23,8 @@ import (
 // chunk's shape (its keys) runs once, and at 32 k tokens of the 0.5B
 // shape the 16 kept graphs held 550 MB.
 func TestChunkedPrefillCacheInPlace(t *testing.T) {
-	const layers, kvHeads, headDim, n, steps = 16, 4, 16, 512, 2
-	dir := filepath.Join(t.TempDir(), "deep")
-	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: kvHeads * headDim, Layers: layers, Heads: kvHeads,
-		KVHeads: kvHeads, Intermediate: 64, Vocab: 512, MaxPositions: 4096, Seed: 5, BOS: 1, EOS: 2, Out: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	const n, steps = 512, 2
+	dir := deepModel(t)
 	withChunkTokens(t, 16)
 	e, err := Open(dir, Options{BatchSize: 1})
 	if err != nil {
@@ -40,7 +35,7 @@ func TestChunkedPrefillCacheInPlace(t *testing.T) {
 		t.Skipf("in-place cache writes are the pure-Go backend's (device %s)", e.backend.String())
 	}
 	prompt := randomIDs(rand.New(rand.NewPCG(2, 7)), 512)(n)
-	cache := int64(2*layers*kvHeads*headDim*4) * (n + steps) // bytes, at the fewest slots
+	cache := int64(deepSlotBytes) * (n + steps) // bytes, at the fewest slots
 	gocpu.SetMemStats(true)
 	defer gocpu.SetMemStats(false)
 	if _, err := e.GenerateUntil(context.Background(), []lm.GenerateRequest{{ContextIDs: prompt, MaxTokens: steps}}); err != nil {
@@ -56,3 +51,21 @@ func TestChunkedPrefillCacheInPlace(t *testing.T) {
 	}
 	t.Logf("cache %.2f MiB; peak intermediates %.2f MiB over %d executions", mib(cache), mib(s.Peak), s.Executions)
 }
+
+// deepModel writes the memory tests' model: a qwen2 of 16 layers with 4 KV
+// heads of 16 dims (deepSlotBytes of KV cache a token), whose cache
+// outweighs its activations.
+func deepModel(t *testing.T) string {
+	t.Helper()
+	const layers, kvHeads, headDim = 16, 4, 16
+	dir := filepath.Join(t.TempDir(), "deep")
+	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: kvHeads * headDim, Layers: layers, Heads: kvHeads,
+		KVHeads: kvHeads, Intermediate: 64, Vocab: 512, MaxPositions: 4096, Seed: 5, BOS: 1, EOS: 2, Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// deepSlotBytes is deepModel's KV cache bytes a token (float32).
+const deepSlotBytes = 2 * 16 * 4 * 16 * 4

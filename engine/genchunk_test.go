@@ -66,7 +66,7 @@ func checkPrefillChunked(t *testing.T, e *Engine, prompt []int32) {
 // slots [0, len(prompt)).
 func onePassPrefill(t *testing.T, e *Engine, prompt []int32) ([]float32, [][]float32) {
 	t.Helper()
-	gs, c := genTestCache(t, e)
+	gs, c := genTestCache(t, e, 2)
 	defer c.close()
 	n := len(prompt)
 	tp := e.prefillT(n, c.S)
@@ -84,7 +84,7 @@ func onePassPrefill(t *testing.T, e *Engine, prompt []int32) ([]float32, [][]flo
 // chunkedPrefill is onePassPrefill through the chunk graphs.
 func chunkedPrefill(t *testing.T, e *Engine, prompt []int32) ([]float32, [][]float32) {
 	t.Helper()
-	gs, c := genTestCache(t, e)
+	gs, c := genTestCache(t, e, 2)
 	defer c.close()
 	logits, err := e.runChunks(gs, c, 1, prompt)
 	if err != nil {
@@ -93,14 +93,14 @@ func chunkedPrefill(t *testing.T, e *Engine, prompt []int32) ([]float32, [][]flo
 	return logits, cacheRow(c, 1, len(prompt))
 }
 
-// genTestCache is the engine's generation graphs and a 2-row, 96-slot cache.
-func genTestCache(t *testing.T, e *Engine) (*genState, *kvCache) {
+// genTestCache is the engine's generation graphs and a b-row, 96-slot cache.
+func genTestCache(t *testing.T, e *Engine, b int) (*genState, *kvCache) {
 	t.Helper()
 	gs, err := e.genExecs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := e.newCache(2, 96)
+	c, err := e.newCache(b, 96)
 	if err != nil {
 		t.Fatal(err)
 	}

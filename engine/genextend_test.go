@@ -3,13 +3,11 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/goeval/goeval/internal/gocpu"
 	"github.com/goeval/goeval/lm"
-	"github.com/goeval/goeval/synth"
 )
 
 // TestExtendInPlaceExact: prompts after a shared 40-token prefix, run by
@@ -60,14 +58,7 @@ func TestExtendInPlaceExact(t *testing.T) {
 // after.
 func extendBoth(t *testing.T, e *Engine, items []genItem, other []int32, inPlace bool) ([]float32, [][]float32, [2][][]float32) {
 	t.Helper()
-	gs, err := e.genExecs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := e.newCache(3, 96)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gs, c := genTestCache(t, e, 3)
 	defer c.close()
 	rows := make([]*genRow, 3)
 	rows[1] = &genRow{it: &genItem{ctx: other}}
@@ -108,14 +99,8 @@ func extendBoth(t *testing.T, e *Engine, items []genItem, other []int32, inPlace
 // (2.9 MiB); the whole-cache extend, which held every layer's written rows
 // until its end, held 14.5 MiB (run through it instead, this test fails).
 func TestExtendInPlaceMemory(t *testing.T) {
-	const layers, kvHeads, headDim, rows, steps = 16, 4, 16, 8, 2
-	dir := filepath.Join(t.TempDir(), "deep")
-	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: kvHeads * headDim, Layers: layers, Heads: kvHeads,
-		KVHeads: kvHeads, Intermediate: 64, Vocab: 512, MaxPositions: 4096, Seed: 5, BOS: 1, EOS: 2, Out: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := Open(dir, Options{BatchSize: rows})
+	const rows, steps = 8, 2
+	e, err := Open(deepModel(t), Options{BatchSize: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +114,7 @@ func TestExtendInPlaceMemory(t *testing.T) {
 	for range rows {
 		reqs = append(reqs, lm.GenerateRequest{ContextIDs: append(slices.Clone(shots), ids(8)...), MaxTokens: steps})
 	}
-	cache := int64(2*layers*kvHeads*headDim*4) * rows * (200 + steps) // bytes, at the fewest slots
+	cache := int64(deepSlotBytes) * rows * (200 + steps) // bytes, at the fewest slots
 	gocpu.SetMemStats(true)
 	defer gocpu.SetMemStats(false)
 	if _, err := e.GenerateUntil(context.Background(), reqs); err != nil {
