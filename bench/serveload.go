@@ -19,6 +19,10 @@ type ServeLoadOptions struct {
 	Clients   int           // concurrent clients, each one request at a time
 	Duration  time.Duration // how long clients start new requests
 	MaxTokens int           // generated tokens per request (greedy)
+	// Mix, when set, replaces MaxTokens: client c's requests generate
+	// Mix[c mod len(Mix)] tokens, so that short and long requests share the
+	// server; the report adds each length's median latency.
+	Mix []int
 }
 
 // ServeReport is what ServeLoad measured.
@@ -33,6 +37,15 @@ type ServeReport struct {
 	FirstError                string        // the first error or mismatch, for the report
 	CompletionTokens          int           // summed usage.completion_tokens of OK answers
 	P50, P90, P99, MaxLatency time.Duration // of OK answers
+	// P50ByTokens is, with ServeLoadOptions.Mix, each length's median
+	// latency, in Mix's order.
+	P50ByTokens []TokensLatency
+}
+
+// TokensLatency is one request length's median latency.
+type TokensLatency struct {
+	MaxTokens int
+	P50       time.Duration
 }
 
 // ServeLoad runs Clients clients against an OpenAI-compatible server for
@@ -41,7 +54,11 @@ type ServeReport struct {
 // prompt — a lost, swapped or duplicated answer shows as an error or a
 // mismatch. Latency is per request, send to last byte.
 func ServeLoad(ctx context.Context, o ServeLoadOptions) (*ServeReport, error) {
-	if o.Clients < 1 || o.Duration <= 0 || o.MaxTokens < 1 {
+	mix := o.Mix
+	if len(mix) == 0 {
+		mix = []int{o.MaxTokens}
+	}
+	if o.Clients < 1 || o.Duration <= 0 || slices.Min(mix) < 1 {
 		return nil, fmt.Errorf("bench serve: clients, duration and max tokens must be positive")
 	}
 	base := strings.TrimRight(o.URL, "/")
@@ -52,7 +69,7 @@ func ServeLoad(ctx context.Context, o ServeLoadOptions) (*ServeReport, error) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Clients}}
 	r := &ServeReport{Model: model, Clients: o.Clients, ByStatus: map[int]int{}}
 	var mu sync.Mutex
-	var lat []time.Duration
+	lat := map[int][]time.Duration{} // by max tokens
 	start := time.Now()
 	deadline := start.Add(o.Duration)
 	var wg sync.WaitGroup
@@ -60,28 +77,46 @@ func ServeLoad(ctx context.Context, o ServeLoadOptions) (*ServeReport, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			n := mix[c%len(mix)]
 			for i := 0; time.Now().Before(deadline) && ctx.Err() == nil; i++ {
 				prompt := fmt.Sprintf("client %d request %d:", c, i)
 				t0 := time.Now()
-				status, text, tokens, err := complete(ctx, client, base, model, prompt, o.MaxTokens)
+				status, text, tokens, err := complete(ctx, client, base, model, prompt, n)
 				d := time.Since(t0)
 				mu.Lock()
-				r.record(status, text, tokens, err, prompt, d, &lat)
+				if r.record(status, text, tokens, err, prompt) {
+					lat[n] = append(lat[n], d)
+				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
 	r.Wall = time.Since(start)
-	slices.Sort(lat)
-	if n := len(lat); n > 0 {
-		r.P50, r.P90, r.P99, r.MaxLatency = lat[n*50/100], lat[n*90/100], lat[min(n-1, n*99/100)], lat[n-1]
+	var all []time.Duration
+	seen := map[int]bool{}
+	for _, n := range mix {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		l := lat[n]
+		slices.Sort(l)
+		all = append(all, l...)
+		if len(o.Mix) > 0 && len(l) > 0 {
+			r.P50ByTokens = append(r.P50ByTokens, TokensLatency{n, l[len(l)/2]})
+		}
+	}
+	slices.Sort(all)
+	if n := len(all); n > 0 {
+		r.P50, r.P90, r.P99, r.MaxLatency = all[n*50/100], all[n*90/100], all[min(n-1, n*99/100)], all[n-1]
 	}
 	return r, nil
 }
 
-// record adds one request's outcome (under the caller's lock).
-func (r *ServeReport) record(status int, text string, tokens int, err error, prompt string, d time.Duration, lat *[]time.Duration) {
+// record adds one request's outcome (under the caller's lock) and reports
+// whether it was OK.
+func (r *ServeReport) record(status int, text string, tokens int, err error, prompt string) bool {
 	r.Requests++
 	switch {
 	case err != nil || status != http.StatusOK:
@@ -100,8 +135,9 @@ func (r *ServeReport) record(status int, text string, tokens int, err error, pro
 	default:
 		r.OK++
 		r.CompletionTokens += tokens
-		*lat = append(*lat, d)
+		return true
 	}
+	return false
 }
 
 // serverWait is how long servedModel waits for a server that is starting.
@@ -164,6 +200,13 @@ func (r *ServeReport) WriteText(w io.Writer) error {
 		"req/s=%.1f completion_tok/s=%.1f p50_ms=%.0f p90_ms=%.0f p99_ms=%.0f max_ms=%.0f\n",
 		r.Model, r.Clients, secs, r.Requests, r.OK, r.Errors, r.Mismatched, float64(r.OK)/secs,
 		float64(r.CompletionTokens)/secs, ms(r.P50), ms(r.P90), ms(r.P99), ms(r.MaxLatency))
+	if err == nil && len(r.P50ByTokens) > 0 {
+		parts := make([]string, len(r.P50ByTokens))
+		for i, t := range r.P50ByTokens {
+			parts[i] = fmt.Sprintf("%d:%.0f", t.MaxTokens, ms(t.P50))
+		}
+		_, err = fmt.Fprintf(w, "bench serve: p50_ms by max_tokens %s\n", strings.Join(parts, " "))
+	}
 	if err == nil && r.FirstError != "" {
 		_, err = fmt.Fprintf(w, "bench serve: first problem: %s (statuses %v)\n", r.FirstError, r.ByStatus)
 	}

@@ -20,8 +20,12 @@ func loadServer(failEvery, swapEvery int64) *httptest.Server {
 		w.Write([]byte(`{"object":"list","data":[{"id":"m"}]}`))
 	})
 	mux.HandleFunc("POST /v1/completions", func(w http.ResponseWriter, r *http.Request) {
-		var req struct{ Prompt string }
+		var req struct {
+			Prompt    string
+			MaxTokens int `json:"max_tokens"`
+		}
 		json.NewDecoder(r.Body).Decode(&req)
+		time.Sleep(time.Duration(req.MaxTokens) * time.Millisecond) // a token a millisecond
 		k := n.Add(1)
 		switch {
 		case failEvery > 0 && k%failEvery == 0:
@@ -68,5 +72,26 @@ func TestServeLoad(t *testing.T) {
 				t.Errorf("report text %q", b.String())
 			}
 		})
+	}
+}
+
+// TestServeLoadMix: with lengths mixed, clients cycle through them and the
+// report gives each length's median latency, in the mix's order: the
+// 40-token requests (40 ms here) are the slower.
+func TestServeLoadMix(t *testing.T) {
+	ts := loadServer(0, 0)
+	defer ts.Close()
+	r, err := ServeLoad(context.Background(), ServeLoadOptions{URL: ts.URL, Clients: 4, Duration: 300 * time.Millisecond, Mix: []int{1, 40, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.P50ByTokens) != 2 || r.P50ByTokens[0].MaxTokens != 1 || r.P50ByTokens[1].MaxTokens != 40 ||
+		r.P50ByTokens[1].P50 < 40*time.Millisecond || r.P50ByTokens[0].P50 >= r.P50ByTokens[1].P50 {
+		t.Fatalf("medians by length %+v", r.P50ByTokens)
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	if !strings.Contains(b.String(), "bench serve: p50_ms by max_tokens 1:") {
+		t.Errorf("report text %q", b.String())
 	}
 }

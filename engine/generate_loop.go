@@ -86,9 +86,9 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 		return nil, err
 	}
 	gs.base = gs.stats
-	gs.onToken = lm.TokenFunc(ctx)
+	gs.onToken, gs.onDone = lm.TokenFunc(ctx), lm.DoneFunc(ctx)
 	gs.reported = make([]int, len(items))
-	defer func() { gs.onToken, gs.reported, gs.ids = nil, nil, nil }()
+	defer func() { gs.onToken, gs.onDone, gs.reported, gs.ids = nil, nil, nil, nil }()
 	todo := make([]int, len(items))
 	for i, it := range items {
 		todo[i] = i
@@ -381,8 +381,8 @@ func (e *Engine) runDecode(gs *genState, c *kvCache, rows []*genRow, args []any)
 }
 
 // push appends row r's next token picked from its logits (and reports it
-// to the call's lm.TokenFunc); a finished row stores its result and becomes
-// free.
+// to the call's lm.TokenFunc); a finished row stores its result (and
+// reports it to the call's lm.DoneFunc) and becomes free.
 func (e *Engine) push(gs *genState, rows []*genRow, r int, logits []float32, results []lm.GenerateResult) {
 	e.pushID(gs, rows, r, rows[r].it.samp.pick(logits), results)
 }
@@ -404,6 +404,9 @@ func (e *Engine) pushID(gs *genState, rows []*genRow, r int, id int32, results [
 	}
 	results[row.req] = lm.GenerateResult{Text: row.it.stop.text(row.ids, reason), IDs: row.ids, StopReason: reason}
 	rows[r] = nil
+	if gs.onDone != nil {
+		gs.onDone(gs.ids[row.req], results[row.req])
+	}
 }
 
 // reportGen reports the requests finished so far (admitted and no longer

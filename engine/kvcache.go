@@ -11,6 +11,7 @@ import (
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/gocpu"
+	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 )
 
@@ -49,9 +50,10 @@ type genState struct {
 	extendInPlace   *graphExecs // the same, in place (genextend.go), made on first use
 	chunk           *graphExecs // a long prompt a chunk at a time (genchunk.go), made on first use
 	stats           GenStats
-	base            GenStats                // stats at the start of the current call
-	autoBatch       map[int]int             // measured decode batch by cache length (genbatch.go)
-	onToken         func(req int, id int32) // the current call's lm.TokenFunc
+	base            GenStats                             // stats at the start of the current call
+	autoBatch       map[int]int                          // measured decode batch by cache length (genbatch.go)
+	onToken         func(req int, id int32)              // the current call's lm.TokenFunc
+	onDone          func(req int, res lm.GenerateResult) // the current call's lm.DoneFunc
 	// reported is, per request of the current call, the tokens reported to
 	// onToken; ids maps the requests being run to the call's (generate).
 	reported, ids []int

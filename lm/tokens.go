@@ -39,3 +39,35 @@ func TokenFunc(ctx context.Context) func(req int, id int32) {
 	fn, _ := ctx.Value(tokenKey{}).(func(int, int32))
 	return fn
 }
+
+type doneKey struct{}
+
+// WithDoneFunc returns a context whose GenerateUntil calls report each
+// request's result as soon as it is final, before the call returns:
+// fn(request index in the call, its result), once per request that
+// finishes (a failed call may not report every request). An LM that does
+// not report early calls nothing; the call's return value is complete
+// either way. fn runs on the LM's goroutine; keep it quick.
+func WithDoneFunc(ctx context.Context, fn func(req int, res GenerateResult)) context.Context {
+	return context.WithValue(ctx, doneKey{}, fn)
+}
+
+// DoneFunc returns the context's done function, or nil.
+func DoneFunc(ctx context.Context) func(req int, res GenerateResult) {
+	fn, _ := ctx.Value(doneKey{}).(func(int, GenerateResult))
+	return fn
+}
+
+// SubCall returns the context for a GenerateUntil call over some of a
+// call's requests, its request j being the caller's idx[j]: its token and
+// done functions report under the caller's indices (wrappers that split or
+// filter a call's requests pass it down).
+func SubCall(ctx context.Context, idx []int) context.Context {
+	if fn := TokenFunc(ctx); fn != nil {
+		ctx = WithTokenFunc(ctx, func(j int, id int32) { fn(idx[j], id) })
+	}
+	if fn := DoneFunc(ctx); fn != nil {
+		ctx = WithDoneFunc(ctx, func(j int, res GenerateResult) { fn(idx[j], res) })
+	}
+	return ctx
+}

@@ -57,11 +57,14 @@ func fakeLP(prev, t int32) float64 {
 	return -float64(1 + t%5)
 }
 
-// fakeLM records its calls; block, when set, holds every call until closed.
+// fakeLM records its calls; block, when set, holds every call until
+// closed; hold, when set, holds a generation call after it has reported
+// each result (lm.DoneFunc) until closed.
 type fakeLM struct {
 	mu    sync.Mutex
 	calls []int // requests per call
 	block chan struct{}
+	hold  chan struct{}
 }
 
 func (f *fakeLM) record(n int) {
@@ -116,6 +119,12 @@ func (f *fakeLM) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) (
 			text = text[:cut]
 		}
 		out[i] = lm.GenerateResult{Text: text, IDs: ids, StopReason: reason}
+		if done := lm.DoneFunc(ctx); done != nil {
+			done(i, out[i])
+		}
+	}
+	if f.hold != nil {
+		<-f.hold
 	}
 	return out, nil
 }

@@ -173,7 +173,10 @@ func (s *scheduler) count(jobs []*job, reqs int) {
 }
 
 // runGenerate makes one GenerateUntil call for jobs, streaming tokens to
-// the jobs that asked.
+// the jobs that asked, and answers each job as soon as its last request is
+// final (lm.WithDoneFunc: goeval's engine reports each request when it
+// stops), so a short request does not wait for a long one of its call;
+// the jobs the LM did not finish early are answered when the call returns.
 func (s *scheduler) runGenerate(jobs []*job) {
 	var reqs []lm.GenerateRequest
 	type slot struct{ j, i int }
@@ -185,22 +188,68 @@ func (s *scheduler) runGenerate(jobs []*job) {
 		}
 	}
 	s.count(jobs, len(reqs))
+	early := newEarlyAnswers(jobs)
 	ctx := lm.WithTokenFunc(context.Background(), func(r int, id int32) {
 		if j := jobs[slots[r].j]; j.onToken != nil {
 			j.onToken(slots[r].i, id)
 		}
 	})
+	ctx = lm.WithDoneFunc(ctx, func(r int, res lm.GenerateResult) { early.done(slots[r].j, slots[r].i, res) })
 	var res []lm.GenerateResult
 	err := safely(func() (err error) { res, err = s.model.GenerateUntil(ctx, reqs); return err })
 	at := 0
-	for _, j := range jobs {
-		if err != nil {
+	for ji, j := range jobs {
+		n := len(j.gen)
+		switch {
+		case early.answered(ji):
+		case err != nil:
 			j.done <- jobResult{err: err}
-			continue
+		default:
+			j.done <- jobResult{gen: res[at : at+n]}
 		}
-		j.done <- jobResult{gen: res[at : at+len(j.gen)]}
-		at += len(j.gen)
+		at += n
 	}
+}
+
+// earlyAnswers answers a call's jobs as their requests finish.
+type earlyAnswers struct {
+	mu   sync.Mutex
+	jobs []*job
+	gen  [][]lm.GenerateResult // per job, its requests' results so far
+	got  [][]bool              // per job, which of its requests are final
+	left []int                 // per job, its requests not final yet
+	sent []bool
+}
+
+func newEarlyAnswers(jobs []*job) *earlyAnswers {
+	n := len(jobs)
+	a := &earlyAnswers{jobs: jobs, gen: make([][]lm.GenerateResult, n), got: make([][]bool, n), left: make([]int, n), sent: make([]bool, n)}
+	for ji, j := range jobs {
+		a.gen[ji], a.got[ji], a.left[ji] = make([]lm.GenerateResult, len(j.gen)), make([]bool, len(j.gen)), len(j.gen)
+	}
+	return a
+}
+
+// done records request i of job ji and answers the job when it was its
+// last; a request reported twice counts once.
+func (a *earlyAnswers) done(ji, i int, res lm.GenerateResult) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sent[ji] || a.got[ji][i] {
+		return
+	}
+	a.gen[ji][i], a.got[ji][i] = res, true
+	if a.left[ji]--; a.left[ji] == 0 {
+		a.sent[ji] = true
+		a.jobs[ji].done <- jobResult{gen: a.gen[ji]} // buffered: never blocks
+	}
+}
+
+// answered reports whether job ji was answered early.
+func (a *earlyAnswers) answered(ji int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sent[ji]
 }
 
 // runScore makes one ScoreTokens call for jobs.

@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -232,5 +233,43 @@ func TestClose(t *testing.T) {
 	s.Close()
 	if code, out := post(t, ts.URL+"/v1/completions", map[string]any{"model": testModel, "prompt": "a", "max_tokens": 1}); code != 503 {
 		t.Errorf("after Close: %d %v, want 503", code, out)
+	}
+}
+
+// TestEarlyAnswers: a job is answered as soon as the LM reports its
+// requests final (lm.DoneFunc), not when the call carrying it returns:
+// two clients sharing a call both get their answers, streamed and not,
+// while the call is held open.
+func TestEarlyAnswers(t *testing.T) {
+	f := &fakeLM{hold: make(chan struct{})}
+	ts, _ := start(t, f, Options{BatchWindow: 200 * time.Millisecond}, false)
+	release := sync.OnceFunc(func() { close(f.hold) })
+	t.Cleanup(release) // before the server closes: its worker is in the call
+	got := make(chan string, 2)
+	go func() {
+		_, out := post(t, ts.URL+"/v1/completions", map[string]any{"model": testModel, "prompt": "A", "max_tokens": 2, "temperature": 0})
+		got <- choices(t, out)[0]["text"].(string)
+	}()
+	go func() {
+		chunks, _ := events(t, ts.URL+"/v1/completions", map[string]any{"model": testModel, "prompt": "a", "max_tokens": 3, "temperature": 0, "stream": true})
+		var text string
+		for _, c := range chunks {
+			text += choices(t, c)[0]["text"].(string)
+		}
+		got <- text
+	}()
+	var texts []string
+	for range 2 {
+		select {
+		case g := <-got:
+			texts = append(texts, g)
+		case <-time.After(20 * time.Second):
+			t.Fatal("a client's answer waited for its call to return")
+		}
+	}
+	release()
+	slices.Sort(texts)
+	if want := []string{"BC", "bcd"}; !slices.Equal(texts, want) || f.maxCall() != 2 {
+		t.Errorf("answers %q, largest call %d; want %q from one call", texts, f.maxCall(), want)
 	}
 }

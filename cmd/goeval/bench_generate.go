@@ -40,7 +40,7 @@ func benchGenerate(args []string) error {
 		return err
 	}
 	var err error
-	if o.Batches, err = parseBatches(*batches); err != nil {
+	if o.Batches, err = parseCounts("batches", *batches); err != nil {
 		return err
 	}
 	if o.PromptLen < 1 || o.Steps < 2 {
@@ -69,13 +69,13 @@ func benchGenerate(args []string) error {
 	return err
 }
 
-// parseBatches parses --batches.
-func parseBatches(s string) ([]int, error) {
+// parseCounts parses flag name's comma list of positive integers.
+func parseCounts(name, s string) ([]int, error) {
 	var out []int
 	for _, p := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n < 1 {
-			return nil, errs.BadInputf("--batches %q: want positive integers separated by commas", s)
+			return nil, errs.BadInputf("--%s %q: want positive integers separated by commas", name, s)
 		}
 		out = append(out, n)
 	}

@@ -137,6 +137,13 @@ func cached[Q, R any](ctx context.Context, c *LM, reqs []Q, k codec[Q, R]) ([]R,
 			return nil, fmt.Errorf("cache file %s: %w", c.store.path, err)
 		}
 	}
+	if done := lm.DoneFunc(ctx); done != nil { // cached generations are final now
+		for i, v := range vals {
+			if g, ok := any(out[i]).(lm.GenerateResult); ok && v != nil {
+				done(i, g)
+			}
+		}
+	}
 	c.count(len(reqs)-len(miss), 0)
 	for lo := 0; lo < len(miss); lo += c.chunk {
 		if err := ctx.Err(); err != nil {
@@ -156,7 +163,7 @@ func computeChunk[Q, R any](ctx context.Context, c *LM, reqs []Q, keys [][]byte,
 	for j, i := range idx {
 		sub[j] = reqs[i]
 	}
-	res, err := k.call(ctx, sub)
+	res, err := k.call(lm.SubCall(ctx, idx), sub)
 	if err != nil {
 		return err
 	}

@@ -271,3 +271,39 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Check(new folder) = %v", err)
 	}
 }
+
+// doneReporter is lmtest's LM reporting each result through the call's
+// lm.DoneFunc under its own indices.
+type doneReporter struct{ *lmtest.LM }
+
+func (d doneReporter) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
+	res, err := d.LM.GenerateUntil(ctx, reqs)
+	if fn := lm.DoneFunc(ctx); fn != nil && err == nil {
+		for j := range res {
+			fn(j, res[j])
+		}
+	}
+	return res, err
+}
+
+// TestDoneReports: with part of a call cached, every request's result is
+// reported once through lm.DoneFunc under the caller's index — the hits
+// before anything is computed, the misses as the wrapped LM reports them.
+func TestDoneReports(t *testing.T) {
+	s := open(t, t.TempDir(), "model-a")
+	reqs := genReqs(9)
+	if _, err := Wrap(lmtest.New(), s, Options{}).GenerateUntil(context.Background(), reqs[2:5]); err != nil {
+		t.Fatal(err)
+	}
+	done := map[int][]lm.GenerateResult{}
+	ctx := lm.WithDoneFunc(context.Background(), func(i int, res lm.GenerateResult) { done[i] = append(done[i], res) })
+	got, err := Wrap(doneReporter{lmtest.New()}, s, Options{Chunk: 2}).GenerateUntil(ctx, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range reqs {
+		if len(done[i]) != 1 || !reflect.DeepEqual(done[i][0], got[i]) {
+			t.Errorf("request %d reported %d times (%+v), want once with %+v", i, len(done[i]), done[i], got[i])
+		}
+	}
+}

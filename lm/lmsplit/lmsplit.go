@@ -139,7 +139,7 @@ func split[Q, R any](ctx context.Context, s *LM, reqs []Q, cost func(Q) (string,
 			for j, i := range idx {
 				sub[j] = reqs[i]
 			}
-			res, err := method(s.copies[c])(steps.of(c), sub)
+			res, err := method(s.copies[c])(lm.SubCall(steps.of(c), idx), sub)
 			if err == nil && len(res) != len(sub) {
 				err = fmt.Errorf("copy %d returned %d results for %d requests", c, len(res), len(sub))
 			}

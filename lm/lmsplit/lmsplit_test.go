@@ -148,3 +148,50 @@ func TestSplitErrorsAndProgress(t *testing.T) {
 		t.Fatalf("a failing copy: %v", err)
 	}
 }
+
+// reporter is a fake copy whose GenerateUntil reports, for each request j,
+// the token id len(Context) and then its result, through the call's
+// lm.TokenFunc and lm.DoneFunc, under its own indices.
+type reporter struct{ *lmtest.LM }
+
+func (r reporter) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
+	res, err := r.LM.GenerateUntil(ctx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	for j, q := range reqs {
+		if fn := lm.TokenFunc(ctx); fn != nil {
+			fn(j, int32(len(q.Context)))
+		}
+		if fn := lm.DoneFunc(ctx); fn != nil {
+			fn(j, res[j])
+		}
+	}
+	return res, nil
+}
+
+// TestSplitReportsCallerIndices: dealt to three copies, a call's token and
+// done reports name the caller's request indices, not each copy's.
+func TestSplitReportsCallerIndices(t *testing.T) {
+	var gen []lm.GenerateRequest
+	for q := range 30 {
+		gen = append(gen, lm.GenerateRequest{Context: strings.Repeat("x", q+1), MaxTokens: 3})
+	}
+	var ls []lm.LM
+	for range 3 {
+		ls = append(ls, reporter{lmtest.New()})
+	}
+	var mu sync.Mutex
+	tokens, done := map[int]int32{}, map[int]lm.GenerateResult{}
+	ctx := lm.WithTokenFunc(context.Background(), func(i int, id int32) { mu.Lock(); tokens[i] = id; mu.Unlock() })
+	ctx = lm.WithDoneFunc(ctx, func(i int, res lm.GenerateResult) { mu.Lock(); done[i] = res; mu.Unlock() })
+	got, err := New(ls, nil).GenerateUntil(ctx, gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range gen {
+		if tokens[i] != int32(len(q.Context)) || !reflect.DeepEqual(done[i], got[i]) {
+			t.Fatalf("request %d: token %d, done %+v; want %d and %+v", i, tokens[i], done[i], len(q.Context), got[i])
+		}
+	}
+}
