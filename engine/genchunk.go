@@ -10,7 +10,6 @@ import (
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/goeval/goeval/internal/gocpu"
-	"github.com/goeval/goeval/lm"
 	"github.com/goeval/goeval/models"
 )
 
@@ -93,12 +92,12 @@ func chunkDims(p0, n, size, s int) (t, keys int) {
 
 // prefillChunks prefills row r's prompt in chunks into cache c and picks
 // its first token.
-func (e *Engine) prefillChunks(gs *genState, c *kvCache, rows []*genRow, r int, results []lm.GenerateResult) error {
+func (e *Engine) prefillChunks(gs *genState, c *kvCache, rows []*genRow, r int) error {
 	logits, err := e.runChunks(gs, c, r, rows[r].it.ctx)
 	if err != nil {
 		return err
 	}
-	e.push(gs, rows, r, logits, results)
+	e.push(gs, rows, r, logits)
 	return nil
 }
 

@@ -66,9 +66,11 @@ func floorPow2(n int) int {
 
 // genRow is a cache row serving one request.
 type genRow struct {
-	req int // index of the request
-	it  *genItem
-	ids []int32 // generated ids so far
+	req  int // index of the request among the pass's items; -1: fed (genfeed.go)
+	call int // its index in the call (lm.TokenFunc, lm.DoneFunc)
+	it   *genItem
+	ids  []int32            // generated ids so far
+	out  *lm.GenerateResult // where its result goes
 }
 
 // generate runs items (with the engine lock held) and returns their
@@ -87,8 +89,9 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 	}
 	gs.base = gs.stats
 	gs.onToken, gs.onDone = lm.TokenFunc(ctx), lm.DoneFunc(ctx)
-	gs.reported = make([]int, len(items))
-	defer func() { gs.onToken, gs.onDone, gs.reported, gs.ids = nil, nil, nil, nil }()
+	gs.reported = map[int]int{}
+	gs.feed, gs.fedNext = e.feedOf(ctx), len(items)
+	defer func() { gs.onToken, gs.onDone, gs.reported, gs.ids, gs.feed = nil, nil, nil, nil, nil }()
 	todo := make([]int, len(items))
 	for i, it := range items {
 		todo[i] = i
@@ -114,7 +117,7 @@ func (e *Engine) generate(ctx context.Context, items []genItem) ([]lm.GenerateRe
 		if err == nil {
 			return results, nil
 		}
-		if !e.canBackOff(err, rows) {
+		if !e.canBackOff(err, rows) || gs.fedBusy { // fed requests are not run again
 			return nil, err
 		}
 		e.noteBackOff("generation", rows, err)
@@ -173,15 +176,24 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 			}
 			admitted := e.admit(rows, items, waiting, cache.S, groups[g])
 			next += len(admitted)
-			if err := e.startRows(gs, cache, &pc, items, g, groups[g], rows, admitted, results); err != nil {
+			for _, r := range admitted {
+				rows[r].out, rows[r].call = &results[rows[r].req], gs.ids[rows[r].req]
+			}
+			if err := e.startRows(gs, cache, &pc, items, g, groups[g], rows, admitted); err != nil {
+				return b, err
+			}
+		}
+		if next == len(order) && gs.feed != nil && slices.Contains(rows, nil) {
+			if err := e.feedRows(gs, cache, rows); err != nil {
 				return b, err
 			}
 		}
 		e.reportGen(ctx, gs, items, rows, next)
+		gs.fedBusy = slices.ContainsFunc(rows, func(r *genRow) bool { return r != nil && r.req < 0 })
 		if !slices.ContainsFunc(rows, func(r *genRow) bool { return r != nil }) {
 			return b, nil
 		}
-		if err := e.decodeStep(gs, cache, rows, results); err != nil {
+		if err := e.decodeStep(gs, cache, rows); err != nil {
 			return b, err
 		}
 	}
@@ -254,24 +266,24 @@ func (e *Engine) admit(rows []*genRow, items []genItem, waiting []int, s int, gr
 // startRows prefills the admitted rows of group g: one long prompt in
 // chunks (genchunk.go), else after the group's shared prefix when it has
 // one, else each prompt whole.
-func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []genItem, g int, grp genGroup, rows []*genRow, admitted []int, results []lm.GenerateResult) error {
+func (e *Engine) startRows(gs *genState, c *kvCache, pc *prefixCache, items []genItem, g int, grp genGroup, rows []*genRow, admitted []int) error {
 	if r, ok := e.chunkedRow(rows, admitted, grp); ok {
-		return e.prefillChunks(gs, c, rows, r, results)
+		return e.prefillChunks(gs, c, rows, r)
 	}
 	if grp.prefix == 0 || !e.opts.packing() {
-		return e.prefillRows(gs, c, rows, admitted, results, grp, 0, nil)
+		return e.prefillRows(gs, c, rows, admitted, grp, 0, nil)
 	}
 	if err := e.loadPrefix(gs, pc, items, g, grp, c.S); err != nil {
 		return err
 	}
-	return e.prefillRows(gs, c, rows, admitted, results, grp, grp.prefix, pc)
+	return e.prefillRows(gs, c, rows, admitted, grp, grp.prefix, pc)
 }
 
 // prefillRows runs the prompts of the admitted rows of group grp — whole
 // (the prefill graph), or after the resident shared prefix pc of skip
 // tokens (an extend graph: in place, genextend.go, or genprefix.go's) —,
 // writes their cache rows and picks each one's first token.
-func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, results []lm.GenerateResult, grp genGroup, skip int, pc *prefixCache) error {
+func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted []int, grp genGroup, skip int, pc *prefixCache) error {
 	var x *graphExecs
 	var kind string
 	var args []any
@@ -290,7 +302,7 @@ func (e *Engine) prefillRows(gs *genState, c *kvCache, rows []*genRow, admitted 
 	gs.stats.PrefillTime += d
 	v := len(logits) / p
 	for i, r := range admitted {
-		e.push(gs, rows, r, logits[i*v:(i+1)*v], results)
+		e.push(gs, rows, r, logits[i*v:(i+1)*v])
 	}
 	return nil
 }
@@ -339,7 +351,7 @@ func (e *Engine) prefillArgs(gs *genState, c *kvCache, rows []*genRow, admitted 
 // decodeStep feeds every busy row its last token and picks the next one.
 // Free rows run a dummy token at position 0 (their cache row is replaced
 // wholesale when a request is admitted).
-func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []lm.GenerateResult) error {
+func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow) error {
 	tok := make([]int32, c.B)
 	pos := make([]int32, c.B)
 	busy := 0
@@ -361,10 +373,10 @@ func (e *Engine) decodeStep(gs *genState, c *kvCache, rows []*genRow, results []
 	crossing := e.crossingRows(rows, pos) // genlongrope.go
 	for r, row := range rows {
 		if row != nil && !slices.Contains(crossing, r) {
-			e.pushID(gs, rows, r, pick(r), results)
+			e.pushID(gs, rows, r, pick(r))
 		}
 	}
-	return e.reprefill(gs, c, rows, crossing, results)
+	return e.reprefill(gs, c, rows, crossing)
 }
 
 // runDecode runs one decode step, through the greedy graph when every busy
@@ -383,29 +395,26 @@ func (e *Engine) runDecode(gs *genState, c *kvCache, rows []*genRow, args []any)
 // push appends row r's next token picked from its logits (and reports it
 // to the call's lm.TokenFunc); a finished row stores its result (and
 // reports it to the call's lm.DoneFunc) and becomes free.
-func (e *Engine) push(gs *genState, rows []*genRow, r int, logits []float32, results []lm.GenerateResult) {
-	e.pushID(gs, rows, r, rows[r].it.samp.pick(logits), results)
+func (e *Engine) push(gs *genState, rows []*genRow, r int, logits []float32) {
+	e.pushID(gs, rows, r, rows[r].it.samp.pick(logits))
 }
 
 // pushID is push of the picked token id.
-func (e *Engine) pushID(gs *genState, rows []*genRow, r int, id int32, results []lm.GenerateResult) {
+func (e *Engine) pushID(gs *genState, rows []*genRow, r int, id int32) {
 	row := rows[r]
 	row.ids = append(row.ids, id)
-	if gs.onToken != nil {
-		req := gs.ids[row.req]
-		if len(row.ids) > gs.reported[req] { // not reported before a restart (generate)
-			gs.onToken(req, id)
-			gs.reported[req] = len(row.ids)
-		}
+	if gs.onToken != nil && len(row.ids) > gs.reported[row.call] { // not reported before a restart (generate)
+		gs.onToken(row.call, id)
+		gs.reported[row.call] = len(row.ids)
 	}
 	reason := row.it.stop.check(row.ids)
 	if reason == "" {
 		return
 	}
-	results[row.req] = lm.GenerateResult{Text: row.it.stop.text(row.ids, reason), IDs: row.ids, StopReason: reason}
+	*row.out = lm.GenerateResult{Text: row.it.stop.text(row.ids, reason), IDs: row.ids, StopReason: reason}
 	rows[r] = nil
 	if gs.onDone != nil {
-		gs.onDone(gs.ids[row.req], results[row.req])
+		gs.onDone(row.call, *row.out)
 	}
 }
 
@@ -414,7 +423,7 @@ func (e *Engine) pushID(gs *genState, rows []*genRow, r int, id int32, results [
 func (e *Engine) reportGen(ctx context.Context, gs *genState, items []genItem, rows []*genRow, admitted int) {
 	done := admitted
 	for _, r := range rows {
-		if r != nil {
+		if r != nil && r.req >= 0 {
 			done--
 		}
 	}

@@ -1,7 +1,5 @@
 package engine
 
-import "github.com/goeval/goeval/lm"
-
 // LongRoPE generation (Phi-3/3.5, Phi-4-mini). A row's rotary factors are
 // the short ones while its sequence fits original_max_position_embeddings
 // (orig) and the long ones beyond, so the keys cached while a generation
@@ -35,7 +33,7 @@ func (e *Engine) crossingRows(rows []*genRow, pos []int32) []int {
 // prompt and generated ids — in one prefill, or a chunk at a time for a
 // row longer than a chunk (their decode logits of this step are dropped),
 // and picks each one's next token from it.
-func (e *Engine) reprefill(gs *genState, c *kvCache, rows []*genRow, crossing []int, results []lm.GenerateResult) error {
+func (e *Engine) reprefill(gs *genState, c *kvCache, rows []*genRow, crossing []int) error {
 	if len(crossing) == 0 {
 		return nil
 	}
@@ -51,7 +49,7 @@ func (e *Engine) reprefill(gs *genState, c *kvCache, rows []*genRow, crossing []
 	for i, r := range crossing {
 		held[i] = rows[r] // push frees a row that finishes
 	}
-	err := e.prefillCrossing(gs, c, rows, crossing, results)
+	err := e.prefillCrossing(gs, c, rows, crossing)
 	for i, row := range held {
 		row.it = items[i]
 	}
@@ -61,19 +59,19 @@ func (e *Engine) reprefill(gs *genState, c *kvCache, rows []*genRow, crossing []
 // prefillCrossing prefills the crossing rows, their ctx now the whole
 // sequence: each one longer than a chunk in chunks (prefillChunks) where
 // prompts prefill so, the others together in one prefill.
-func (e *Engine) prefillCrossing(gs *genState, c *kvCache, rows []*genRow, crossing []int, results []lm.GenerateResult) error {
+func (e *Engine) prefillCrossing(gs *genState, c *kvCache, rows []*genRow, crossing []int) error {
 	var whole []int
 	for _, r := range crossing {
 		if len(rows[r].it.ctx) <= e.chunkTokens() || !e.chunkable(genGroup{}) {
 			whole = append(whole, r)
 			continue
 		}
-		if err := e.prefillChunks(gs, c, rows, r, results); err != nil {
+		if err := e.prefillChunks(gs, c, rows, r); err != nil {
 			return err
 		}
 	}
 	if len(whole) == 0 {
 		return nil
 	}
-	return e.prefillRows(gs, c, rows, whole, results, genGroup{}, 0, nil)
+	return e.prefillRows(gs, c, rows, whole, genGroup{}, 0, nil)
 }

@@ -56,7 +56,14 @@ type genState struct {
 	onDone          func(req int, res lm.GenerateResult) // the current call's lm.DoneFunc
 	// reported is, per request of the current call, the tokens reported to
 	// onToken; ids maps the requests being run to the call's (generate).
-	reported, ids []int
+	reported map[int]int
+	ids      []int
+	// feed is the current call's lm.FeedFunc where it takes fed requests
+	// (genfeed.go), fedNext the call index of the next fed request, fedBusy
+	// whether a fed request was being generated when the pass ended.
+	feed    lm.FeedFunc
+	fedNext int
+	fedBusy bool
 	// maxRows caps the cache rows after an out-of-memory back-off (0: none).
 	maxRows int
 	// lastB and lastS are the cache shape of the last call where it is

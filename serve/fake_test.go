@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/goeval/goeval/lm"
 )
@@ -59,12 +60,15 @@ func fakeLP(prev, t int32) float64 {
 
 // fakeLM records its calls; block, when set, holds every call until
 // closed; hold, when set, holds a generation call after it has reported
-// each result (lm.DoneFunc) until closed.
+// each result (lm.DoneFunc) until closed; feeding, when set, keeps a
+// generation call taking fed requests (lm.Feed: up to 4 at a time, of at
+// most 10 tokens) until closed.
 type fakeLM struct {
-	mu    sync.Mutex
-	calls []int // requests per call
-	block chan struct{}
-	hold  chan struct{}
+	mu      sync.Mutex
+	calls   []int // requests per call
+	block   chan struct{}
+	hold    chan struct{}
+	feeding chan struct{}
 }
 
 func (f *fakeLM) record(n int) {
@@ -86,47 +90,69 @@ func (f *fakeLM) LoglikelihoodRolling(context.Context, []lm.RollingRequest) ([]l
 
 func (f *fakeLM) GenerateUntil(ctx context.Context, reqs []lm.GenerateRequest) ([]lm.GenerateResult, error) {
 	f.record(len(reqs))
-	onTok := lm.TokenFunc(ctx)
 	out := make([]lm.GenerateResult, len(reqs))
 	for i, r := range reqs {
-		last := r.ContextIDs[len(r.ContextIDs)-1]
-		var ids []int32
-		reason := "max_tokens"
-		for len(ids) < r.MaxTokens {
-			next := fakeNext(last)
-			if last == '!' {
-				next = fakeEOS
-			} else if r.Temperature > 0 {
-				next = int32((uint64(next) + r.Seed) % 256)
-			}
-			ids = append(ids, next)
-			if onTok != nil {
-				onTok(i, next)
-			}
-			if next == fakeEOS {
-				reason = "eos"
-				break
-			}
-			text := fakeTok{}.Decode(ids, true)
-			if cut := cutStop(text, r.Until); cut >= 0 {
-				reason = "until"
-				break
-			}
-			last = next
-		}
-		text := fakeTok{}.Decode(ids, true)
-		if cut := cutStop(text, r.Until); cut >= 0 {
-			text = text[:cut]
-		}
-		out[i] = lm.GenerateResult{Text: text, IDs: ids, StopReason: reason}
-		if done := lm.DoneFunc(ctx); done != nil {
-			done(i, out[i])
-		}
+		out[i] = fakeGenerate(ctx, i, r)
 	}
 	if f.hold != nil {
 		<-f.hold
 	}
+	for next := len(reqs); f.feeding != nil; time.Sleep(5 * time.Millisecond) { // rows free: take fed requests
+		select {
+		case <-f.feeding:
+			return out, nil
+		default:
+		}
+		feed := lm.Feed(ctx)
+		if feed == nil {
+			break
+		}
+		for _, r := range feed(4, func(q lm.GenerateRequest) bool { return q.MaxTokens <= 10 }) {
+			fakeGenerate(ctx, next, r)
+			next++
+		}
+	}
 	return out, nil
+}
+
+// fakeGenerate generates request r, index i of its call, reporting its
+// tokens and result to the call's lm.TokenFunc and lm.DoneFunc.
+func fakeGenerate(ctx context.Context, i int, r lm.GenerateRequest) lm.GenerateResult {
+	onTok := lm.TokenFunc(ctx)
+	last := r.ContextIDs[len(r.ContextIDs)-1]
+	var ids []int32
+	reason := "max_tokens"
+	for len(ids) < r.MaxTokens {
+		next := fakeNext(last)
+		if last == '!' {
+			next = fakeEOS
+		} else if r.Temperature > 0 {
+			next = int32((uint64(next) + r.Seed) % 256)
+		}
+		ids = append(ids, next)
+		if onTok != nil {
+			onTok(i, next)
+		}
+		if next == fakeEOS {
+			reason = "eos"
+			break
+		}
+		text := fakeTok{}.Decode(ids, true)
+		if cut := cutStop(text, r.Until); cut >= 0 {
+			reason = "until"
+			break
+		}
+		last = next
+	}
+	text := fakeTok{}.Decode(ids, true)
+	if cut := cutStop(text, r.Until); cut >= 0 {
+		text = text[:cut]
+	}
+	res := lm.GenerateResult{Text: text, IDs: ids, StopReason: reason}
+	if done := lm.DoneFunc(ctx); done != nil {
+		done(i, res)
+	}
+	return res
 }
 
 func cutStop(text string, until []string) int { return lm.FirstStop(text, until) }

@@ -15,10 +15,12 @@ import (
 // window for more (up to MaxBatch requests), and runs them as one LM call
 // per kind — all generation requests in one GenerateUntil, all scoring
 // requests in one ScoreTokens — so concurrent clients share forward passes.
-// The LM's answers never depend on the other requests of a call (the lm
-// contract), so batching changes speed only. A full queue refuses new jobs
-// at once (errOverloaded: 503), and a job whose client went away is
-// dropped before it runs.
+// A generation call answers each job as its requests stop and takes more
+// jobs from the queue while it runs (feed.go). The LM's answers never
+// depend on the other requests of a call (the lm contract), so batching
+// changes speed only. A full queue refuses new jobs at once
+// (errOverloaded: 503), and a job whose client went away is dropped before
+// it runs.
 
 // errOverloaded: the queue is full.
 var errOverloaded = errors.New("server overloaded: too many requests waiting")
@@ -56,12 +58,16 @@ type scheduler struct {
 	closed bool
 	wg     sync.WaitGroup
 	stats  Stats
+	// aside is a job a running call's feed took from the queue but could
+	// not feed (feed.go); the worker runs it next.
+	aside *job
 }
 
 // Stats counts the scheduler's work (for logs and tests).
 type Stats struct {
 	Jobs, Calls, Requests int // jobs run, LM calls made, requests in them
-	MaxCallRequests       int // the most requests one LM call held
+	MaxCallRequests       int // the most requests one LM call held at its start
+	Fed                   int // requests fed into a running call (feed.go), in Requests too
 }
 
 func newScheduler(m lm.LM, s lm.TokenScorer, o Options) *scheduler {
@@ -99,22 +105,23 @@ func (s *scheduler) close() {
 	s.wg.Wait()
 }
 
-// run is the worker: gather a batch, run it, repeat until the queue closes.
+// run is the worker: take the job a running call set aside (feed.go), else
+// the queue's next; gather a batch after it, run it; repeat until the
+// queue is closed and empty.
 func (s *scheduler) run() {
 	defer s.wg.Done()
 	for {
-		first, ok := <-s.queue
-		if !ok {
-			return
-		}
-		batch, open := s.gather(first)
-		s.runBatch(batch)
-		if !open {
-			for j := range s.queue { // closed: drain what is left
-				s.runBatch([]*job{j})
+		first := s.aside
+		s.aside = nil
+		if first == nil {
+			j, ok := <-s.queue
+			if !ok {
+				return
 			}
-			return
+			first = j
 		}
+		batch, _ := s.gather(first)
+		s.runBatch(batch)
 	}
 }
 
@@ -177,79 +184,41 @@ func (s *scheduler) count(jobs []*job, reqs int) {
 // final (lm.WithDoneFunc: goeval's engine reports each request when it
 // stops), so a short request does not wait for a long one of its call;
 // the jobs the LM did not finish early are answered when the call returns.
+// While it runs, the call may take more jobs from the queue into rows that
+// free up (lm.WithFeed, feed.go).
 func (s *scheduler) runGenerate(jobs []*job) {
+	c := &genCall{s: s, early: newEarlyAnswers()}
 	var reqs []lm.GenerateRequest
-	type slot struct{ j, i int }
-	var slots []slot
-	for ji, j := range jobs {
-		for i := range j.gen {
-			reqs = append(reqs, j.gen[i])
-			slots = append(slots, slot{ji, i})
-		}
+	for _, j := range jobs {
+		reqs = append(reqs, c.add(j)...)
 	}
+	own := len(jobs)
 	s.count(jobs, len(reqs))
-	early := newEarlyAnswers(jobs)
 	ctx := lm.WithTokenFunc(context.Background(), func(r int, id int32) {
-		if j := jobs[slots[r].j]; j.onToken != nil {
-			j.onToken(slots[r].i, id)
+		if j := c.jobs[c.slots[r].j]; j.onToken != nil {
+			j.onToken(c.slots[r].i, id)
 		}
 	})
-	ctx = lm.WithDoneFunc(ctx, func(r int, res lm.GenerateResult) { early.done(slots[r].j, slots[r].i, res) })
+	ctx = lm.WithDoneFunc(ctx, func(r int, res lm.GenerateResult) { c.early.done(c.slots[r].j, c.slots[r].i, res) })
+	ctx = lm.WithFeed(ctx, c.feed)
 	var res []lm.GenerateResult
 	err := safely(func() (err error) { res, err = s.model.GenerateUntil(ctx, reqs); return err })
 	at := 0
-	for ji, j := range jobs {
+	for ji, j := range c.jobs {
 		n := len(j.gen)
 		switch {
-		case early.answered(ji):
+		case c.early.answered(ji):
 		case err != nil:
 			j.done <- jobResult{err: err}
+		case ji >= own: // fed, and the LM returned without reporting it
+			j.done <- jobResult{err: errors.New("the model returned without the result of a request fed into its call")}
 		default:
 			j.done <- jobResult{gen: res[at : at+n]}
 		}
-		at += n
+		if ji < own {
+			at += n
+		}
 	}
-}
-
-// earlyAnswers answers a call's jobs as their requests finish.
-type earlyAnswers struct {
-	mu   sync.Mutex
-	jobs []*job
-	gen  [][]lm.GenerateResult // per job, its requests' results so far
-	got  [][]bool              // per job, which of its requests are final
-	left []int                 // per job, its requests not final yet
-	sent []bool
-}
-
-func newEarlyAnswers(jobs []*job) *earlyAnswers {
-	n := len(jobs)
-	a := &earlyAnswers{jobs: jobs, gen: make([][]lm.GenerateResult, n), got: make([][]bool, n), left: make([]int, n), sent: make([]bool, n)}
-	for ji, j := range jobs {
-		a.gen[ji], a.got[ji], a.left[ji] = make([]lm.GenerateResult, len(j.gen)), make([]bool, len(j.gen)), len(j.gen)
-	}
-	return a
-}
-
-// done records request i of job ji and answers the job when it was its
-// last; a request reported twice counts once.
-func (a *earlyAnswers) done(ji, i int, res lm.GenerateResult) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.sent[ji] || a.got[ji][i] {
-		return
-	}
-	a.gen[ji][i], a.got[ji][i] = res, true
-	if a.left[ji]--; a.left[ji] == 0 {
-		a.sent[ji] = true
-		a.jobs[ji].done <- jobResult{gen: a.gen[ji]} // buffered: never blocks
-	}
-}
-
-// answered reports whether job ji was answered early.
-func (a *earlyAnswers) answered(ji int) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.sent[ji]
 }
 
 // runScore makes one ScoreTokens call for jobs.

@@ -273,3 +273,46 @@ func TestEarlyAnswers(t *testing.T) {
 		t.Errorf("answers %q, largest call %d; want %q from one call", texts, f.maxCall(), want)
 	}
 }
+
+// TestFeedRunningCall: a job arriving while a generation call runs joins
+// it (lm.WithFeed) and is answered before the call ends; a job that does
+// not fit the running call (here: more than 10 tokens) is set aside and
+// runs, in order, in the next call once the running one returns.
+func TestFeedRunningCall(t *testing.T) {
+	f := &fakeLM{feeding: make(chan struct{})}
+	ts, s := start(t, f, Options{BatchWindow: -1}, false)
+	stop := sync.OnceFunc(func() { close(f.feeding) })
+	t.Cleanup(stop) // before the server closes: its worker is in the call
+	ask := func(prompt string, tokens int) <-chan string {
+		got := make(chan string, 1)
+		go func() {
+			_, out := post(t, ts.URL+"/v1/completions", map[string]any{"model": testModel, "prompt": prompt, "max_tokens": tokens, "temperature": 0})
+			got <- choices(t, out)[0]["text"].(string)
+		}()
+		return got
+	}
+	wait := func(got <-chan string, want, what string) {
+		t.Helper()
+		select {
+		case g := <-got:
+			if g != want {
+				t.Errorf("%s: %q, want %q", what, g, want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: no answer while the call runs", what)
+		}
+	}
+	wait(ask("A", 2), "BC", "the call's own job")
+	wait(ask("a", 3), "bcd", "a job fed into the running call")
+	long := ask("0", 12)
+	select {
+	case g := <-long:
+		t.Fatalf("a job that does not fit the running call was answered (%q) before it returned", g)
+	case <-time.After(300 * time.Millisecond):
+	}
+	stop()
+	wait(long, "123456789:;<", "the job set aside, after the call")
+	if st := s.Stats(); st.Calls != 2 || st.Fed != 1 || st.Jobs != 3 || st.Requests != 3 {
+		t.Errorf("stats %+v: want 2 calls, 3 jobs and requests, 1 fed", st)
+	}
+}
