@@ -132,6 +132,9 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 	for _, it := range items {
 		need = max(need, len(it.ctx)+it.stop.maxGen)
 	}
+	if gs.feed != nil { // room for fed requests longer than these (genfeed.go)
+		need = min(e.maxLen, 2*need)
+	}
 	groups := genGroups(items, e.cfg.LongRopeLength())
 	var order []int
 	groupOf := make([]int, len(items))
