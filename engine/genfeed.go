@@ -61,6 +61,7 @@ func (e *Engine) feedRows(gs *genState, c *kvCache, rows []*genRow) error {
 		r := slices.Index(rows, nil)
 		rows[r] = &genRow{req: -1, call: gs.fedNext, it: &items[k], out: &out[k]}
 		gs.fedNext++
+		gs.fedBusy = true
 		gs.stats.PromptTokens += len(items[k].ctx)
 		admitted = append(admitted, r)
 	}
