@@ -132,8 +132,9 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 	for _, it := range items {
 		need = max(need, len(it.ctx)+it.stop.maxGen)
 	}
-	if gs.feed != nil { // room for fed requests longer than these (genfeed.go)
-		need = min(e.maxLen, 2*need)
+	n := len(items)
+	if gs.feed != nil { // room for fed requests, and longer ones than these (genfeed.go)
+		n, need = 2*n, min(e.maxLen, 2*need)
 	}
 	groups := genGroups(items, e.cfg.LongRopeLength())
 	var order []int
@@ -144,7 +145,7 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 			groupOf[m] = g
 		}
 	}
-	b, s, err := e.genShape(gs, len(items), need)
+	b, s, err := e.genShape(gs, n, need)
 	if err != nil {
 		return 0, err
 	}
