@@ -17,13 +17,7 @@ import (
 // 2-token request is reported while the 24-token one, decoding beside it,
 // still has most of its tokens to go, whichever of the two comes first.
 func TestGenerateReportsDone(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "m")
-	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 64,
-		Vocab: 256, Seed: 3, BOS: 1, EOS: 2, Out: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := Open(dir, Options{BatchSize: 2})
+	e, err := Open(doneModel(t), Options{BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,13 +62,7 @@ func TestGenerateReportsDone(t *testing.T) {
 // its own results, and a request that does not fit its cache is never
 // taken (fits refuses it).
 func TestGenerateFeed(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "m")
-	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 64,
-		Vocab: 256, Seed: 3, BOS: 1, EOS: 2, Out: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := Open(dir, Options{BatchSize: 3, MaxLength: 512})
+	e, err := Open(doneModel(t), Options{BatchSize: 3, MaxLength: 512})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,4 +113,17 @@ func TestGenerateFeed(t *testing.T) {
 	if _, ok := done[len(want)]; ok {
 		t.Errorf("a request past the fed ones was reported")
 	}
+}
+
+// doneModel writes these tests' model: a tiny random qwen2 with a
+// 256-token vocabulary (EOS 2).
+func doneModel(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "m")
+	err := synth.Model(synth.ModelOptions{Arch: "qwen2", Hidden: 32, Layers: 2, Heads: 4, KVHeads: 2, Intermediate: 64,
+		Vocab: 256, Seed: 3, BOS: 1, EOS: 2, Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
