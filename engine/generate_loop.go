@@ -132,9 +132,8 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 	for _, it := range items {
 		need = max(need, len(it.ctx)+it.stop.maxGen)
 	}
-	n := len(items)
-	if gs.feed != nil { // room for fed requests, and longer ones than these (genfeed.go)
-		n, need = 2*n, min(e.maxLen, 2*need)
+	if gs.feed != nil { // room for fed requests longer than these (genfeed.go)
+		need = min(e.maxLen, 2*need)
 	}
 	groups := genGroups(items, e.cfg.LongRopeLength())
 	var order []int
@@ -145,7 +144,7 @@ func (e *Engine) generateRows(ctx context.Context, gs *genState, items []genItem
 			groupOf[m] = g
 		}
 	}
-	b, s, err := e.genShape(gs, n, need)
+	b, s, err := e.genShape(gs, len(items), need)
 	if err != nil {
 		return 0, err
 	}

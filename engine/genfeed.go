@@ -13,9 +13,13 @@ import (
 // feed — a server's next client — instead of idling until the call ends.
 // A fed request must fit the running cache (its prompt and tokens within
 // its slots, its prompt within one prefill chunk): a call with a feed
-// sizes its cache for twice its own requests (rows, within the batch
-// size) and twice its longest one (slots, within max_length), so that a
-// server's next requests find room. Its prompt is prefilled
+// sizes its cache for twice its longest request (within max_length), so
+// that most of a server's next requests fit. Its rows stay those of its
+// own requests: free rows decode dummy tokens, so spare rows would slow
+// every step (at 8 clients, 16 rows for 8 busy ones cost the long requests
+// a third of their speed), and a server whose clients outnumber a call's
+// rows starts its next call with all of them (the first job a call cannot
+// take is set aside and leads the next). Its prompt is prefilled
 // whole, several together within the prefill budget, and it then decodes
 // beside the others. Its result goes to lm.DoneFunc alone. Only on goeval's
 // pure-Go backend, where a new prefill shape costs no compile and no pass
