@@ -266,8 +266,8 @@ func (b *Backend) BufferData(x backends.Buffer) (any, error) {
 		}
 		layoutMu.Unlock()
 	}
-	buf.packed, buf.screen = nil, nil // the caller may change it: drop what derives from it
-	buf.pool = nil                    // the caller may keep it: never reuse it
+	buf.packed, buf.screen, buf.int8w = nil, nil, nil // the caller may change it: drop what derives from it
+	buf.pool = nil                                    // the caller may keep it: never reuse it
 	return buf.flat, nil
 }
 
