@@ -146,13 +146,7 @@ var screenMu sync.Mutex
 // holds (n·k bytes), made on first use; nil if the weight is not finite or
 // the memory available is less than twice the copy.
 func (b *Buffer) headScreen(n, k, threads int) *gemm.RowsI8 {
-	screenMu.Lock()
-	s := b.screen
-	if s == nil {
-		s = &headScreen{}
-		b.screen = s
-	}
-	screenMu.Unlock()
+	s := derived(&screenMu, &b.screen)
 	s.once.Do(func() {
 		if avail := procfs.KB("/proc/meminfo", "MemAvailable"); avail > 0 && avail < 2*int64(n)*int64(k) {
 			return // the copy would crowd the memory left: no screen

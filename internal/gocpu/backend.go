@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gomlx/gomlx/backends"
@@ -250,6 +251,18 @@ func (b *Backend) NewSharedBuffer(dev backends.DeviceNum, shape shapes.Shape) (b
 	}
 	buf := &Buffer{shape: shape.Clone(), flat: makeFlat(shape.DType, shape.Size())}
 	return buf, buf.flat, nil
+}
+
+// derived returns *slot, a buffer's holder of a copy derived from it
+// (Buffer.screen, Buffer.int8w), made empty under mu on first use; the
+// holder's sync.Once then makes the copy.
+func derived[T any](mu *sync.Mutex, slot **T) *T {
+	mu.Lock()
+	defer mu.Unlock()
+	if *slot == nil {
+		*slot = new(T)
+	}
+	return *slot
 }
 
 // BufferData implements backends.DataInterface. A caller that writes into

@@ -151,13 +151,7 @@ var int8Mu sync.Mutex
 // it does not fit (int8CopyFits), or where a value is no int8 code (bad,
 // found when the copy was made).
 func (b *Buffer) int8Weight(n, k int) (w *gemm.Int8Matrix, bad bool) {
-	int8Mu.Lock()
-	s := b.int8w
-	if s == nil {
-		s = &int8Copy{}
-		b.int8w = s
-	}
-	int8Mu.Unlock()
+	s := derived(&int8Mu, &b.int8w)
 	s.once.Do(func() {
 		if !int8CopyFits(int64(n) * int64(k)) {
 			return // streamed per product instead (MatMulInt8Rows)
