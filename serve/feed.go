@@ -96,24 +96,23 @@ func (s *scheduler) countFed(n int) {
 // earlyAnswers answers a call's jobs as their requests finish.
 type earlyAnswers struct {
 	mu   sync.Mutex
-	jobs []*job
-	gen  [][]lm.GenerateResult // per job, its requests' results so far
-	got  [][]bool              // per job, which of its requests are final
-	left []int                 // per job, its requests not final yet
-	sent []bool
+	jobs []earlyJob
 }
 
-func newEarlyAnswers() *earlyAnswers { return &earlyAnswers{} }
+// earlyJob is one job's results so far.
+type earlyJob struct {
+	j    *job
+	gen  []lm.GenerateResult
+	got  []bool // which requests are final
+	left int    // requests not final yet
+	sent bool
+}
 
 // add appends job j.
 func (a *earlyAnswers) add(j *job) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.jobs = append(a.jobs, j)
-	a.gen = append(a.gen, make([]lm.GenerateResult, len(j.gen)))
-	a.got = append(a.got, make([]bool, len(j.gen)))
-	a.left = append(a.left, len(j.gen))
-	a.sent = append(a.sent, false)
+	a.jobs = append(a.jobs, earlyJob{j: j, gen: make([]lm.GenerateResult, len(j.gen)), got: make([]bool, len(j.gen)), left: len(j.gen)})
 }
 
 // done records request i of job ji and answers the job when it was its
@@ -121,13 +120,14 @@ func (a *earlyAnswers) add(j *job) {
 func (a *earlyAnswers) done(ji, i int, res lm.GenerateResult) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.sent[ji] || a.got[ji][i] {
+	e := &a.jobs[ji]
+	if e.sent || e.got[i] {
 		return
 	}
-	a.gen[ji][i], a.got[ji][i] = res, true
-	if a.left[ji]--; a.left[ji] == 0 {
-		a.sent[ji] = true
-		a.jobs[ji].done <- jobResult{gen: a.gen[ji]} // buffered: never blocks
+	e.gen[i], e.got[i] = res, true
+	if e.left--; e.left == 0 {
+		e.sent = true
+		e.j.done <- jobResult{gen: e.gen} // buffered: never blocks
 	}
 }
 
@@ -135,5 +135,5 @@ func (a *earlyAnswers) done(ji, i int, res lm.GenerateResult) {
 func (a *earlyAnswers) answered(ji int) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.sent[ji]
+	return a.jobs[ji].sent
 }

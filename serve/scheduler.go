@@ -187,7 +187,7 @@ func (s *scheduler) count(jobs []*job, reqs int) {
 // While it runs, the call may take more jobs from the queue into rows that
 // free up (lm.WithFeed, feed.go).
 func (s *scheduler) runGenerate(jobs []*job) {
-	c := &genCall{s: s, early: newEarlyAnswers()}
+	c := &genCall{s: s, early: &earlyAnswers{}}
 	var reqs []lm.GenerateRequest
 	for _, j := range jobs {
 		reqs = append(reqs, c.add(j)...)
