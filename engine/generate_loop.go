@@ -322,22 +322,14 @@ func (e *Engine) prefillArgs(gs *genState, c *kvCache, rows []*genRow, admitted 
 	if grp.fixP > 0 {
 		p, t = grp.fixedDims(len(admitted))
 	}
-	tok, last := make([]int32, p*t), make([]int32, p)
+	tok, pos, last, real := promptArgs(rows, admitted, skip, p, t)
 	src, sel := make([]int32, c.B), make([]bool, c.B)
 	for i, r := range admitted {
-		rest := rows[r].it.ctx[skip:]
-		copy(tok[i*t:], rest)
-		last[i] = int32(len(rest) - 1)
 		src[r], sel[r] = int32(i), true
-		real += len(rest)
 	}
 	x, kind = gs.prefill, "prefill"
 	args = []any{tensors.FromFlatDataAndDimensions(tok, p, t)}
 	if skip > 0 {
-		pos := make([]int32, p*t)
-		for i := range pos {
-			pos[i] = int32(skip + i%t)
-		}
 		args = append(args, tensors.FromFlatDataAndDimensions(pos, p, t))
 		x, kind = gs.extend, "extend"
 	}
@@ -349,6 +341,24 @@ func (e *Engine) prefillArgs(gs *genState, c *kvCache, rows []*genRow, admitted 
 		}
 	}
 	return x, kind, args, p, real
+}
+
+// promptArgs are a prefill's inputs for the admitted rows' prompts after
+// their first skip tokens, in p rows of t: the tokens (padded with 0),
+// their positions skip … skip+t−1, each row's last real token, and the
+// real tokens in all.
+func promptArgs(rows []*genRow, admitted []int, skip, p, t int) (tok, pos, last []int32, real int) {
+	tok, pos, last = make([]int32, p*t), make([]int32, p*t), make([]int32, p)
+	for i := range pos {
+		pos[i] = int32(skip + i%t)
+	}
+	for i, r := range admitted {
+		rest := rows[r].it.ctx[skip:]
+		copy(tok[i*t:], rest)
+		last[i] = int32(len(rest) - 1)
+		real += len(rest)
+	}
+	return tok, pos, last, real
 }
 
 // decodeStep feeds every busy row its last token and picks the next one.

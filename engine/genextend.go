@@ -81,16 +81,10 @@ func (e *Engine) extendInPlaceArgs(gs *genState, c *kvCache, rows []*genRow, adm
 		n = max(n, len(rows[r].it.ctx)-skip)
 	}
 	t := min(e.prefillT(n, c.S), c.S-skip) // the writes must not pass the cache's end
-	tok, pos := make([]int32, p*t), make([]int32, p*t)
-	last, dst := make([]int32, p), make([]int32, p)
+	tok, pos, last, real := promptArgs(rows, admitted, skip, p, t)
+	dst := make([]int32, p)
 	for i, r := range admitted {
-		rest := rows[r].it.ctx[skip:]
-		copy(tok[i*t:], rest)
-		for j := range t {
-			pos[i*t+j] = int32(skip + j)
-		}
-		last[i], dst[i] = int32(len(rest)-1), int32(r)
-		real += len(rest)
+		dst[i] = int32(r)
 	}
 	args = []any{tensors.FromFlatDataAndDimensions(tok, p, t), tensors.FromFlatDataAndDimensions(pos, p, t),
 		tensors.FromFlatDataAndDimensions(last, p), tensors.FromFlatDataAndDimensions(dst, p),
