@@ -30,7 +30,7 @@ type archGolden struct {
 func TestArchsThroughEngine(t *testing.T) {
 	dir := testutil.Path(t, "models/testdata/archs")
 	reqs := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, "requests.jsonl"))
-	for _, name := range []string{"phi", "phi3", "phi35", "gemma2", "gemma3", "mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
+	for _, name := range []string{"phi", "phi3", "phi35", "gemma2", "gemma3", "gemma3mm", "mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
 		t.Run(name, func(t *testing.T) {
 			want := testutil.ReadJSONL[archGolden](t, filepath.Join(dir, name, "golden.jsonl"))
 			greedy := testutil.ReadJSONL[testutil.Request](t, filepath.Join(dir, name, "requests_greedy.jsonl"))

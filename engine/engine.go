@@ -172,7 +172,7 @@ func open(dir string, opts Options) (*Engine, error) {
 	if inGoHeap(e.backend) { // the weights live in the Go heap
 		limitHeap(weightBytes(e.ctx))
 	}
-	opts.logf("loaded %s (%s) in %v on %s, %s, max_length %d", dir, e.cfg.Arch(), time.Since(start).Round(time.Millisecond), e.backend.Name(), e.prec, e.maxLen)
+	opts.logf("loaded %s (%s) in %v on %s, %s, max_length %d", dir, e.cfg.Describe(), time.Since(start).Round(time.Millisecond), e.backend.Name(), e.prec, e.maxLen)
 	e.stats.Backend, e.stats.BackendName = spec, e.backend.Name()
 	return e, nil
 }

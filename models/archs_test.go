@@ -14,7 +14,7 @@ import (
 func TestArchsMatchTransformers(t *testing.T) {
 	dir := filepath.Join(testdata, "archs")
 	reqs := testutil.ReadJSONL[scoreReq](t, filepath.Join(dir, "requests.jsonl"))
-	for _, name := range append([]string{"phi", "phi3", "phi35", "gemma2", "gemma3"}, moeGoldens...) {
+	for _, name := range append([]string{"phi", "phi3", "phi35", "gemma2", "gemma3", "gemma3mm"}, moeGoldens...) {
 		t.Run(name, func(t *testing.T) {
 			want := testutil.ReadJSONL[goldenLine](t, filepath.Join(dir, name, "golden.jsonl"))
 			tm := loadTestModel(t, filepath.Join(dir, name), nil)

@@ -46,7 +46,7 @@ func openLoadIn4Bit(dir string, cfg *Config, q *Quantization) (*bnbSet, error) {
 	if cfg.TieWordEmbeddings && bnbHeadQuantized(q.SkipModules) {
 		return nil, errs.BadInputf("%s: load_in_4bit with llm_int8_skip_modules %v quantizes the LM head too (unless the list names lm_head), and this checkpoint ties its head to the embedding: transformers 5.23 then makes the head a 4-bit layer over the float embedding, whose forward fails on CPU (an AssertionError, bitsandbytes 0.50), so there is no reference to match; add lm_head to llm_int8_skip_modules to keep the head float", configName(cfg), q.SkipModules)
 	}
-	set, err := safetensors.Open(dir)
+	set, err := openCheckpoint(dir, cfg)
 	if err != nil {
 		return nil, err
 	}

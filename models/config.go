@@ -63,10 +63,15 @@ type Config struct {
 	Raw map[string]any `json:"-"`
 	// Path is the file the config was read from (for messages).
 	Path string `json:"-"`
+	// Wrapped is the checkpoint's own architecture when it is a multimodal
+	// model read as its text model (wrapped.go; Architectures then names
+	// the text model), else "".
+	Wrapped string `json:"-"`
 
 	data           []byte   // the file, for the architecture's own keys (decode)
 	rope           ropeKeys // the rotary keys (rope.go)
 	headDimDerived bool     // head_dim absent and set to hidden_size / num_attention_heads
+	wrapper        *wrapper // the multimodal architecture read as its text model, or nil
 }
 
 // Arch returns architectures[0], the name that selects the graph builder.
@@ -75,6 +80,15 @@ func (c *Config) Arch() string {
 		return ""
 	}
 	return c.Architectures[0]
+}
+
+// Describe names the architecture for people: Arch, and the checkpoint's
+// own where a multimodal one is read as its text model.
+func (c *Config) Describe() string {
+	if c.Wrapped != "" {
+		return fmt.Sprintf("%s (the text model of %s)", c.Arch(), c.Wrapped)
+	}
+	return c.Arch()
 }
 
 // LoadConfig reads dir/config.json, fills defaults and validates it.
@@ -93,7 +107,14 @@ func LoadConfig(dir string) (*Config, error) {
 // ParseConfig decodes config.json bytes (path names the file in errors),
 // fills defaults (the common ones, then the architecture's) and validates.
 func ParseConfig(path string, data []byte) (*Config, error) {
-	c := &Config{Path: path, data: data}
+	data, wrap, err := unwrapConfig(path, data)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{Path: path, data: data, wrapper: wrap}
+	if wrap != nil {
+		c.Wrapped = wrap.name
+	}
 	if err := json.Unmarshal(data, &c.Raw); err != nil {
 		return nil, jsonError(path, data, err)
 	}

@@ -56,7 +56,7 @@ func Inspect(dir string, allTensors bool) (*Inspection, error) {
 		return nil, err
 	}
 	defer set.Close()
-	r := &Inspection{Model: dir, Architecture: cfg.Arch(), ModelType: cfg.ModelType, TorchDType: cfg.TorchDType,
+	r := &Inspection{Model: dir, Architecture: cfg.Describe(), ModelType: cfg.ModelType, TorchDType: cfg.TorchDType,
 		Config: configSummary(cfg), Quantization: quantSummary(cfg.Quantization, set)}
 	if unsupported != nil {
 		r.Check.Problems = append(r.Check.Problems, unsupported.Error())

@@ -60,6 +60,9 @@ type int8Set struct {
 	codes     bool
 }
 
+// Renamed is the renaming of the set it wraps (renamedAs).
+func (s *int8Set) Renamed(name string) (string, bool) { return renamedAs(s.Tensors, name) }
+
 // int8Forward returns set as Load stores it: an 8-bit checkpoint's set
 // as its codes unless dequantize or merged, else set itself.
 func int8Forward(set Tensors, dequantize, merged bool) Tensors {

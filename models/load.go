@@ -291,7 +291,7 @@ func loadAdapters(set Tensors, o LoadOptions, mode string) ([]*Adapter, error) {
 
 // String names the loaded architecture for logs.
 func (l *Loaded) String() string {
-	return fmt.Sprintf("%s (%d parameters)", l.Config.Arch(), NumParameters(l.Context))
+	return fmt.Sprintf("%s (%d parameters)", l.Config.Describe(), NumParameters(l.Context))
 }
 
 // logf calls f when it is not nil.

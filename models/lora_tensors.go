@@ -61,7 +61,11 @@ func (a *Adapter) readTensors(set *safetensors.Set, base Tensors) error {
 		}
 		data = slices.Clone(data) // the set is unmapped when loading ends
 		p, clean := parseLoRAName(rest)
+		if _, keep := renamedAs(base, p.module+".weight"); !keep {
+			continue // a module text never reaches (a multimodal checkpoint's vision tower)
+		}
 		if p.kind == "" {
+			clean, _ = renamedAs(base, clean)
 			if err := a.addReplacement(src, name, clean, data, info.Shape, base); err != nil {
 				return err
 			}
@@ -132,7 +136,8 @@ func (a *Adapter) buildLayer(src, m string, p map[string][]float32, sh map[strin
 	if len(sa) != 2 || len(sb) != 2 || sa[0] != sb[1] {
 		return nil, errs.BadInputf("%s: module %q: lora_A shape %v and lora_B shape %v do not form a rank-r pair ([r,in] and [out,r])", src, m, sa, sb)
 	}
-	l := &LoRALayer{Module: m, Weight: m + ".weight", A: p[ka], B: p[kb], Rank: sa[0], In: sa[1], Out: sb[0], Embedding: emb}
+	w, _ := renamedAs(base, m+".weight") // the base's name for the weight; the patterns match m
+	l := &LoRALayer{Module: strings.TrimSuffix(w, ".weight"), Weight: w, A: p[ka], B: p[kb], Rank: sa[0], In: sa[1], Out: sb[0], Embedding: emb}
 	if want := a.Config.rankFor(m); l.Rank != want {
 		return nil, errs.BadInputf("%s: module %q has rank %d but %s says r=%d", src, m, l.Rank, AdapterConfigFile, want)
 	}

@@ -74,10 +74,14 @@ func Register(name string, a Arch) {
 	registry[name] = a
 }
 
-// Architectures lists the registered architecture names, sorted.
+// Architectures lists the architecture names goeval reads, sorted: the
+// registered ones and the multimodal ones read as their text model.
 func Architectures() []string {
-	names := make([]string, 0, len(registry))
+	names := make([]string, 0, len(registry)+len(wrappers))
 	for n := range registry {
+		names = append(names, n)
+	}
+	for n := range wrappers { // read as their text model (wrapped.go)
 		names = append(names, n)
 	}
 	sort.Strings(names)

@@ -98,7 +98,7 @@ func TestTensorListMatchesGraph(t *testing.T) {
 	} {
 		checkGraphReadsEveryTensor(t, writeCheckpoint(t, tinyLlamaJSON(extra), 1, nil))
 	}
-	for _, name := range append([]string{"phi", "phi3", "phi35", "gemma2", "gemma3"}, moeGoldens...) {
+	for _, name := range append([]string{"phi", "phi3", "phi35", "gemma2", "gemma3", "gemma3mm"}, moeGoldens...) {
 		checkGraphReadsEveryTensor(t, filepath.Join(testdata, "archs", name))
 	}
 }

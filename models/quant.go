@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/goeval/goeval/internal/errs"
-	"github.com/goeval/goeval/models/safetensors"
 )
 
 // Quantization is config.json's quantization_config, as transformers
@@ -184,6 +183,6 @@ func openForInspect(dir string, cfg *Config) (set Tensors, unsupported error, er
 		set, err = OpenTensors(dir, cfg)
 		return set, nil, err
 	}
-	set, err = safetensors.Open(dir)
+	set, err = openCheckpoint(dir, cfg)
 	return set, unsupported, err
 }

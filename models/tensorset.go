@@ -41,7 +41,7 @@ func OpenTensors(dir string, cfg *Config) (Tensors, error) {
 	if err := cfg.Quantization.Supported(configName(cfg)); err != nil {
 		return nil, err
 	}
-	set, err := safetensors.Open(dir)
+	set, err := openCheckpoint(dir, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,7 @@ type Set struct {
 	maps     map[string][]byte // file path → mmap
 	infos    map[string]TensorInfo
 	metadata map[string]string
+	rename   func(string) (string, bool) // Rename's, or nil
 }
 
 // OpenFile maps one safetensors file (model.safetensors, one shard,
@@ -181,4 +182,36 @@ func Float32ToBF16(f float32) uint16 {
 	}
 	u += 0x7FFF + (u>>16)&1
 	return uint16(u >> 16)
+}
+
+// Rename gives each tensor the name rename returns for it, and drops those
+// it returns keep false for, so that a checkpoint whose tensors sit under
+// another model's prefixes (a multimodal checkpoint's text model) reads as
+// that model's; Renamed applies rename to other names later (an adapter's
+// modules). Two tensors given one name are an error, and the set is left
+// as it was.
+func (s *Set) Rename(rename func(name string) (string, bool)) error {
+	out := make(map[string]TensorInfo, len(s.infos))
+	from := make(map[string]string, len(s.infos))
+	for _, n := range s.Names() {
+		to, keep := rename(n)
+		if !keep {
+			continue
+		}
+		if prev, dup := from[to]; dup {
+			return errs.BadInputf("%s: tensors %s and %s both read as %s", s.source, prev, n, to)
+		}
+		out[to], from[to] = s.infos[n], n
+	}
+	s.infos, s.rename = out, rename
+	return nil
+}
+
+// Renamed is the name Rename gave a tensor called name (itself, keep true,
+// when the set was not renamed).
+func (s *Set) Renamed(name string) (string, bool) {
+	if s.rename == nil {
+		return name, true
+	}
+	return s.rename(name)
 }

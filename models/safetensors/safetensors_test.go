@@ -288,3 +288,46 @@ func TestPythonWriterGolden(t *testing.T) {
 		t.Errorf("b.bf16 = %v, %v", v, err)
 	}
 }
+
+// TestRename: Rename gives tensors new names (their bytes follow), drops
+// those it is told to, reports two tensors given one name as a bad input
+// leaving the set as it was, and Renamed applies the same renaming later.
+func TestRename(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.safetensors")
+	err := Write(path, []Tensor{
+		{Name: "lm.model.a", DType: "F32", Shape: []int{1}, Data: le32(1)},
+		{Name: "lm.model.b", DType: "F32", Shape: []int{1}, Data: le32(2)},
+		{Name: "vision.c", DType: "F32", Shape: []int{1}, Data: le32(3)},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openT(t, path)
+	if err := s.Rename(func(n string) (string, bool) { return "x", true }); !errs.IsBadInput(err) || !strings.Contains(err.Error(), "both read as x") {
+		t.Errorf("colliding names: %v", err)
+	}
+	if got := s.Names(); len(got) != 3 || got[0] != "lm.model.a" {
+		t.Fatalf("after a failed Rename, Names = %v", got)
+	}
+	text := func(n string) (string, bool) {
+		if strings.HasPrefix(n, "vision.") {
+			return "", false
+		}
+		return strings.Replace(n, "lm.model.", "model.", 1), true
+	}
+	if err := s.Rename(text); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Names(); !reflect.DeepEqual(got, []string{"model.a", "model.b"}) {
+		t.Fatalf("Names = %v", got)
+	}
+	if v, err := s.Float32("model.b"); err != nil || v[0] != 2 {
+		t.Errorf("model.b = %v, %v; want [2]", v, err)
+	}
+	if n, keep := s.Renamed("lm.model.z"); n != "model.z" || !keep {
+		t.Errorf("Renamed(lm.model.z) = %q, %v", n, keep)
+	}
+	if _, keep := s.Renamed("vision.q"); keep {
+		t.Error("Renamed kept a dropped prefix")
+	}
+}

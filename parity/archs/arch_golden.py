@@ -25,6 +25,9 @@ log-probs are far from uniform. With --check, the committed checkpoints are
 reloaded (strictly: no missing or unexpected keys), the log-probs
 recomputed, and any difference from golden.jsonl beyond REF_TOL, or from a
 half-precision golden beyond reftol.dtype_differences, is an error (exit 1).
+A Gemma3ForConditionalGeneration checkpoint (gemma3mm) also gets
+text_defaults.json (transformers' Gemma3TextConfig defaults), and is
+checked to load in transformers 4.52's tensor layout to the same log-probs.
 With --synth, `goeval synth model` writes each architecture (Gemma with a
 4-token sliding window, the MoEs and Phi-3.5's LongRoPE with SYNTH_FLAGS), transformers must
 load it strictly, and `goeval score` must match transformers' log-probs
@@ -82,6 +85,21 @@ ARCHS = {
         layer_types=["sliding_attention", "sliding_attention", "full_attention", "sliding_attention"],
         rope_parameters={"full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 100000.0},
                          "sliding_attention": {"rope_type": "default", "rope_theta": 1000.0}}),
+    # Gemma 3 as google/gemma-3-4b-it and larger are: Gemma3ForConditionalGeneration, the text
+    # model under text_config (scored text-only, as lm-eval's AutoModelForCausalLM runs it) beside a
+    # SigLIP vision tower and projector that text never reaches; saved in the Hub's layout
+    # (language_model.model.*), and checked in transformers 4.52's (model.language_model.*) too.
+    "gemma3mm": lambda: transformers.Gemma3Config(
+        text_config=transformers.Gemma3TextConfig(
+            **COMMON, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+            query_pre_attn_scalar=24, sliding_window=5, rms_norm_eps=1e-6,
+            layer_types=["sliding_attention", "full_attention", "sliding_attention", "sliding_attention"],
+            rope_parameters={"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 100000.0},
+                             "sliding_attention": {"rope_type": "default", "rope_theta": 1000.0}}),
+        vision_config=transformers.SiglipVisionConfig(
+            hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+            image_size=28, patch_size=14),
+        mm_tokens_per_image=4),
     # Mixtral: top-2 of 8 experts (block_sparse_moe, w1/w3/w2), always renormalised; sliding window.
     "mixtral": lambda: transformers.MixtralConfig(
         **MOE, num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=2, num_local_experts=8,
@@ -103,7 +121,7 @@ ARCHS = {
 }
 MOES = {"mixtral", "qwen2moe", "qwen3moe", "olmoe"}
 # Each architecture's seeds come from its place here (the first four as when they were the only ones).
-SEED_ORDER = ["gemma2", "gemma3", "phi", "phi3", "mixtral", "olmoe", "qwen2moe", "qwen3moe", "phi35"]
+SEED_ORDER = ["gemma2", "gemma3", "phi", "phi3", "mixtral", "olmoe", "qwen2moe", "qwen3moe", "phi35", "gemma3mm"]
 # `goeval synth model` flags of the MoE checks (--synth): the rest of the shape as for the others.
 SYNTH_FLAGS = {
     "mixtral": ["--sliding-window", "4"],
@@ -114,7 +132,7 @@ SYNTH_FLAGS = {
 }
 SYNTH_ARCH = {"phi35": "phi3"}  # --arch of a name goeval synth model does not know
 ROUTER_TOKENS = 48
-NO_SYNTH = set()
+NO_SYNTH = {"gemma3mm"}  # goeval synth model writes text-only checkpoints
 
 
 @torch.no_grad()
@@ -212,6 +230,59 @@ def crossing_file(d, check):
             print(f"{path}: differs from transformers' greedy generations across the LongRoPE switch")
             return 1
     return 0
+
+
+NEW_LAYOUT = {"gemma3mm"}
+# A Gemma3ForConditionalGeneration's tensor prefixes as the Hub's checkpoints have them (what
+# transformers 5 writes too) and as transformers 4.52–4.57 saved them, which transformers 5
+# renames at load.
+NEW_PREFIXES = [("language_model.model.", "model.language_model."), ("vision_tower.", "model.vision_tower."),
+                ("multi_modal_projector.", "model.multi_modal_projector."), ("language_model.lm_head.", "lm_head.")]
+
+
+def text_defaults_file(d, check):
+    """Writes, or with check compares, d's text_defaults.json: transformers'
+    Gemma3TextConfig defaults, which goeval fills into a text_config that
+    omits them (models/wrapped.go; its test compares its table with this
+    file); returns 1 when it differs."""
+    cfg = transformers.Gemma3TextConfig().to_dict()
+    cfg.pop("transformers_version", None)
+    text = json.dumps(cfg, sort_keys=True, indent=1) + "\n"
+    path = os.path.join(d, "text_defaults.json")
+    if not check:
+        with open(path, "w") as f:
+            f.write(text)
+        return 0
+    with open(path) as f:
+        if f.read() != text:
+            print(f"{path}: differs from transformers' Gemma3TextConfig defaults")
+            return 1
+    return 0
+
+
+def new_layout_check(d, reqs, want):
+    """Copies d with its tensors renamed to transformers 4.52's layout,
+    which transformers must load strictly to the same log-probs (goeval's
+    test reads the same renaming: models/wrapped_test.go); returns 1 when
+    not, or when no tensor was renamed."""
+    from safetensors.torch import load_file, save_file
+    import shutil
+    tensors = load_file(os.path.join(d, "model.safetensors"))
+    renamed, moved = {}, 0
+    for k, v in tensors.items():
+        for old, new in NEW_PREFIXES:
+            if k.startswith(old):
+                k, moved = new + k[len(old):], moved + 1
+                break
+        renamed[k] = v
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(d, "config.json"), tmp)
+        save_file(renamed, os.path.join(tmp, "model.safetensors"), metadata={"format": "pt"})
+        got = golden(tmp, reqs)
+    diff = max(abs(a["logprob_sum"] - b["logprob_sum"]) for a, b in zip(got, want))
+    print(f"{os.path.basename(d)}: {moved} of {len(tensors)} tensors renamed to transformers 4.52's layout "
+          f"load to the same log-probs (max |Δ| = {diff:.3g})")
+    return 0 if diff == 0 and moved == len(tensors) else 1
 
 
 def golden_dtype(model_dir, reqs, dtype):
@@ -318,6 +389,8 @@ def main():
         if name in LONGROPE:
             bad += crossing_file(d, args.check)
         lines = golden(d, reqs)
+        if name in NEW_LAYOUT:
+            bad += new_layout_check(d, reqs, lines) + text_defaults_file(d, args.check)
         path = os.path.join(d, "golden.jsonl")
         if not args.check:
             with open(path, "w") as f:

@@ -101,7 +101,7 @@ func TestTransformersDTypeGoldens(t *testing.T) {
 						filepath.Join(dir, "requests.jsonl"), filepath.Join(dir, "requests_greedy.jsonl"))
 				})
 			}
-			for _, name := range []string{"phi", "phi3", "phi35", "gemma2", "gemma3", "mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
+			for _, name := range []string{"phi", "phi3", "phi35", "gemma2", "gemma3", "gemma3mm", "mixtral", "qwen2moe", "qwen3moe", "olmoe"} {
 				t.Run(name, func(t *testing.T) {
 					dir := filepath.Join(archsDir, name)
 					checkDType(t, name, dir, dtype, filepath.Join(dir, "golden_"+dtype+".jsonl"),
