@@ -26,7 +26,7 @@ type bnbDigest struct {
 	Sum    float64 `json:"sum"`
 }
 
-// openBnb opens a golden checkpoint as Load does.
+// openBnb opens a checkpoint (a golden one) as Load does.
 func openBnb(t *testing.T, dir string) (*Config, Tensors) {
 	t.Helper()
 	cfg, err := LoadConfig(dir)

@@ -38,9 +38,10 @@ func FuzzConfig(f *testing.F) {
 	for _, n := range []string{"tiny-llama", "tiny-llama32", "tiny-qwen2", "tiny-qwen3"} {
 		addFiles(f, testutil.Fixture(f, n, ConfigFile))
 	}
-	for _, n := range []string{"gemma2", "gemma3", "phi", "phi3"} {
+	for _, n := range []string{"gemma2", "gemma3", "gemma3mm", "phi", "phi3"} {
 		addFiles(f, filepath.Join("testdata", "archs", n, ConfigFile))
 	}
+	f.Add([]byte(`{"architectures":["Gemma3ForConditionalGeneration"],"text_config":{"num_hidden_layers":1,"hidden_size":8},"tie_word_embeddings":false}`))
 	f.Add([]byte(`{"architectures":["Gemma2ForCausalLM"],"hidden_size":8,"intermediate_size":8,"num_hidden_layers":-1,"num_attention_heads":2,"vocab_size":4}`))
 	f.Add([]byte(`{"architectures":["Phi3ForCausalLM"],"hidden_size":8,"intermediate_size":8,"num_hidden_layers":1,"num_attention_heads":2,"vocab_size":4,"eos_token_id":[1,"x"],"rope_parameters":{"rope_type":"longrope"}}`))
 	dir := f.TempDir() // one per worker process; its inputs run one at a time

@@ -61,15 +61,18 @@ func (a *Adapter) readTensors(set *safetensors.Set, base Tensors) error {
 		}
 		data = slices.Clone(data) // the set is unmapped when loading ends
 		p, clean := parseLoRAName(rest)
-		if _, keep := renamedAs(base, p.module+".weight"); !keep {
-			continue // a module text never reaches (a multimodal checkpoint's vision tower)
-		}
 		if p.kind == "" {
-			clean, _ = renamedAs(base, clean)
+			var keep bool
+			if clean, keep = renamedAs(base, clean); !keep {
+				continue // a tensor text never reaches (a multimodal checkpoint's vision tower)
+			}
 			if err := a.addReplacement(src, name, clean, data, info.Shape, base); err != nil {
 				return err
 			}
 			continue
+		}
+		if _, keep := renamedAs(base, p.module+".weight"); !keep {
+			continue // a module text never reaches
 		}
 		if !match(p.module) {
 			return errs.BadInputf("%s: tensor %q adapts module %q, which target_modules %s in %s does not match",

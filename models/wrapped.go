@@ -64,36 +64,30 @@ var wholeModelKeys = []string{"quantization_config", "torch_dtype", "dtype", "eo
 // data is a wrapper's (see above), with the wrapper; else data itself and
 // nil.
 func unwrapConfig(path string, data []byte) ([]byte, *wrapper, error) {
-	var top struct {
-		Architectures []string                   `json:"architectures"`
-		Text          map[string]json.RawMessage `json:"text_config"`
-		Tie           *bool                      `json:"tie_word_embeddings"`
-	}
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, nil, jsonError(path, data, err)
-	}
-	if len(top.Architectures) == 0 {
-		return data, nil, nil
-	}
-	w, ok := wrappers[top.Architectures[0]]
-	if !ok {
-		return data, nil, nil
-	}
-	if top.Text == nil {
-		return nil, nil, errs.BadInputf("%s: %s needs a text_config object (the text model's configuration)", path, top.Architectures[0])
-	}
 	var whole map[string]json.RawMessage
 	if err := json.Unmarshal(data, &whole); err != nil {
 		return nil, nil, jsonError(path, data, err)
 	}
-	out, err := w.textConfig(top.Text, whole)
+	var archs []string
+	if json.Unmarshal(whole["architectures"], &archs) != nil || len(archs) == 0 {
+		return data, nil, nil // ParseConfig names what is wrong
+	}
+	w, ok := wrappers[archs[0]]
+	if !ok {
+		return data, nil, nil
+	}
+	var text map[string]json.RawMessage
+	if err := json.Unmarshal(whole["text_config"], &text); err != nil || text == nil {
+		return nil, nil, errs.BadInputf("%s: %s needs a text_config object (the text model's configuration)", path, archs[0])
+	}
+	out, err := w.textConfig(text, whole)
 	if err != nil {
 		return nil, nil, errs.BadInputf("%s: text_config: %v", path, err)
 	}
 	// transformers ties the LM head to the embedding by the wrapper's own
 	// tie_word_embeddings (default true), not text_config's.
 	out["tie_word_embeddings"] = json.RawMessage("true")
-	if top.Tie != nil && !*top.Tie {
+	if string(whole["tie_word_embeddings"]) == "false" {
 		out["tie_word_embeddings"] = json.RawMessage("false")
 	}
 	b, err := json.Marshal(out)

@@ -19,8 +19,8 @@ import (
 var gemma3mmDir = filepath.Join(testdata, "archs", "gemma3mm")
 
 // copyRenamed writes the checkpoint in src to a new folder with config
-// (src's when nil) and each tensor renamed by the first prefix of
-// prefixes it starts with ([2]string{from, to}); dropped prefixes are left
+// (src's when nil) and each tensor renamed by the first of prefixes it
+// starts with ([2]string{from, to}); tensors under a drop prefix are left
 // out.
 func copyRenamed(t *testing.T, src string, config []byte, prefixes [][2]string, drop ...string) string {
 	t.Helper()
@@ -29,6 +29,26 @@ func copyRenamed(t *testing.T, src string, config []byte, prefixes [][2]string, 
 		t.Fatal(err)
 	}
 	defer set.Close()
+	ts := renamedTensors(t, set, prefixes, drop...)
+	dir := t.TempDir()
+	if config == nil {
+		if config, err = os.ReadFile(filepath.Join(src, ConfigFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := safetensors.Write(filepath.Join(dir, "model.safetensors"), ts, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// renamedTensors is every tensor of set, renamed and dropped as
+// copyRenamed says.
+func renamedTensors(t *testing.T, set *safetensors.Set, prefixes [][2]string, drop ...string) []safetensors.Tensor {
+	t.Helper()
 	var ts []safetensors.Tensor
 next:
 	for _, n := range set.Names() {
@@ -51,19 +71,7 @@ next:
 		}
 		ts = append(ts, safetensors.Tensor{Name: name, DType: info.DType, Shape: info.Shape, Data: b})
 	}
-	dir := t.TempDir()
-	if config == nil {
-		if config, err = os.ReadFile(filepath.Join(src, ConfigFile)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, ConfigFile), config, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := safetensors.Write(filepath.Join(dir, "model.safetensors"), ts, nil); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return ts
 }
 
 // layout452 renames the Hub's layout of a Gemma3ForConditionalGeneration
@@ -90,16 +98,7 @@ func TestWrappedLayouts(t *testing.T) {
 			t.Errorf("%s: log-probs differ from the checkpoint's by %g", name, d)
 		}
 	}
-	dir := copyRenamed(t, gemma3mmDir, nil, [][2]string{{"vision_tower.", "audio_tower."}})
-	cfg, err := LoadConfig(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := OpenTensors(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
+	cfg, set := openBnb(t, copyRenamed(t, gemma3mmDir, nil, [][2]string{{"vision_tower.", "audio_tower."}}))
 	if err := CheckTensors(cfg, set); !errs.IsBadInput(err) || !strings.Contains(err.Error(), "unexpected tensor audio_tower.") {
 		t.Errorf("unknown tensor prefix: %v, want a bad-input error naming audio_tower", err)
 	}
@@ -179,14 +178,9 @@ func TestWrappedLoRA(t *testing.T) {
 		{peftPrefix + "vision_tower.vision_model.", peftPrefix + "model.vision_tower."}})
 	base := loadTestModel(t, gemma3mmDir, nil).score(t, reqs, -1)
 	var runs [][][]float64
+	_, set := openBnb(t, gemma3mmDir) // as Load opens it
 	for _, dir := range []string{hub, v5} {
-		cfg, _ := LoadConfig(gemma3mmDir)
-		set, err := OpenTensors(gemma3mmDir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		a, err := LoadAdapter(dir, set)
-		set.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,19 +218,7 @@ func copyAdapterRenamed(t *testing.T, src string, prefixes [][2]string) string {
 		t.Fatal(err)
 	}
 	defer set.Close()
-	var ts []safetensors.Tensor
-	for _, n := range set.Names() {
-		info, _ := set.Info(n)
-		b, _ := set.Bytes(n)
-		name := n
-		for _, p := range prefixes {
-			if rest, ok := strings.CutPrefix(n, p[0]); ok {
-				name = p[1] + rest
-				break
-			}
-		}
-		ts = append(ts, safetensors.Tensor{Name: name, DType: info.DType, Shape: info.Shape, Data: b})
-	}
+	ts := renamedTensors(t, set, prefixes)
 	cfg, err := os.ReadFile(filepath.Join(src, AdapterConfigFile))
 	if err != nil {
 		t.Fatal(err)

@@ -181,19 +181,24 @@ def router_golden(model_dir, gen):
     return {"tokens": tokens, "layers": [{"layer": i, "experts": seen[i]} for i in sorted(seen)]}
 
 
-def router_file(d, check):
-    """Writes, or with check compares, d's router.json; returns 1 when it differs."""
-    text = json.dumps(router_golden(d, torch.Generator().manual_seed(300))) + "\n"
-    path = os.path.join(d, "router.json")
+def write_or_check(path, text, check, what):
+    """Writes text to path, or with check compares the file with it;
+    returns 1 when it differs (saying so: differs from what)."""
     if not check:
         with open(path, "w") as f:
             f.write(text)
         return 0
     with open(path) as f:
         if f.read() != text:
-            print(f"{path}: differs from transformers' router choices")
+            print(f"{path}: differs from {what}")
             return 1
     return 0
+
+
+def router_file(d, check):
+    """Writes, or with check compares, d's router.json; returns 1 when it differs."""
+    text = json.dumps(router_golden(d, torch.Generator().manual_seed(300))) + "\n"
+    return write_or_check(os.path.join(d, "router.json"), text, check, "transformers' router choices")
 
 
 LONGROPE = {"phi35"}
@@ -220,16 +225,8 @@ def crossing_file(d, check):
     """Writes, or with check compares, d's greedy_cross.jsonl; returns 1
     when it differs."""
     text = "".join(json.dumps(r) + "\n" for r in crossing_golden(d, torch.Generator().manual_seed(400)))
-    path = os.path.join(d, "greedy_cross.jsonl")
-    if not check:
-        with open(path, "w") as f:
-            f.write(text)
-        return 0
-    with open(path) as f:
-        if f.read() != text:
-            print(f"{path}: differs from transformers' greedy generations across the LongRoPE switch")
-            return 1
-    return 0
+    return write_or_check(os.path.join(d, "greedy_cross.jsonl"), text, check,
+                          "transformers' greedy generations across the LongRoPE switch")
 
 
 NEW_LAYOUT = {"gemma3mm"}
@@ -248,16 +245,7 @@ def text_defaults_file(d, check):
     cfg = transformers.Gemma3TextConfig().to_dict()
     cfg.pop("transformers_version", None)
     text = json.dumps(cfg, sort_keys=True, indent=1) + "\n"
-    path = os.path.join(d, "text_defaults.json")
-    if not check:
-        with open(path, "w") as f:
-            f.write(text)
-        return 0
-    with open(path) as f:
-        if f.read() != text:
-            print(f"{path}: differs from transformers' Gemma3TextConfig defaults")
-            return 1
-    return 0
+    return write_or_check(os.path.join(d, "text_defaults.json"), text, check, "transformers' Gemma3TextConfig defaults")
 
 
 def new_layout_check(d, reqs, want):
