@@ -23,7 +23,7 @@ import (
 
 // wrapper is a multimodal architecture whose text model goeval scores.
 type wrapper struct {
-	name string // the wrapper's architecture
+	name string // the wrapper's architecture (its key in wrappers, set when read)
 	text string // the text model's registered architecture
 	// prefixes maps a checkpoint tensor prefix to the text model's (the
 	// first that matches): the Hub's layout and transformers 4.52's.
@@ -41,7 +41,7 @@ var wrappers = map[string]wrapper{
 	// transformers 5.23's Gemma3TextConfig defaults; parity/archs checks
 	// them against the class (testdata/archs/gemma3mm/text_defaults.json).
 	"Gemma3ForConditionalGeneration": {
-		name: "Gemma3ForConditionalGeneration", text: "Gemma3ForCausalLM",
+		text: "Gemma3ForCausalLM",
 		prefixes: [][2]string{{"language_model.model.", "model."}, {"model.language_model.", "model."},
 			{"language_model.lm_head.", "lm_head."}, {"lm_head.", "lm_head."}},
 		drop: []string{"vision_tower.", "multi_modal_projector.", "model.vision_tower.", "model.multi_modal_projector."},
@@ -76,6 +76,7 @@ func unwrapConfig(path string, data []byte) ([]byte, *wrapper, error) {
 	if !ok {
 		return data, nil, nil
 	}
+	w.name = archs[0]
 	var text map[string]json.RawMessage
 	if err := json.Unmarshal(whole["text_config"], &text); err != nil || text == nil {
 		return nil, nil, errs.BadInputf("%s: %s needs a text_config object (the text model's configuration)", path, archs[0])

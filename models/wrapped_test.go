@@ -109,10 +109,9 @@ func TestWrappedLayouts(t *testing.T) {
 // defaults (text_defaults.json).
 func sparseTextConfig(t *testing.T) []byte {
 	t.Helper()
-	var cfg map[string]any
-	readJSON(t, filepath.Join(gemma3mmDir, ConfigFile), &cfg)
-	var defaults map[string]any
-	readJSON(t, filepath.Join(gemma3mmDir, "text_defaults.json"), &defaults)
+	var cfg, defaults map[string]any
+	testutil.ReadJSON(t, filepath.Join(gemma3mmDir, ConfigFile), &cfg)
+	testutil.ReadJSON(t, filepath.Join(gemma3mmDir, "text_defaults.json"), &defaults)
 	text := cfg["text_config"].(map[string]any)
 	kept := 0
 	for k, v := range text {
@@ -137,7 +136,7 @@ func sparseTextConfig(t *testing.T) []byte {
 // as its rope_parameters hold them).
 func TestWrappedDefaultsMatchTransformers(t *testing.T) {
 	var ref map[string]any
-	readJSON(t, filepath.Join(gemma3mmDir, "text_defaults.json"), &ref)
+	testutil.ReadJSON(t, filepath.Join(gemma3mmDir, "text_defaults.json"), &ref)
 	rope := ref["rope_parameters"].(map[string]any)
 	ref["rope_theta"] = rope["full_attention"].(map[string]any)["rope_theta"]
 	ref["rope_local_base_freq"] = rope["sliding_attention"].(map[string]any)["rope_theta"]
@@ -224,17 +223,6 @@ func copyAdapterRenamed(t *testing.T, src string, prefixes [][2]string) string {
 		t.Fatal(err)
 	}
 	return writeAdapter(t, string(cfg), ts)
-}
-
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 }
 
 // jsonEqual reports whether two decoded JSON values are equal.

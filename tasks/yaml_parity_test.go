@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goeval/goeval/internal/testutil"
 	"github.com/goeval/goeval/tasks"
 )
 
@@ -149,7 +150,7 @@ func TestLMEvalYAMLGroups(t *testing.T) {
 				Metrics    []string
 			}
 		}
-		readJSONFile(t, f, &g)
+		testutil.ReadJSON(t, f, &g)
 		t.Run(g.Name, func(t *testing.T) {
 			ts, gs, err := ix.Expand([]string{g.Name})
 			if err != nil {
@@ -273,17 +274,6 @@ func TestLMEvalYAMLExample(t *testing.T) {
 	}
 	checkYAMLHead(t, tk, head)
 	buildMatches(t, tk, tasks.DefaultOptions(), want)
-}
-
-func readJSONFile(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func readLines(t *testing.T, path string) []string {

@@ -12,6 +12,7 @@ package testutil
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -88,6 +89,19 @@ func Path(t testing.TB, rel string) string {
 func Fixture(t testing.TB, name string, file ...string) string {
 	t.Helper()
 	return Path(t, strings.Join(append([]string{FixturesDir, name}, file...), "/"))
+}
+
+// ReadJSON decodes the JSON file at path into v (a pointer); a missing or
+// malformed file fails the test.
+func ReadJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 }
 
 // ReadJSONL decodes every non-blank line of path (gunzipped when the name
