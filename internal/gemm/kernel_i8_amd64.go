@@ -17,6 +17,18 @@ func i8AbsMaxAVX2(w *float32, k int, out *[16]float32)
 func i8QuantAVX2(w *float32, k int, inv, sc float32, q *int8, out *[16]float32)
 
 //go:noescape
+func i8PanelAbsMaxAVX512(p *uint16, steps int, out *[64]float32)
+
+//go:noescape
+func i8PanelQuantAVX512(p *uint16, k4 int, inv, sc *float32, u0, u1 *uint8, out *[64]float32)
+
+//go:noescape
+func i8PanelAbsMaxF32AVX512(p *float32, steps int, out *[64]float32)
+
+//go:noescape
+func i8PanelQuantF32AVX512(p *float32, k4 int, inv, sc *float32, u0, u1 *uint8, out *[64]float32)
+
+//go:noescape
 func i8Ints16AVX512(u *uint8, p *int32, k4, nblk int, out *int32)
 
 //go:noescape
@@ -48,6 +60,8 @@ func init() {
 		if k.step == 64 {
 			if cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512BW {
 				k.ints = intsAVX512
+				k.panelAbsMax, k.panelQuant = i8PanelAbsMaxAVX512, i8PanelQuantAVX512
+				k.panelAbsMaxF32, k.panelQuantF32 = i8PanelAbsMaxF32AVX512, i8PanelQuantF32AVX512
 			}
 			avx512Kernel.i8 = k
 		} else {

@@ -86,7 +86,7 @@ func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 	prep := *p
 	clear(prep) // prepQ4A leaves a group's missing rows as they are
 	for gi := range groups {
-		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K, asIs)
+		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K)
 	}
 	runQ4Cols(kn.one, kn.four, &q4Group{kn: kn, b: b}, prep, c, ldc, m, threads)
 }
@@ -152,22 +152,26 @@ func q4SliceCols(n, threads int) int { return max(64, n/(8*threads)/64*64) }
 
 // prepQ4A writes rows [r0, r1) of a (stride lda, k values) into dst as
 // [k/S][rows][S] for steps of S = len(order) values, each step's values
-// in order and converted by conv (the f32 kernels take them as they are,
-// the dot kernels rounded to bfloat16); rows past r1 stay zero (dst is
-// zero).
-func prepQ4A[T float32 | uint16](dst []T, a []float32, lda, r0, r1, rows int, order []int, k int, conv func(float32) T) {
+// in order, as they are for the f32 kernels (T float32) or rounded to
+// bfloat16 for the dot kernels (T uint16); rows past r1 stay as they are.
+// The conversion is inlined per step: a call per value made this a fifth
+// of a small decode product (8 µs of 37 for 512 × 2048).
+func prepQ4A[T float32 | uint16](dst []T, a []float32, lda, r0, r1, rows int, order []int, k int) {
 	w := len(order)
 	for r := r0; r < r1; r++ {
 		src := a[r*lda : r*lda+k]
 		for j := range k / w {
-			out := dst[(j*rows+r-r0)*w : (j*rows+r-r0+1)*w]
 			in := src[j*w : (j+1)*w]
-			for i, o := range order {
-				out[i] = conv(in[o])
+			switch out := any(dst[(j*rows+r-r0)*w : (j*rows+r-r0+1)*w]).(type) {
+			case []float32:
+				for i, o := range order {
+					out[i] = in[o]
+				}
+			case []uint16:
+				for i, o := range order {
+					out[i] = RoundBF16(in[o])
+				}
 			}
 		}
 	}
 }
-
-// asIs is prepQ4A's conversion for the f32 kernels.
-func asIs(x float32) float32 { return x }

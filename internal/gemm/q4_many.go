@@ -79,7 +79,7 @@ func matMulQ4Many(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 		groups := (r1 - r0 + mk.rows - 1) / mk.rows
 		shareOut(groups, max(1, groups/(4*threads)), threads, false, func(g0, g1 int) {
 			for g := r0 + g0*mk.rows; g < min(r1, r0+g1*mk.rows); g += mk.rows {
-				prepQ4A(prep[(g-r0)*b.K:], a, lda, g, min(r1, g+mk.rows), mk.rows, mk.order, b.K, asIs)
+				prepQ4A(prep[(g-r0)*b.K:], a, lda, g, min(r1, g+mk.rows), mk.rows, mk.order, b.K)
 			}
 		})
 		q4Parallel(b.N, (r1-r0)*b.N*b.K, threads, func(n0, n1 int) {

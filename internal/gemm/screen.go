@@ -355,6 +355,13 @@ type i8Kernels struct {
 	// u[b][i][l][t]·int8(p[i·mq + r] byte t) for the blocks b of u
 	// (K4·64 bytes each) and mq (4, 8 or 16) quantized rows (intsGo).
 	ints func(u []uint8, p []int32, k4, mq int, out []int32)
+	// panelAbsMax and panelQuant (bfloat16), panelAbsMaxF32 and
+	// panelQuantF32, if not nil, make the integer screen's copy from a
+	// 32-row panel (screen_panel.go; kernel_i8panel_amd64.s).
+	panelAbsMax    func(p *uint16, steps int, out *[64]float32)
+	panelQuant     func(p *uint16, k4 int, inv, sc *float32, u0, u1 *uint8, out *[64]float32)
+	panelAbsMaxF32 func(p *float32, steps int, out *[64]float32)
+	panelQuantF32  func(p *float32, k4 int, inv, sc *float32, u0, u1 *uint8, out *[64]float32)
 }
 
 // asmI8 wraps an assembly screening kernel (kernel_i8_amd64.s).

@@ -131,6 +131,9 @@ func BenchmarkScreen(b *testing.B) {
 					s = quantizeRowsI8(v.kern, n, k, rowOf(w, k), 2)
 				}
 			})
+			if v.name == "ints" {
+				benchPanelCopies(b, w, n, k)
+			}
 			for _, m := range []int{1, 4, 16, 32} {
 				a := make([]float32, m*k)
 				for i := range a {
@@ -146,5 +149,33 @@ func BenchmarkScreen(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// benchPanelCopies reports the copy's making from a bfloat16 head's
+// panels and from a float32 head's (ScreenI8), and for comparison the
+// rows read out of those panels (QuantizeRowsI8 over RowsF32 and Rows).
+func benchPanelCopies(b *testing.B, w []float32, n, k int) {
+	w16 := make([]uint16, len(w))
+	for i, v := range w {
+		w16[i] = uint16(math.Float32bits(v) >> 16)
+	}
+	pb16 := PackBBF16(w16, k, n, k, true)
+	pb := packB(defaultKernel(), w, k, n, k, true)
+	for _, v := range []struct {
+		name   string
+		panels func() *RowsI8
+		rows   Rows
+	}{{"bf16", func() *RowsI8 { return pb16.ScreenI8(2) }, pb16.RowsF32}, {"f32", func() *RowsI8 { return pb.ScreenI8(2) }, pb.Rows}} {
+		b.Run(fmt.Sprintf("%dx%d/ints/make-%s-panels", n, k, v.name), func(b *testing.B) {
+			for b.Loop() {
+				v.panels()
+			}
+		})
+		b.Run(fmt.Sprintf("%dx%d/ints/make-%s-rows", n, k, v.name), func(b *testing.B) {
+			for b.Loop() {
+				QuantizeRowsI8(n, k, v.rows, 2)
+			}
+		})
 	}
 }

@@ -23,9 +23,7 @@ func QuantizeRowsI8(n, k int, rows Rows, threads int) *RowsI8 {
 // quantizeRowsI8 is QuantizeRowsI8 through kern's quantization (nil: Go
 // loops).
 func quantizeRowsI8(kern *i8Kernels, n, k int, rows Rows, threads int) *RowsI8 {
-	s := &RowsI8{N: n, K: k, scale: make([]float32, n),
-		absMax: make([]float32, n), errMax: make([]float32, n), errL2: make([]float32, n),
-		gamma: gammaN(k) + gammaN(k+4), gammaK: gammaN(k), sub: float64(k) * 0x1p-148}
+	s := newRowsI8(n, k)
 	ints := kern != nil && kern.ints != nil && k <= maxIntK
 	if ints {
 		s.u = newInterleaved(n, k)
@@ -66,12 +64,24 @@ func quantizeRowsI8(kern *i8Kernels, n, k int, rows Rows, threads int) *RowsI8 {
 	if bad.Load() {
 		return nil
 	}
-	for j := range n {
+	s.setMaxima()
+	return s
+}
+
+// newRowsI8 allocates a copy of a weight [n, k] but its codes.
+func newRowsI8(n, k int) *RowsI8 {
+	return &RowsI8{N: n, K: k, scale: make([]float32, n),
+		absMax: make([]float32, n), errMax: make([]float32, n), errL2: make([]float32, n),
+		gamma: gammaN(k) + gammaN(k+4), gammaK: gammaN(k), sub: float64(k) * 0x1p-148}
+}
+
+// setMaxima sets the largest of the rows' bounds.
+func (s *RowsI8) setMaxima() {
+	for j := range s.N {
 		s.maxAbs = max(s.maxAbs, float64(s.absMax[j]))
 		s.maxErr = max(s.maxErr, float64(s.errMax[j]))
 		s.maxErrL2 = max(s.maxErrL2, float64(s.errL2[j]))
 	}
-	return s
 }
 
 // quantizeRow sets row j of the copy (its codes into q) from its weights
@@ -113,12 +123,24 @@ func (s *RowsI8) quantizeRow(kern *i8Kernels, j int, w []float32, q []int8) bool
 			e2 += float64(lanes[8+i])
 		}
 	}
+	s.setRow(j, m, sc, emax, e2)
+	return true
+}
+
+// setRow sets row j's scale and bounds from its largest |w| m, its scale
+// sc, and the largest |e'| and the sum of their squares (summed in
+// float32 lanes of any length up to K, whose rounding the slack covers).
+// Where the errors are so small that their squares may be subnormal, or
+// flushed, the sum is taken as K·emax² instead.
+func (s *RowsI8) setRow(j int, m, sc float32, emax, e2 float64) {
+	if emax < 0x1p-60 {
+		e2 = max(e2, float64(s.K)*emax*emax)
+	}
 	slack := 1 + 2*gammaN(s.K)
 	s.scale[j] = sc
 	s.absMax[j] = up32(max(float64(m), 127*float64(sc)))
 	s.errMax[j] = up32(emax*slack + 0x1p-149)
 	s.errL2[j] = up32(math.Sqrt(e2*slack)*slack + math.Sqrt(float64(s.K))*0x1p-149)
-	return true
 }
 
 // absMaxGo returns the largest |v| of w, false if a value is not finite.

@@ -151,7 +151,14 @@ func (b *Buffer) headScreen(n, k, threads int) *gemm.RowsI8 {
 		if avail := procfs.KB("/proc/meminfo", "MemAvailable"); avail > 0 && avail < 2*int64(n)*int64(k) {
 			return // the copy would crowd the memory left: no screen
 		}
-		s.rows = gemm.QuantizeRowsI8(n, k, b.rowReader(k), threads)
+		switch { // a packed weight from its panels, without reading its rows out
+		case b.weight != nil:
+			s.rows = b.weight.ScreenI8(threads)
+		case b.weightBF16 != nil:
+			s.rows = b.weightBF16.ScreenI8(threads)
+		default:
+			s.rows = gemm.QuantizeRowsI8(n, k, b.rowReader(k), threads)
+		}
 	})
 	return s.rows
 }
