@@ -37,12 +37,20 @@
 	VPANDD      Z31, w, w \
 	VMAXPS      w, m, m
 
-// ABSMAXEND stores the sums at DI and returns.
-#define ABSMAXEND \
-	VMOVUPS Z16, (DI) \
-	VMOVUPS Z17, 64(DI) \
-	VMOVUPS Z18, 128(DI) \
-	VMOVUPS Z19, 192(DI) \
+// QNEXT(bytes) moves a quantization kernel to its next step of 4 k (the
+// panel on by bytes, each block by 64) and counts it down.
+#define QNEXT(bytes) \
+	ADDQ bytes, SI \
+	ADDQ $64, DI \
+	ADDQ $64, DX \
+	DECQ CX
+
+// STORERET(a, b, c, d, dst) stores a kernel's four sums at dst and returns.
+#define STORERET(a, b, c, d, dst) \
+	VMOVUPS a, (dst) \
+	VMOVUPS b, 64(dst) \
+	VMOVUPS c, 128(dst) \
+	VMOVUPS d, 192(dst) \
 	VZEROUPPER \
 	RET
 
@@ -132,15 +140,6 @@
 	VPXORD       Z12, Z12, Z12 \
 	VPXORD       Z13, Z13, Z13
 
-// QUANTEND stores the sums at BX and returns.
-#define QUANTEND \
-	VMOVUPS Z10, (BX) \
-	VMOVUPS Z11, 64(BX) \
-	VMOVUPS Z12, 128(BX) \
-	VMOVUPS Z13, 192(BX) \
-	VZEROUPPER \
-	RET
-
 // func i8PanelAbsMaxAVX512(p *uint16, steps int, out *[64]float32)
 // out[r] = max_k |w_r[k]| and out[32+r] = Σ_k w_r[k]·0 (NaN where a value
 // is NaN or infinite) over steps pair steps.
@@ -159,7 +158,7 @@ pabs:
 	ADDQ      $128, SI
 	DECQ      CX
 	JNZ       pabs
-	ABSMAXEND
+	STORERET(Z16, Z17, Z18, Z19, DI)
 
 // func i8PanelAbsMaxF32AVX512(p *float32, steps int, out *[64]float32) is
 // i8PanelAbsMaxAVX512 for a PackedB panel (a step is one k).
@@ -174,7 +173,7 @@ pabs32:
 	ADDQ    $128, SI
 	DECQ    CX
 	JNZ     pabs32
-	ABSMAXEND
+	STORERET(Z16, Z17, Z18, Z19, DI)
 
 // func i8PanelQuantAVX512(p *uint16, k4 int, inv, sc *float32, u0, u1 *uint8, out *[64]float32)
 // quantizes the panel's 32 rows (inv and sc: 32 each) for k4 steps of 4
@@ -187,12 +186,9 @@ TEXT ·i8PanelQuantAVX512(SB), NOSPLIT, $0-56
 pquant:
 	PHALF(0, Z20, Z22, Z10, Z12, (DI))
 	PHALF(64, Z21, Z23, Z11, Z13, (DX))
-	ADDQ $256, SI
-	ADDQ $64, DI
-	ADDQ $64, DX
-	DECQ CX
-	JNZ  pquant
-	QUANTEND
+	QNEXT($256)
+	JNZ pquant
+	STORERET(Z10, Z11, Z12, Z13, BX)
 
 // func i8PanelQuantF32AVX512(p *float32, k4 int, inv, sc *float32, u0, u1 *uint8, out *[64]float32)
 // is i8PanelQuantAVX512 for a PackedB panel.
@@ -202,9 +198,6 @@ TEXT ·i8PanelQuantF32AVX512(SB), NOSPLIT, $0-56
 pquant32:
 	PHALF32(0, Z20, Z22, Z10, Z12, (DI))
 	PHALF32(64, Z21, Z23, Z11, Z13, (DX))
-	ADDQ $512, SI
-	ADDQ $64, DI
-	ADDQ $64, DX
-	DECQ CX
-	JNZ  pquant32
-	QUANTEND
+	QNEXT($512)
+	JNZ pquant32
+	STORERET(Z10, Z11, Z12, Z13, BX)

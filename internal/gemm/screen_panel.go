@@ -27,29 +27,34 @@ type panelSource struct {
 // summed in another order), from the panels where it can; nil if a weight
 // is not finite.
 func (pb *PackedBF16) ScreenI8(threads int) *RowsI8 {
-	kern := defaultKernel().i8
-	if kern == nil || kern.panelQuant == nil || !panelsFit(pb.kern, pb.K) {
-		return QuantizeRowsI8(pb.N, pb.K, pb.RowsF32, threads)
+	if kern := defaultKernel().i8; kern != nil {
+		return screenPanels(pb.kern, pb.data, pb.N, pb.K, pb.K/2, kern.panelAbsMax, kern.panelQuant, pb.RowsF32, threads)
 	}
-	size := pb.K * panelRows
-	return quantizePanelsI8(panelSource{n: pb.N, k: pb.K,
-		absMax: func(p int, out *[64]float32) { kern.panelAbsMax(&pb.data[p*size], pb.K/2, out) },
-		quant: func(p int, inv, sc *float32, u0, u1 *uint8, out *[64]float32) {
-			kern.panelQuant(&pb.data[p*size], pb.K/4, inv, sc, u0, u1, out)
-		}}, threads)
+	return QuantizeRowsI8(pb.N, pb.K, pb.RowsF32, threads)
 }
 
 // ScreenI8 is PackedBF16.ScreenI8 for a float32 weight.
 func (pb *PackedB) ScreenI8(threads int) *RowsI8 {
-	kern := defaultKernel().i8
-	if kern == nil || kern.panelQuantF32 == nil || !panelsFit(pb.kern, pb.K) {
-		return QuantizeRowsI8(pb.N, pb.K, pb.Rows, threads)
+	if kern := defaultKernel().i8; kern != nil {
+		return screenPanels(pb.kern, pb.data, pb.N, pb.K, pb.K, kern.panelAbsMaxF32, kern.panelQuantF32, pb.Rows, threads)
 	}
-	size := pb.K * panelRows
-	return quantizePanelsI8(panelSource{n: pb.N, k: pb.K,
-		absMax: func(p int, out *[64]float32) { kern.panelAbsMaxF32(&pb.data[p*size], pb.K, out) },
+	return QuantizeRowsI8(pb.N, pb.K, pb.Rows, threads)
+}
+
+// screenPanels makes the copy of the weight [n, k] packed in data for
+// layout's kernel through the panel kernels absMax (steps a panel) and
+// quant, or through rows where they do not take it.
+func screenPanels[T uint16 | float32](layout *kernel, data []T, n, k, steps int,
+	absMax func(p *T, steps int, out *[64]float32),
+	quant func(p *T, k4 int, inv, sc *float32, u0, u1 *uint8, out *[64]float32), rows Rows, threads int) *RowsI8 {
+	if absMax == nil || quant == nil || !panelsFit(layout, k) {
+		return QuantizeRowsI8(n, k, rows, threads)
+	}
+	size := k * panelRows
+	return quantizePanelsI8(panelSource{n: n, k: k,
+		absMax: func(p int, out *[64]float32) { absMax(&data[p*size], steps, out) },
 		quant: func(p int, inv, sc *float32, u0, u1 *uint8, out *[64]float32) {
-			kern.panelQuantF32(&pb.data[p*size], pb.K/4, inv, sc, u0, u1, out)
+			quant(&data[p*size], k/4, inv, sc, u0, u1, out)
 		}}, threads)
 }
 
