@@ -51,7 +51,7 @@ func TestScreenPanels(t *testing.T) {
 			t.Fatalf("[%d, %d]: no copy", n, k)
 		}
 		for name, got := range map[string]*RowsI8{"bf16": pb.ScreenI8(2), "f32": packB(defaultKernel(), wide, k, n, k, true).ScreenI8(2)} {
-			checkSameCopy(t, fmt.Sprintf("%s [%d, %d]", name, n, k), got, want, w)
+			checkSameCopy(t, fmt.Sprintf("%s [%d, %d]", name, n, k), got, want, wide)
 		}
 		for _, at := range []int{0, n*k - 1, rng.IntN(n * k)} {
 			for _, bad := range []uint16{0x7fc0, 0xff80} { // NaN, −Inf
@@ -68,12 +68,12 @@ func TestScreenPanels(t *testing.T) {
 	}
 }
 
-// checkSameCopy fails unless got is want (made from the bfloat16 weight
-// w) but for its rows' error norms, which must be within 1e-5 and never
-// below the exact ones.
-func checkSameCopy(t *testing.T, name string, got, want *RowsI8, w []uint16) {
+// checkSameCopy fails unless got is want (made from the weight w) but for
+// its rows' error norms, which must be within 1e-5 and never below the
+// exact ones.
+func checkSameCopy(t *testing.T, name string, got, want *RowsI8, w []float32) {
 	t.Helper()
-	n, k := want.N, want.K
+	n := want.N
 	if got == nil {
 		t.Fatalf("%s: no copy", name)
 	}
@@ -81,16 +81,12 @@ func checkSameCopy(t *testing.T, name string, got, want *RowsI8, w []uint16) {
 		t.Fatalf("%s: codes differ from QuantizeRowsI8's", name)
 	}
 	for j := range n {
-		exact := 0.0
-		for i := range k {
-			e := float64(WidenBF16(w[j*k+i])) - float64(want.scale[j])*float64(want.code(j, i))
-			exact += e * e
-		}
+		exact := exactErrNorm(want, w, j)
 		g, r := got.errL2[j], want.errL2[j]
 		if got.scale[j] != want.scale[j] || got.absMax[j] != want.absMax[j] || got.errMax[j] != want.errMax[j] ||
-			math.Abs(float64(g-r)) > 1e-5*float64(r) || float64(g) < math.Sqrt(exact) {
+			math.Abs(float64(g-r)) > 1e-5*float64(r) || float64(g) < exact {
 			t.Fatalf("%s row %d: scale, absMax, errMax, errL2 %g %g %g %g; QuantizeRowsI8 %g %g %g %g; exact norm %g",
-				name, j, got.scale[j], got.absMax[j], got.errMax[j], g, want.scale[j], want.absMax[j], want.errMax[j], r, math.Sqrt(exact))
+				name, j, got.scale[j], got.absMax[j], got.errMax[j], g, want.scale[j], want.absMax[j], want.errMax[j], r, exact)
 		}
 	}
 	if got.maxAbs != want.maxAbs || got.maxErr != want.maxErr {
@@ -110,14 +106,20 @@ func TestScreenTinyRows(t *testing.T) {
 	for kname, kern := range screenKernels() {
 		s := quantizeRowsI8(kern, n, k, rowOf(w, k), 1)
 		for j := range n {
-			exact := 0.0
-			for i := range k {
-				e := float64(w[j*k+i]) - float64(s.scale[j])*float64(s.code(j, i))
-				exact += e * e
-			}
-			if float64(s.errL2[j]) < math.Sqrt(exact) {
-				t.Errorf("%s row %d: errL2 %g below the exact norm %g", kname, j, s.errL2[j], math.Sqrt(exact))
+			if exact := exactErrNorm(s, w, j); float64(s.errL2[j]) < exact {
+				t.Errorf("%s row %d: errL2 %g below the exact norm %g", kname, j, s.errL2[j], exact)
 			}
 		}
 	}
+}
+
+// exactErrNorm is the 2-norm of row j's quantization errors in s, the
+// weight [N, K] being w, in float64.
+func exactErrNorm(s *RowsI8, w []float32, j int) float64 {
+	sum := 0.0
+	for i := range s.K {
+		e := float64(w[j*s.K+i]) - float64(s.scale[j])*float64(s.code(j, i))
+		sum += e * e
+	}
+	return math.Sqrt(sum)
 }
