@@ -18,7 +18,7 @@ func q4Cols1AVX2(nblk, steps int, codes *byte, scale, offset, table, a, c *float
 func q4Cols4AVX2(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
 
 func init() {
-	avx512Kernel.q4 = &q4Kernels{step: 64, order: q4StepOrder(8), one: asmQ4Pairs(q4Pairs1AVX512, q4Cols1AVX512), four: asmQ4(q4Cols4AVX512, 64)}
+	avx512Kernel.q4 = &q4Kernels{step: 64, order: q4Order512(), cvt: cpu.X86.HasAVX512BF16, one: asmQ4Pairs(q4Pairs1AVX512, q4Cols1AVX512), four: asmQ4(q4Cols4AVX512, 64)}
 	if cpu.X86.HasAVX512BF16 {
 		avx512Kernel.q4.dot = &q4DotKernels{one: asmQ4(q4Dot1AVX512, q4DotStep), four: asmQ4(q4Dot4AVX512, q4DotStep)}
 	}
@@ -55,7 +55,7 @@ func asmQ4[T float32 | uint16](f asmQ4Func[T], step int) q4ColsOf[T] {
 			off = &b.Offset[n0*bpr]
 		}
 		f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, &b.Table[0],
-			&a[0], &c[0], ldc, n1-n0, b2i(b.RoundBF16))
+			&a[0], &c[0], ldc, n1-n0, g.kn.roundArg(b))
 	}
 }
 

@@ -81,3 +81,9 @@ noff:
 	VMOVSS X2, (DI)(DX*1)   \
 	VMOVSS X4, (DI)(DX*2)   \
 	VMOVSS X6, (DI)(R15*1)
+
+// CVT2BF16_21 and CVT2BF16_24: zmm21 (zmm24) = bf16(zmm21) in both
+// halves (VCVTNE2PS2BF16, AVX512_BF16: Go's assembler lacks it; EVEX
+// encodings checked against GNU as 2.40).
+#define CVT2BF16_21 BYTE $0x62; BYTE $0xa2; BYTE $0x57; BYTE $0x40; BYTE $0x72; BYTE $0xed
+#define CVT2BF16_24 BYTE $0x62; BYTE $0x02; BYTE $0x3f; BYTE $0x40; BYTE $0x72; BYTE $0xc0

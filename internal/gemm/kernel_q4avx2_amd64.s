@@ -37,8 +37,8 @@ nornd:
 	VPADDD Y14, y, y \
 	VPAND  q4hi<>(SB), y, y
 
-// q4shift256 is q4shift512 for the AVX2 kernels: the high four dwords of
-// a step's (broadcast) 16 code bytes shifted by 4.
+// q4shift256 shifts the high four dwords of a step's (broadcast) 16 code
+// bytes by 4.
 DATA q4shift256<>+0(SB)/8, $0
 DATA q4shift256<>+8(SB)/8, $0
 DATA q4shift256<>+16(SB)/8, $0x0000000400000004

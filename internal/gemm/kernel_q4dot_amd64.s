@@ -24,10 +24,8 @@
 // round is ignored (always rounded).
 //
 // Go's assembler has neither VCVTNE2PS2BF16 nor VDPBF16PS: the macros
-// below are their EVEX encodings, checked against GNU as 2.40.
-
-// CVT2BF16_21: zmm21 = bf16(zmm21) in both halves.
-#define CVT2BF16_21 BYTE $0x62; BYTE $0xa2; BYTE $0x57; BYTE $0x40; BYTE $0x72; BYTE $0xed
+// below (and kernel_q4_amd64.h's CVT2BF16) are their EVEX encodings,
+// checked against GNU as 2.40.
 
 // DP_<acc>_<w>_<disp>: zmm<acc> += zmm<w> · disp(AX) (bfloat16 pairs).
 #define DP_0_8_0 BYTE $0x62; BYTE $0xf2; BYTE $0x3e; BYTE $0x48; BYTE $0x52; BYTE $0x00

@@ -29,7 +29,7 @@ func q4Emulate(kn *q4Kernels, x []float32, b *PackedQ4, n int) float32 {
 	bpr := b.K / b.Block
 	for k0 := 0; k0 < b.K; k0 += kn.step {
 		if k0%b.Block == 0 {
-			b.blockTable(&tbl, n*bpr+k0/b.Block)
+			kn.kernelTable(&tbl, b, n*bpr+k0/b.Block)
 		}
 		for t := range 4 {
 			acc := accs[t%2]
@@ -85,6 +85,32 @@ func TestQ4KernelsBitExact(t *testing.T) {
 						t.Errorf("%s: %s", name, msg)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestQ4KernelsSubnormalTables: blocks whose scaled values are subnormal
+// (or round to one) give q4Emulate's bits on every kernel, bfloat16
+// lookups (which read them as zero) and f32-register rounding alike.
+func TestQ4KernelsSubnormalTables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(46, 47))
+	s := q4Case{3, 256, 70, 64, 1}
+	for _, p := range q4PathsHere() {
+		if p.kn == nil {
+			continue
+		}
+		for _, round := range []bool{false, true} {
+			b := randQ4(rng, s.k, s.n, s.block, false)
+			b.RoundBF16 = round
+			for i := range b.Scale { // every block tiny, so the sums are too
+				b.Scale[i] = 0x1p-130 // every value subnormal
+				if i%2 == 1 {
+					b.Scale[i] = 0x1.fffp-124 // some values subnormal, some not
+				}
+			}
+			if msg := q4BitMismatch(p, rng, b, s); msg != "" {
+				t.Errorf("%s/round=%v: %s", p.name, round, msg)
 			}
 		}
 	}

@@ -5,13 +5,21 @@ package gemm
 // codes up in the block's scaled table in registers and accumulates f32
 // FMAs, two accumulators a row; the activations are prepared once per call
 // (prepQ4A) in the order the lookups yield the values of a step. More rows
-// take the many-row kernels (q4_many.go), in the same arithmetic.
+// take the many-row kernels (q4_many.go), in the same arithmetic. A weight
+// held in bfloat16 is looked up as bfloat16 words where the CPU has
+// AVX512_BF16 (cvt): the same values in the same order, so the same
+// arithmetic, in fewer shuffles.
 
 // q4Kernels are a micro-kernel's packed 4-bit decode kernels.
 type q4Kernels struct {
 	step      int    // values a kernel step reads (step/2 code bytes)
 	order     []int  // the k (within the step) of each value a step yields
 	one, four q4Cols // for one row and for four
+	// cvt: a weight held in bfloat16 takes the kernels' bfloat16 lookups
+	// (round 2: the block's table converted by VCVTNE2PS2BF16 and looked
+	// up as words; a subnormal value before or after rounding reads as
+	// zero, kernelTable), not its rounding in f32 registers (round 1).
+	cvt bool
 	// many: the kernels of products of many rows (q4_many.go), in the
 	// same arithmetic.
 	many *q4ManyKernels
@@ -22,9 +30,9 @@ type q4Kernels struct {
 
 // q4StepOrder is the order of a step of 8·dwords values whose code bytes
 // are read as dwords twice, the second copy shifted by 4, then shifted by
-// 0, 8, 16 and 24 (kernel_q4_amd64.s): vector t, element j is the nibble
-// at bit 8t of dword j mod dwords, the low one (odd k) in the first copy,
-// the high one (even k) in the second.
+// 0, 8, 16 and 24 (the AVX2 kernels, 4 dwords: kernel_q4avx2_amd64.s):
+// vector t, element j is the nibble at bit 8t of dword j mod dwords, the
+// low one (odd k) in the first copy, the high one (even k) in the second.
 func q4StepOrder(dwords int) []int {
 	order := make([]int, 8*dwords)
 	for t := range 4 {
@@ -37,6 +45,51 @@ func q4StepOrder(dwords int) []int {
 		}
 	}
 	return order
+}
+
+// q4Order512 is the order of the AVX-512 kernels' steps of 64 values
+// (kernel_q4_amd64.s): vector t, lane j holds k = 4j + 1, 4j, 4j + 3 and
+// 4j + 2 for t = 0, 1, 2, 3, the nibbles of the step's code bytes 2j and
+// 2j + 1 as a word's shifts and a byte's word lookups both yield them.
+func q4Order512() []int {
+	order := make([]int, 64)
+	for t, d := range []int{1, 0, 3, 2} {
+		for j := range 16 {
+			order[t*16+j] = 4*j + d
+		}
+	}
+	return order
+}
+
+// roundArg is the kernels' round argument for b (kernel_q4_amd64.s): 0
+// for values as scaled, 1 for values rounded to bfloat16 in f32
+// registers, 2 for the bfloat16 lookups (k.cvt).
+func (k *q4Kernels) roundArg(b *PackedQ4) int {
+	switch {
+	case !b.RoundBF16:
+		return 0
+	case k.cvt:
+		return 2
+	}
+	return 1
+}
+
+// kernelTable sets tbl to the values k's kernels look block g of b up in:
+// b.blockTable's, with a subnormal read as zero before and after the
+// rounding where the kernels convert with VCVTNE2PS2BF16 (roundArg 2).
+func (k *q4Kernels) kernelTable(tbl *[16]float32, b *PackedQ4, g int) {
+	if k.roundArg(b) != 2 {
+		b.blockTable(tbl, g)
+		return
+	}
+	s := b.Scale[g]
+	for q, t := range b.Table {
+		v := float32(t * s)
+		if b.Offset != nil {
+			v = float32(v + b.Offset[g])
+		}
+		tbl[q] = daz(WidenBF16(RoundBF16(daz(v))))
+	}
 }
 
 // q4ColsOf computes columns [n0, n1) of g's product for the rows whose

@@ -34,6 +34,11 @@ func q4PathsHere() []q4Path {
 		if k.q4 != nil {
 			ps = append(ps, q4Path{k.name, k.q4})
 		}
+		if k.q4 != nil && k.q4.cvt { // and the f32-register rounding it replaces
+			f32 := *k.q4
+			f32.cvt = false
+			ps = append(ps, q4Path{k.name + "/round-f32", &f32})
+		}
 	}
 	return append(ps, q4Path{"go", nil})
 }

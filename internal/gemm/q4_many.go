@@ -106,7 +106,7 @@ func q4ManyCols(kn *q4Kernels, b *PackedQ4, prep, c []float32, ldc, m, n0, n1 in
 		clear(w[(t1-t0)/mk.cols*mk.cols*b.K : cols*b.K]) // the last group's missing columns
 		for j := t0; j < t1; j++ {
 			g, i := (j-t0)/mk.cols, (j-t0)%mk.cols
-			q4DeqCol(mk, kn.step, b, j, w[(g*mk.cols*b.K)+i*kn.step:], mk.cols*kn.step)
+			q4DeqCol(kn, b, j, w[(g*mk.cols*b.K)+i*kn.step:], mk.cols*kn.step)
 		}
 		for r := 0; r < m; r += mk.rows {
 			// A pass over the tile's columns reads half the rows' values,
@@ -131,13 +131,13 @@ func q4ManyCols(kn *q4Kernels, b *PackedQ4, prep, c []float32, ldc, m, n0, n1 in
 
 // q4DeqCol writes column n's dequantized values in the step order (step
 // values a step, each stride floats after the one before) to dst.
-func q4DeqCol(mk *q4ManyKernels, step int, b *PackedQ4, n int, dst []float32, stride int) {
+func q4DeqCol(kn *q4Kernels, b *PackedQ4, n int, dst []float32, stride int) {
 	bpr := b.K / b.Block
 	var off *float32
 	if b.Offset != nil {
 		off = &b.Offset[n*bpr]
 	}
-	mk.deq(bpr, b.Block/step, &b.Codes[n*b.K/2], &b.Scale[n*bpr], off, &b.Table[0], nil, &dst[0], stride, 1, b2i(b.RoundBF16))
+	kn.many.deq(bpr, b.Block/kn.step, &b.Codes[n*b.K/2], &b.Scale[n*bpr], off, &b.Table[0], nil, &dst[0], stride, 1, kn.roundArg(b))
 }
 
 // b2i is 1 for true and 0 for false (the kernels' flag arguments).
