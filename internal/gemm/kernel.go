@@ -54,6 +54,12 @@ type kernel struct {
 
 	// i8, if not nil, is the kernel's screening product (screen.go).
 	i8 *i8Kernels
+
+	// rowsB is the kernel's few-row product with B in place (rowsb.go).
+	rowsB *rowsBKernel
+
+	// fewCols, if not nil, is the kernel's few-column product (fewcols.go).
+	fewCols fewColsKernel
 }
 
 var (

@@ -240,6 +240,19 @@ func (p *dotPlan) run(x *runCtx, in []*Buffer) (*Buffer, error) {
 		scratch := x.b.pool.get(dtypes.Float32, gemm.PackedSize(p.k, p.n), false).([]float32)
 		defer x.b.pool.put(dtypes.Float32, scratch)
 		gemm.MatMul(c, p.n, a, p.k, p.m, gemm.PackBIntoThreads(scratch, bf, p.k, p.n, ldb, p.transB, x.threads()), x.threads())
+	case !p.transB && p.m <= inPlaceRowsMax && gemm.CanMatMulInPlaceB(p.n):
+		// Few rows times a [K, N] rhs per item (decode attention's
+		// probabilities times the value cache): B read in place.
+		mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
+		parallelItems(x, p.batch, func(i int) {
+			item, ld := bf[i*kn:], ldb
+			if p.rhsBatchOff != nil {
+				item, ld = bf[p.rhsBatchOff[i]:], p.rhsLD
+			}
+			gemm.MatMulInPlaceB(c[i*mn:(i+1)*mn], p.n, a[i*mk:(i+1)*mk], p.k, p.m, item, ld, p.k, p.n)
+		})
+	case p.m >= fewColsRowsMin && gemm.CanMatMulFewCols(p.k, p.n):
+		p.runFewCols(x, c, a, bf, ldb)
 	default:
 		mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
 		size := gemm.PackedSize(p.k, p.n)
@@ -255,6 +268,42 @@ func (p *dotPlan) run(x *runCtx, in []*Buffer) (*Buffer, error) {
 		})
 	}
 	return o, nil
+}
+
+// inPlaceRowsMax is the most rows a batched product runs per item with
+// its rhs read in place (gemm.MatMulInPlaceB, which reads B once per four
+// rows) rather than packed per item: a grouped-query attention's heads per
+// key-value head at decode.
+const inPlaceRowsMax = 8
+
+// fewColsRowsMin is the fewest rows a batched product with few columns
+// runs per item through gemm.MatMulFewCols (decode attention's scores: a
+// key cache's rows times a query group), whose kernel takes rows in
+// blocks of 16.
+const fewColsRowsMin = 16
+
+// runFewCols is the batched product through gemm.MatMulFewCols, each
+// item's rhs as [N, K] rows: in place where it is laid out so, else its
+// [K, N] transposed into scratch (N·K values, a query group).
+func (p *dotPlan) runFewCols(x *runCtx, c, a, bf []float32, ldb int) {
+	mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
+	parallelItems(x, p.batch, func(i int) {
+		item, ld := bf[i*kn:], ldb
+		if p.rhsBatchOff != nil {
+			item, ld = bf[p.rhsBatchOff[i]:], p.rhsLD
+		}
+		if !p.transB {
+			t := x.b.pool.get(dtypes.Float32, kn, false).([]float32)
+			defer x.b.pool.put(dtypes.Float32, t)
+			for kk := range p.k {
+				for j := range p.n {
+					t[j*p.k+kk] = item[kk*ld+j]
+				}
+			}
+			item, ld = t, p.k
+		}
+		gemm.MatMulFewCols(c[i*mn:(i+1)*mn], p.n, a[i*mk:(i+1)*mk], p.k, p.m, item, ld, p.k, p.n)
+	})
 }
 
 // packRowsMin is the number of rows from which a weight [N, K] is packed

@@ -93,6 +93,22 @@ var opCases = []opCase{
 		out := DotGeneral(scores, []int{4}, []int{0, 1}, in[2], []int{1}, []int{0, 2})   // [B,K,T,G,D]
 		return Add(ReduceSum(scores, -1), ReduceSum(out, -1))
 	}, 1e-5},
+	{"gqa-decode-cache-major", []shapes.Shape{s(1, 2, 40, 64), s(1, 1, 2, 4, 64), s(1, 2, 40, 64)}, func(in []*Node) *Node {
+		// decode's products as the engine's graph has them: k and v caches
+		// [B,K,S,D] times one step's q [B,T,K,G,D], few columns (the scores,
+		// gemm.MatMulFewCols) and few rows (the values, gemm.MatMulInPlaceB).
+		scores := DotGeneral(in[0], []int{3}, []int{0, 1}, in[1], []int{4}, []int{0, 2}) // [B,K,S,T,G]
+		probs := Transpose(Transpose(scores, 2, 3), 3, 4)                                // [B,K,T,G,S]
+		out := DotGeneral(probs, []int{4}, []int{0, 1}, in[2], []int{2}, []int{0, 1})    // [B,K,T,G,D]
+		return Add(ReduceSum(scores, 2), ReduceSum(out, -1))
+	}, 1e-5},
+	{"gqa-decode-strided", []shapes.Shape{s(2, 37, 2, 32), s(2, 1, 2, 7, 32), s(2, 37, 2, 32)}, func(in []*Node) *Node {
+		// caches [B,S,K,D] read per (B, K) at a stride; a group of 7.
+		scores := DotGeneral(in[0], []int{3}, []int{0, 2}, in[1], []int{4}, []int{0, 2}) // [B,K,S,T,G]
+		probs := Transpose(Transpose(scores, 2, 3), 3, 4)                                // [B,K,T,G,S]
+		out := DotGeneral(probs, []int{4}, []int{0, 1}, in[2], []int{1}, []int{0, 2})    // [B,K,T,G,D]
+		return Add(ReduceSum(scores, 2), ReduceSum(out, -1))
+	}, 1e-5},
 	{"gqa-float64", []shapes.Shape{s(2, 3, 2, 3, 8), s(2, 5, 2, 8)}, func(in []*Node) *Node {
 		q, k := ConvertDType(in[0], dtypes.Float64), ConvertDType(in[1], dtypes.Float64)
 		return ConvertDType(DotGeneral(q, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2}), f32)
