@@ -70,21 +70,30 @@ func TestMatMulInPlaceBZeroChain(t *testing.T) {
 // BenchmarkInPlaceB is decode attention's value product on one thread: 4
 // rows (a query group) times a 1056 × 64 value cache read in place, per
 // head, cycling through 64 MiB of caches (streamed from DRAM as in a
-// decode step) or one (in cache); GB/s is of B's bytes:
+// decode step) or one (in cache), against packing each cache and MatMul
+// (what gocpu ran before); GB/s is of B's bytes:
 // go test -run '^$' -bench InPlaceB ./internal/gemm
 func BenchmarkInPlaceB(b *testing.B) {
 	const m, k, n = 4, 1056, 64
 	rng := rand.New(rand.NewPCG(1, 2))
 	a, c := randSlice(rng, m*k), make([]float32, m*n)
+	scratch := make([]float32, PackedSize(k, n))
 	for _, heads := range []int{1, (64 << 20) / (4 * k * n)} {
 		caches := randSlice(rng, heads*k*n)
-		b.Run(fmt.Sprintf("caches=%d", heads), func(b *testing.B) {
-			i := 0
-			for b.Loop() {
-				MatMulInPlaceB(c, n, a, k, m, caches[(i%heads)*k*n:], n, k, n)
-				i++
-			}
-			b.ReportMetric(float64(4*k*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-		})
+		for _, path := range []string{"inplace", "packed"} {
+			b.Run(fmt.Sprintf("caches=%d/%s", heads, path), func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					v := caches[(i%heads)*k*n:]
+					if path == "inplace" {
+						MatMulInPlaceB(c, n, a, k, m, v, n, k, n)
+					} else {
+						MatMul(c, n, a, k, m, PackBInto(scratch, v, k, n, n, false), 1)
+					}
+					i++
+				}
+				b.ReportMetric(float64(4*k*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
+		}
 	}
 }
