@@ -18,8 +18,8 @@ GLOBL fewColsIota<>(SB), RODATA|NOPTR, $64
 // read): per 16 rows of A and 16 of k, the rows loaded and transposed in
 // registers (four shuffle stages), so that each register holds one k's
 // 16 rows; then each output's chain takes its k in order, a broadcast of
-// B's value times that register. The sums go to C through scatters (a
-// row's g outputs are ldc apart by row).
+// B's value times that register. The sums go to C through scatters (row
+// i's outputs at i·ldc).
 TEXT ·fewColsT16AVX512(SB), NOSPLIT, $0-72
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -69,6 +69,11 @@ kblk:
 	LEAQ (R13)(R8*2), R13
 	VMOVUPS (R13), Z30
 	VMOVUPS (R13)(R8*1), Z31
+	// The transpose: pairs of rows interleaved (UNPCK*PS), pairs of pairs
+	// (UNPCK*PD), then 128-bit lanes across groups of four and of eight
+	// (VSHUFF32X4), each result written over a register whose inputs are
+	// spent; k = 0 … 15 end in Z9, Z26, Z11, Z30, Z14, Z6, Z15, Z20, Z25,
+	// Z27, Z29, Z31, Z12, Z4, Z13, Z16, lane i holding row i.
 	VUNPCKLPS Z17, Z16, Z4
 	VUNPCKHPS Z17, Z16, Z16
 	VUNPCKLPS Z19, Z18, Z5
@@ -133,6 +138,8 @@ kblk:
 	VSHUFF32X4 $0xdd, Z19, Z13, Z13
 	VSHUFF32X4 $0x88, Z24, Z16, Z20
 	VSHUFF32X4 $0xdd, Z24, Z16, Z16
+	// Each output's chain: k in order, B's row j at R11 (j 0, 1) and R12
+	// (j 2, 3), a broadcast of its value at k times k's register.
 	VFMADD231PS.BCST 0(R11), Z9, Z0
 	VFMADD231PS.BCST 0(R11)(R9*1), Z9, Z1
 	VFMADD231PS.BCST 0(R12), Z9, Z2

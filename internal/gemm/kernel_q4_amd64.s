@@ -12,9 +12,9 @@
 // it (q4Emulate). A byte's high nibble is the even k, its low nibble the odd
 // one. A step reads S values (S/2 code bytes: S 64 for AVX-512, 32 for
 // AVX2) and looks them up in the order the registers make (q4Order512;
-// AVX2's q4StepOrder(4)); the activations come prepared in that order (prepQ4A), for
-// R rows as [K/S][R][S]. steps is the number of steps per block, nblk the
-// blocks per column.
+// AVX2's q4StepOrder(4)); the activations come prepared in that order
+// (prepQ4A), for R rows as [K/S][R][S]. steps is the number of steps per
+// block, nblk the blocks per column.
 //
 // Argument frame of every kernel:
 // func(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
@@ -147,9 +147,10 @@ cols1w:
 	COLS1(TABLEW, LOOKW512, col1w, blk1w, step1w, noff1w, nornd1w)
 	RET
 
-// TABLE512B is TABLE512 for the second column of a pair: Z24 from the
-// scale (and offset) R14 bytes past SI (R8), Z25 scratch; it moves
-// nothing on (TABLE512 of the first column follows). TABLEWB is TABLEW's.
+// TABLEB sets Z24 to the scaled table of a pair's second column, from
+// the scale (and offset) R14 bytes past SI (R8), Z25 scratch; it moves
+// nothing on (the first column's table follows). TABLE512B and TABLEWB
+// are TABLE512's and TABLEW's for it.
 #define TABLEB(noff) \
 	VBROADCASTSS (SI)(R14*1), Z25 \
 	VMULPS       Z25, Z20, Z24 \
@@ -176,14 +177,14 @@ nornd:
 #define LOOKW512B LOOKWZ((BX)(R13*1), Z24, Z12, Z13, Z14, Z15)
 
 // PAIRS1 is q4Pairs1AVX512's loop.
-#define PAIRS1(TBL, TBLB, LOOK, LOOKB, pair, blk, step, next, noffa, norndda, noffb, norndb) \
+#define PAIRS1(TBL, TBLB, LOOK, LOOKB, pair, blk, step, next, noffa, nornda, noffb, norndb) \
 pair: \
 	MOVQ   a+48(FP), AX \
 	ZEROZ0TO7 \
 	MOVQ   nblk+0(FP), R10 \
 blk: \
 	TBLB(noffb, norndb) \
-	TBL(noffa, norndda) \
+	TBL(noffa, nornda) \
 	MOVQ steps+8(FP), R11 \
 step: \
 	PREFETCHT0  q4Ahead(BX) \

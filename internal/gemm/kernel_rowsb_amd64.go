@@ -1,7 +1,6 @@
 package gemm
 
-// The rowsB kernels of kernel_rowsb_amd64.s (see rowsBKernel) and the
-// few-column kernel of kernel_fewcols_amd64.s (see fewColsKernel).
+// The rowsB kernels of kernel_rowsb_amd64.s (see rowsBKernel).
 
 //go:noescape
 func rowsB4x16AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -12,11 +11,7 @@ func rowsB4x64AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32
 //go:noescape
 func rowsB4x8AVX2(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-//go:noescape
-func fewColsT16AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, blocks, cols int)
-
 func init() {
-	avx512Kernel.fewCols = fewColsT16AVX512
 	avx512Kernel.rowsB = &rowsBKernel{cols: 16, run: asmRowsB(rowsB4x16AVX512, 16),
 		wide: asmRowsB(rowsB4x64AVX512, 64), wideCols: 64}
 	avx2Kernel.rowsB = &rowsBKernel{cols: 8, run: asmRowsB(rowsB4x8AVX2, 8)}

@@ -1,13 +1,6 @@
 #include "textflag.h"
 #include "kernel_amd64.h"
 
-// STOREROW64 stores a row's 64 sums at DI.
-#define STOREROW64(z0, z1, z2, z3) \
-	VMOVUPS z0, (DI)    \
-	VMOVUPS z1, 64(DI)  \
-	VMOVUPS z2, 128(DI) \
-	VMOVUPS z3, 192(DI)
-
 // The rowsB kernels (rowsb.go): four rows of A, B's rows read in place,
 // each output one FMA chain over k from +0, vectorised over B's columns:
 // 16 (AVX-512) or 8 (AVX2) columns, one accumulator a row. A step loads
@@ -59,10 +52,17 @@ loop512:
 	VZEROUPPER
 	RET
 
+// STOREROW64 stores a row's 64 sums at DI.
+#define STOREROW64(z0, z1, z2, z3) \
+	VMOVUPS z0, (DI)    \
+	VMOVUPS z1, 64(DI)  \
+	VMOVUPS z2, 128(DI) \
+	VMOVUPS z3, 192(DI)
+
 // func rowsB4x64AVX512(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 // is rowsB4x16AVX512 for 64 columns: each step reads B's row whole, in
 // order (the 16-column kernel run four times strides through the rows,
-// which streamed from DRAM at 9 GB/s), prefetching 8 rows ahead.
+// which streamed from DRAM at 9 GB/s), prefetching 6 rows ahead.
 TEXT ·rowsB4x64AVX512(SB), NOSPLIT, $0-56
 	SETUPROWSB
 	LEAQ (R9)(R9*2), R11
