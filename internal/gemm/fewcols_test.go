@@ -2,7 +2,6 @@ package gemm
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -24,22 +23,12 @@ func TestMatMulFewCols(t *testing.T) {
 		name := fmt.Sprintf("m%d_k%d_n%d", s.m, s.k, s.n)
 		lda, ldb, ldc := s.k+5, s.k+3, s.n+2
 		a, b := randSlice(rng, s.m*lda), randSlice(rng, s.n*ldb)
-		c := make([]float32, s.m*ldc)
-		for i := range c {
-			c[i] = float32(math.NaN())
-		}
+		c := nanSlice(s.m * ldc)
 		MatMulFewCols(c, ldc, a, lda, s.m, b, ldb, s.k, s.n)
 		want := make([]float32, s.m*s.n)
 		MatMul(want, s.n, a, lda, s.m, PackB(b, s.k, s.n, ldb, true), 1)
-		for r := range s.m {
-			if msg := firstBitDiff(c[r*ldc:r*ldc+s.n], want[r*s.n:(r+1)*s.n]); msg != "" {
-				t.Fatalf("%s: row %d differs from MatMul: %s", name, r, msg)
-			}
-			for j := s.n; j < ldc && r*ldc+j < len(c); j++ {
-				if !math.IsNaN(float64(c[r*ldc+j])) {
-					t.Fatalf("%s: C[%d, %d] past n written", name, r, j)
-				}
-			}
+		if msg := stridedMismatch(c, ldc, want, s.m, s.n); msg != "" {
+			t.Errorf("%s: %s", name, msg)
 		}
 	}
 }
