@@ -7,7 +7,7 @@ import "math"
 const goMR, goNR = 4, 8
 
 var goKernel = &kernel{name: "go", mr: goMR, nr: goNR, kc: 256, mc: 128, nc: 2048, run: kernGo,
-	bf16: &bf16Kernels{full: kernGoBF16(goMR), few: kernGoBF16(2), fewRows: 2, one: kernGoBF16(1)},
+	bf16:  &bf16Kernels{full: kernGoBF16(goMR), few: kernGoBF16(2), fewRows: 2, one: kernGoBF16(1)},
 	rowsB: &rowsBKernel{cols: goNR, run: rowsBGo}}
 
 // kernGo is the Go micro-kernel (see microKernel): a [k][4], b [k][8],
