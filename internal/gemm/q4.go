@@ -68,6 +68,17 @@ func (b *PackedQ4) DequantizeRows(dst []float32, n0, n1 int) {
 // (each condition tested once per block, not per code: prefill's tiles
 // make a table per 64 values).
 func (b *PackedQ4) blockTable(tbl *[16]float32, g int) {
+	b.scaledTable(tbl, g)
+	if b.RoundBF16 {
+		for q, v := range tbl {
+			tbl[q] = WidenBF16(RoundBF16(v))
+		}
+	}
+}
+
+// scaledTable sets tbl to block g's values before any bfloat16 rounding:
+// fl(fl(Table[q]·Scale) + Offset).
+func (b *PackedQ4) scaledTable(tbl *[16]float32, g int) {
 	s := b.Scale[g]
 	for q, t := range b.Table {
 		tbl[q] = float32(t * s)
@@ -78,10 +89,15 @@ func (b *PackedQ4) blockTable(tbl *[16]float32, g int) {
 			tbl[q] = float32(v + o)
 		}
 	}
-	if b.RoundBF16 {
-		for q, v := range tbl {
-			tbl[q] = WidenBF16(RoundBF16(v))
-		}
+}
+
+// cvtTable sets tbl to block g's values as VCVTNE2PS2BF16 converts its
+// scaled table (the dot kernels' and the f32 kernels' bfloat16 lookups):
+// rounded to bfloat16, a subnormal read as zero before and after.
+func (b *PackedQ4) cvtTable(tbl *[16]float32, g int) {
+	b.scaledTable(tbl, g)
+	for q, v := range tbl {
+		tbl[q] = daz(WidenBF16(RoundBF16(daz(v))))
 	}
 }
 

@@ -115,13 +115,7 @@ func q4DotReference(c []float32, ldc int, a []float32, lda, m int, b *PackedQ4) 
 			var odd, even [16]float32
 			for g := range bpr {
 				var w [16]float32
-				for q := range w {
-					v := b.Table[q] * b.Scale[n*bpr+g]
-					if b.Offset != nil {
-						v += b.Offset[n*bpr+g]
-					}
-					w[q] = daz(WidenBF16(RoundBF16(daz(v))))
-				}
+				b.cvtTable(&w, n*bpr+g)
 				for k0 := g * b.Block; k0 < (g+1)*b.Block; k0 += q4DotStep {
 					codes := b.Codes[(n*b.K+k0)/2:]
 					prod := func(k int) float32 {

@@ -75,21 +75,14 @@ func (k *q4Kernels) roundArg(b *PackedQ4) int {
 }
 
 // kernelTable sets tbl to the values k's kernels look block g of b up in:
-// b.blockTable's, with a subnormal read as zero before and after the
-// rounding where the kernels convert with VCVTNE2PS2BF16 (roundArg 2).
+// b.blockTable's, or b.cvtTable's where the kernels convert with
+// VCVTNE2PS2BF16 (roundArg 2).
 func (k *q4Kernels) kernelTable(tbl *[16]float32, b *PackedQ4, g int) {
-	if k.roundArg(b) != 2 {
-		b.blockTable(tbl, g)
+	if k.roundArg(b) == 2 {
+		b.cvtTable(tbl, g)
 		return
 	}
-	s := b.Scale[g]
-	for q, t := range b.Table {
-		v := float32(t * s)
-		if b.Offset != nil {
-			v = float32(v + b.Offset[g])
-		}
-		tbl[q] = daz(WidenBF16(RoundBF16(daz(v))))
-	}
+	b.blockTable(tbl, g)
 }
 
 // q4ColsOf computes columns [n0, n1) of g's product for the rows whose
