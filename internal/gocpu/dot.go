@@ -243,31 +243,35 @@ func (p *dotPlan) run(x *runCtx, in []*Buffer) (*Buffer, error) {
 	case !p.transB && p.m <= inPlaceRowsMax && gemm.CanMatMulInPlaceB(p.n):
 		// Few rows times a [K, N] rhs per item (decode attention's
 		// probabilities times the value cache): B read in place.
-		mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
+		mk, mn := p.m*p.k, p.m*p.n
 		parallelItems(x, p.batch, func(i int) {
-			item, ld := bf[i*kn:], ldb
-			if p.rhsBatchOff != nil {
-				item, ld = bf[p.rhsBatchOff[i]:], p.rhsLD
-			}
+			item, ld := p.rhsItem(bf, i, ldb)
 			gemm.MatMulInPlaceB(c[i*mn:(i+1)*mn], p.n, a[i*mk:(i+1)*mk], p.k, p.m, item, ld, p.k, p.n)
 		})
 	case p.m >= fewColsRowsMin && gemm.CanMatMulFewCols(p.k, p.n):
 		p.runFewCols(x, c, a, bf, ldb)
 	default:
-		mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
+		mk, mn := p.m*p.k, p.m*p.n
 		size := gemm.PackedSize(p.k, p.n)
 		parallelItems(x, p.batch, func(i int) {
 			scratch := x.b.pool.get(dtypes.Float32, size, false).([]float32)
-			item, ld := bf[i*kn:(i+1)*kn], ldb
-			if p.rhsBatchOff != nil {
-				item, ld = bf[p.rhsBatchOff[i]:], p.rhsLD
-			}
+			item, ld := p.rhsItem(bf, i, ldb)
 			pb := gemm.PackBInto(scratch, item, p.k, p.n, ld, p.transB)
 			gemm.MatMul(c[i*mn:(i+1)*mn], p.n, a[i*mk:(i+1)*mk], p.k, p.m, pb, 1)
 			x.b.pool.put(dtypes.Float32, scratch)
 		})
 	}
 	return o, nil
+}
+
+// rhsItem is batch item i's rhs in bf and its row stride: the item's
+// normalised matrix (row stride ldb), or where the rhs is read in place,
+// its strided matrix in the buffer (rhsBatchOff, rhsLD).
+func (p *dotPlan) rhsItem(bf []float32, i, ldb int) ([]float32, int) {
+	if p.rhsBatchOff != nil {
+		return bf[p.rhsBatchOff[i]:], p.rhsLD
+	}
+	return bf[i*p.k*p.n : (i+1)*p.k*p.n], ldb
 }
 
 // inPlaceRowsMax is the most rows a batched product runs per item with
@@ -288,10 +292,7 @@ const fewColsRowsMin = 16
 func (p *dotPlan) runFewCols(x *runCtx, c, a, bf []float32, ldb int) {
 	mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
 	parallelItems(x, p.batch, func(i int) {
-		item, ld := bf[i*kn:], ldb
-		if p.rhsBatchOff != nil {
-			item, ld = bf[p.rhsBatchOff[i]:], p.rhsLD
-		}
+		item, ld := p.rhsItem(bf, i, ldb)
 		if !p.transB {
 			t := x.b.pool.get(dtypes.Float32, kn, false).([]float32)
 			defer x.b.pool.put(dtypes.Float32, t)
