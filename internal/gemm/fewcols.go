@@ -39,14 +39,14 @@ func MatMulFewCols(c []float32, ldc int, a []float32, lda, m int, b []float32, l
 	defer fewColsScratch.Put(p)
 	qs, ta, tc := (*p)[:4*k], (*p)[4*k:20*k], (*p)[20*k:]
 	full := m / 16 * 16
+	if full < m { // the last rows, padded with zero rows, through scratch
+		padRows(ta, a, lda, full, m, k)
+	}
 	for j0 := 0; j0 < n; j0 += 4 {
 		g := min(4, n-j0)
 		q, ldq := b[j0*ldb:], ldb
 		if g < 4 { // the kernel reads four rows of b
-			clear(qs)
-			for j := range g {
-				copy(qs[j*k:(j+1)*k], b[(j0+j)*ldb:])
-			}
+			padRows(qs, b, ldb, j0, j0+g, k)
 			q, ldq = qs, k
 		}
 		if full > 0 {
@@ -55,10 +55,6 @@ func MatMulFewCols(c []float32, ldc int, a []float32, lda, m int, b []float32, l
 		}
 		if full == m {
 			continue
-		}
-		clear(ta) // the last rows, padded with zero rows, through scratch
-		for r := full; r < m; r++ {
-			copy(ta[(r-full)*k:(r-full+1)*k], a[r*lda:r*lda+k])
 		}
 		f(k, &ta[0], k, &q[0], ldq, &tc[0], 4, 1, g)
 		for r := full; r < m; r++ {

@@ -83,13 +83,20 @@ func matMulInPlaceB(kn *kernel, c []float32, ldc int, a []float32, lda, m int, b
 	pa := getPooled[float32](&rowsBScratch, rowsBRows*(k+n))
 	defer rowsBScratch.Put(pa)
 	ta, tc := (*pa)[:rowsBRows*k], (*pa)[rowsBRows*k:]
-	clear(ta)
-	for r := full; r < m; r++ {
-		copy(ta[(r-full)*k:(r-full+1)*k], a[r*lda:r*lda+k])
-	}
+	padRows(ta, a, lda, full, m, k)
 	rb.rows4(k, ta, k, b, ldb, tc, n, n)
 	for r := full; r < m; r++ {
 		copy(c[r*ldc:r*ldc+n], tc[(r-full)*n:])
+	}
+}
+
+// padRows sets dst to rows [r0, r1) of a (stride lda, k values each) as
+// [r1−r0][k], and the rest of dst to zeros: rows padded for a kernel that
+// takes a fixed number.
+func padRows(dst, a []float32, lda, r0, r1, k int) {
+	clear(dst)
+	for r := r0; r < r1; r++ {
+		copy(dst[(r-r0)*k:(r-r0+1)*k], a[r*lda:r*lda+k])
 	}
 }
 
