@@ -23,7 +23,7 @@ func init() {
 		avx512Kernel.q4.dot = &q4DotKernels{one: asmQ4(q4Dot1AVX512, q4DotStep), four: asmQ4(q4Dot4AVX512, q4DotStep)}
 	}
 	avx512Kernel.q4.many = &q4ManyKernels{rows: 4, cols: 6, order: avx512Kernel.q4.order, tile: q4Many4x6AVX512, deq: q4DeqAVX512}
-	avx2Kernel.q4 = &q4Kernels{step: 32, order: q4StepOrder(4), one: asmQ4(q4Cols1AVX2, 32), four: asmQ4(q4Cols4AVX2, 32)}
+	avx2Kernel.q4 = &q4Kernels{step: 32, order: q4OrderAVX2(), swapQuads: true, one: asmQ4(q4Cols1AVX2, 32), four: asmQ4(q4Cols4AVX2, 32)}
 	avx2Kernel.q4.many = &q4ManyKernels{rows: 3, cols: 4, order: q4ManyOrder(avx2Kernel.q4.order), tile: q4Many3x4AVX2, deq: q4DeqAVX2}
 }
 
@@ -54,7 +54,8 @@ func asmQ4[T float32 | uint16](f asmQ4Func[T], step int) q4ColsOf[T] {
 		if b.Offset != nil {
 			off = &b.Offset[n0*bpr]
 		}
-		f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, &b.Table[0],
+		var tmp [16]float32
+		f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, g.kn.rawTable(b, &tmp),
 			&a[0], &c[0], ldc, n1-n0, g.kn.roundArg(b))
 	}
 }

@@ -12,7 +12,7 @@
 // it (q4Emulate). A byte's high nibble is the even k, its low nibble the odd
 // one. A step reads S values (S/2 code bytes: S 64 for AVX-512, 32 for
 // AVX2) and looks them up in the order the registers make (q4Order512;
-// AVX2's q4StepOrder(4)); the activations come prepared in that order
+// AVX2's q4OrderAVX2); the activations come prepared in that order
 // (prepQ4A), for R rows as [K/S][R][S]. steps is the number of steps per
 // block, nblk the blocks per column.
 //

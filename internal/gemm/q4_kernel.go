@@ -20,6 +20,10 @@ type q4Kernels struct {
 	// up as words; a subnormal value before or after rounding reads as
 	// zero, kernelTable), not its rounding in f32 registers (round 1).
 	cvt bool
+	// swapQuads: the kernels read the raw table with its middle quads
+	// swapped (T0–3, T8–11, T4–7, T12–15: rawTable), the AVX2 byte
+	// lookups' order.
+	swapQuads bool
 	// many: the kernels of products of many rows (q4_many.go), in the
 	// same arithmetic.
 	many *q4ManyKernels
@@ -28,20 +32,20 @@ type q4Kernels struct {
 	dot *q4DotKernels
 }
 
-// q4StepOrder is the order of a step of 8·dwords values whose code bytes
-// are read as dwords twice, the second copy shifted by 4, then shifted by
-// 0, 8, 16 and 24 (the AVX2 kernels, 4 dwords: kernel_q4avx2_amd64.s):
-// vector t, element j is the nibble at bit 8t of dword j mod dwords, the
-// low one (odd k) in the first copy, the high one (even k) in the second.
-func q4StepOrder(dwords int) []int {
-	order := make([]int, 8*dwords)
+// q4OrderAVX2 is the order of the AVX2 kernels' steps of 32 values
+// (kernel_q4avx2_amd64.s): vector t, lane j holds k = 8t + 2j + 1 (the low
+// nibble of code byte 4t + j) for j < 4 and k = 8t + 2(j − 4) (the high
+// nibble of byte 4t + j − 4) for j ≥ 4, as its byte lookups' unpacks
+// yield them.
+func q4OrderAVX2() []int {
+	order := make([]int, 32)
 	for t := range 4 {
-		for j := range 2 * dwords {
-			k := 8*(j%dwords) + 2*t
-			if j < dwords {
-				k++
+		for j := range 8 {
+			k := 8*t + 2*j + 1
+			if j >= 4 {
+				k = 8*t + 2*(j-4)
 			}
-			order[t*2*dwords+j] = k
+			order[t*8+j] = k
 		}
 	}
 	return order
@@ -83,6 +87,19 @@ func (k *q4Kernels) kernelTable(tbl *[16]float32, b *PackedQ4, g int) {
 		return
 	}
 	b.blockTable(tbl, g)
+}
+
+// rawTable is the raw table k's kernels read for b: b.Table, or a copy in
+// tmp with its middle quads swapped (swapQuads).
+func (k *q4Kernels) rawTable(b *PackedQ4, tmp *[16]float32) *float32 {
+	if !k.swapQuads {
+		return &b.Table[0]
+	}
+	copy(tmp[0:4], b.Table[0:4])
+	copy(tmp[4:8], b.Table[8:12])
+	copy(tmp[8:12], b.Table[4:8])
+	copy(tmp[12:16], b.Table[12:16])
+	return &tmp[0]
 }
 
 // q4ColsOf computes columns [n0, n1) of g's product for the rows whose

@@ -137,7 +137,8 @@ func q4DeqCol(kn *q4Kernels, b *PackedQ4, n int, dst []float32, stride int) {
 	if b.Offset != nil {
 		off = &b.Offset[n*bpr]
 	}
-	kn.many.deq(bpr, b.Block/kn.step, &b.Codes[n*b.K/2], &b.Scale[n*bpr], off, &b.Table[0], nil, &dst[0], stride, 1, kn.roundArg(b))
+	var tmp [16]float32
+	kn.many.deq(bpr, b.Block/kn.step, &b.Codes[n*b.K/2], &b.Scale[n*bpr], off, kn.rawTable(b, &tmp), nil, &dst[0], stride, 1, kn.roundArg(b))
 }
 
 // b2i is 1 for true and 0 for false (the kernels' flag arguments).
