@@ -77,8 +77,9 @@
 	VMOVUPS Z14, (r6)(DX*1)    \
 	VMOVUPS Z15, 64(r6)(DX*1)
 
-// ZEROY0TO11 clears the AVX2 kernels' twelve accumulators Y0-Y11.
-#define ZEROY0TO11 \
+// ZEROY0TO7 and ZEROY0TO11 clear the AVX2 kernels' accumulators Y0-Y7
+// and Y0-Y11.
+#define ZEROY0TO7 \
 	VXORPS Y0, Y0, Y0 \
 	VXORPS Y1, Y1, Y1 \
 	VXORPS Y2, Y2, Y2 \
@@ -86,7 +87,10 @@
 	VXORPS Y4, Y4, Y4 \
 	VXORPS Y5, Y5, Y5 \
 	VXORPS Y6, Y6, Y6 \
-	VXORPS Y7, Y7, Y7 \
+	VXORPS Y7, Y7, Y7
+
+#define ZEROY0TO11 \
+	ZEROY0TO7 \
 	VXORPS Y8, Y8, Y8 \
 	VXORPS Y9, Y9, Y9 \
 	VXORPS Y10, Y10, Y10 \

@@ -236,14 +236,7 @@ cols1b:
 #define COLS4A(TBL, STEP, col, blk, step, noff) \
 col: \
 	MOVQ   a+48(FP), AX \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-	VXORPS Y2, Y2, Y2 \
-	VXORPS Y3, Y3, Y3 \
-	VXORPS Y4, Y4, Y4 \
-	VXORPS Y5, Y5, Y5 \
-	VXORPS Y6, Y6, Y6 \
-	VXORPS Y7, Y7, Y7 \
+	ZEROY0TO7 \
 	MOVQ   nblk+0(FP), R10 \
 blk: \
 	TBL(noff) \
