@@ -25,7 +25,9 @@
 # --pure writes the same tensors as its default) and, for --gguf-preset,
 # bench/q4/llama_quantize.py without --pure.
 # goeval runs with --dtype bfloat16 (weight-only bf16: the embedding and
-# tied LM head bf16 in both). Needs Go, .venv, node and bench/peers'
+# tied LM head bf16 in both). GOEVAL_GEMM_KERNEL=avx2 in the environment
+# times goeval's AVX2 kernels (then without the bf16=dot column); llama.cpp
+# picks its own. Needs Go, .venv, node and bench/peers'
 # node_modules.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -41,7 +43,7 @@ while [[ $# -gt 0 ]]; do
     --prompt-len) plen="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "decode.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -50,7 +52,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 (cd "$root" && go build -o "$work/goeval" ./cmd/goeval)
 dot=""
-if grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null; then dot=1; fi
+if grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null && [[ "${GOEVAL_GEMM_KERNEL:-avx512}" == avx512 ]]; then dot=1; fi
 goeval_tps() { # model dir [backend spec] → decode tokens/s
   GOMLX_BACKEND="${2:-}" "$work/goeval" bench generate --model "$1" --device cpu --dtype bfloat16 \
     --batches 1 --batch-size 1 --prompt-len "$plen" --steps "$steps" | sed -n 's/.*decode_tok_per_s=\([0-9.]*\).*/\1/p'

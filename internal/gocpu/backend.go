@@ -81,7 +81,7 @@ func New(config string) (*Backend, error) {
 				return nil, errors.Errorf("gocpu: bf16=%q: want widen or dot", v)
 			}
 			if v == "dot" && !gemm.HasBF16Dot() {
-				return nil, errors.Errorf("gocpu: bf16=dot needs AVX512_BF16 (VDPBF16PS), which this CPU lacks")
+				return nil, errors.Errorf("gocpu: bf16=dot needs AVX512_BF16 (VDPBF16PS) and the AVX-512 kernels: this CPU lacks them, or $GOEVAL_GEMM_KERNEL chose others")
 			}
 			b.bf16Dot = v == "dot"
 		case "screen":
