@@ -33,7 +33,7 @@ func loadBnbGocpu(t *testing.T, dir string, wdt dtypes.DType, dequant bool) (*te
 // products agree to f32 rounding (gemm.MatMulQ4 sums in another order
 // than MatMul), which through the models' layers reaches 7.6e-6 with the
 // AVX-512 kernels and 1.24e-5 with the AVX2 ones (TestLoRAOverPackedQ4,
-// llama-nf4-dq, 2026-11-29; a tenth of the 1e-4 against the references).
+// llama-nf4-dq, 2026-11-29; a fifth of the 1e-4 against the references).
 const q4PackedBound = 2e-5
 
 // TestBnbPackedMatchesTransformers: the 4-bit goldens loaded on the cpu
