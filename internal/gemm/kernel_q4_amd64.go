@@ -54,8 +54,7 @@ func asmQ4[T float32 | uint16](f asmQ4Func[T], step int) q4ColsOf[T] {
 		if b.Offset != nil {
 			off = &b.Offset[n0*bpr]
 		}
-		var tmp [16]float32
-		f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, g.kn.rawTable(b, &tmp),
+		f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, g.rawTable(),
 			&a[0], &c[0], ldc, n1-n0, g.kn.roundArg(b))
 	}
 }

@@ -82,7 +82,7 @@ func runQ4Dot(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, b *P
 	for gi := range groups {
 		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, q4DotOrder, b.K)
 	}
-	runQ4Cols(kn.dot.one, kn.dot.four, &q4Group{kn: kn, b: b}, prep, c, ldc, m, threads)
+	runQ4Cols(kn.dot.one, kn.dot.four, newQ4Group(kn, b), prep, c, ldc, m, threads)
 }
 
 // q4DotPrep pools the dot path's prepared activations: a scoring

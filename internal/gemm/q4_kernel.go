@@ -21,8 +21,8 @@ type q4Kernels struct {
 	// zero, kernelTable), not its rounding in f32 registers (round 1).
 	cvt bool
 	// swapQuads: the kernels read the raw table with its middle quads
-	// swapped (T0–3, T8–11, T4–7, T12–15: rawTable), the AVX2 byte
-	// lookups' order.
+	// swapped (T0–3, T8–11, T4–7, T12–15: q4Group.rawTable), the AVX2
+	// byte lookups' order.
 	swapQuads bool
 	// many: the kernels of products of many rows (q4_many.go), in the
 	// same arithmetic.
@@ -89,19 +89,6 @@ func (k *q4Kernels) kernelTable(tbl *[16]float32, b *PackedQ4, g int) {
 	b.blockTable(tbl, g)
 }
 
-// rawTable is the raw table k's kernels read for b: b.Table, or a copy in
-// tmp with its middle quads swapped (swapQuads).
-func (k *q4Kernels) rawTable(b *PackedQ4, tmp *[16]float32) *float32 {
-	if !k.swapQuads {
-		return &b.Table[0]
-	}
-	copy(tmp[0:4], b.Table[0:4])
-	copy(tmp[4:8], b.Table[8:12])
-	copy(tmp[8:12], b.Table[4:8])
-	copy(tmp[12:16], b.Table[12:16])
-	return &tmp[0]
-}
-
 // q4ColsOf computes columns [n0, n1) of g's product for the rows whose
 // prepared activations are a (float32, or bfloat16 bits for the dot
 // kernels), into c[r·ldc + j − n0].
@@ -114,6 +101,29 @@ type q4Cols = q4ColsOf[float32]
 type q4Group struct {
 	kn *q4Kernels
 	b  *PackedQ4
+	// swapped is b.Table with its middle quads swapped where kn reads it
+	// so (swapQuads): made once a product, not per kernel call.
+	swapped [16]float32
+}
+
+// newQ4Group is kn's and b's q4Group.
+func newQ4Group(kn *q4Kernels, b *PackedQ4) *q4Group {
+	g := &q4Group{kn: kn, b: b}
+	if kn.swapQuads {
+		copy(g.swapped[0:4], b.Table[0:4])
+		copy(g.swapped[4:8], b.Table[8:12])
+		copy(g.swapped[8:12], b.Table[4:8])
+		copy(g.swapped[12:16], b.Table[12:16])
+	}
+	return g
+}
+
+// rawTable is the raw table g's kernels read: b.Table, or swapped.
+func (g *q4Group) rawTable() *float32 {
+	if g.kn.swapQuads {
+		return &g.swapped[0]
+	}
+	return &g.b.Table[0]
 }
 
 // fits reports whether the kernels take b's blocks (whole steps).
@@ -151,7 +161,7 @@ func matMulQ4Kern(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 	for gi := range groups {
 		prepQ4A(prep[gi*rows*b.K:(gi+1)*rows*b.K], a, lda, gi*rows, min(m, gi*rows+rows), rows, kn.order, b.K)
 	}
-	runQ4Cols(kn.one, kn.four, &q4Group{kn: kn, b: b}, prep, c, ldc, m, threads)
+	runQ4Cols(kn.one, kn.four, newQ4Group(kn, b), prep, c, ldc, m, threads)
 }
 
 // q4GroupRows is the rows a kernel call computes for m rows: 1 or 4.

@@ -68,7 +68,7 @@ func q4ManyOrder(order []int) []int {
 // matMulQ4Many is MatMulQ4 through kn's many-row kernels (kn.many set,
 // kn.fits(b), arguments checked).
 func matMulQ4Many(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, b *PackedQ4, threads int) {
-	mk := kn.many
+	mk, grp := kn.many, newQ4Group(kn, b)
 	rb := q4ManyRowBlock(b.K)
 	p := getPooled[float32](&q4ManyPrep, roundUp(min(m, rb), mk.rows)*b.K)
 	defer q4ManyPrep.Put(p)
@@ -83,15 +83,16 @@ func matMulQ4Many(kn *q4Kernels, c []float32, ldc int, a []float32, lda, m int, 
 			}
 		})
 		q4Parallel(b.N, (r1-r0)*b.N*b.K, threads, func(n0, n1 int) {
-			q4ManyCols(kn, b, prep, c[r0*ldc:], ldc, r1-r0, n0, n1)
+			q4ManyCols(grp, prep, c[r0*ldc:], ldc, r1-r0, n0, n1)
 		})
 	}
 }
 
-// q4ManyCols computes columns [n0, n1) of m rows whose activations are
-// prepared in prep (groups of mk.rows, the last padded with zeros), a
-// tile of columns at a time.
-func q4ManyCols(kn *q4Kernels, b *PackedQ4, prep, c []float32, ldc, m, n0, n1 int) {
+// q4ManyCols computes columns [n0, n1) of grp's product for m rows whose
+// activations are prepared in prep (groups of mk.rows, the last padded
+// with zeros), a tile of columns at a time.
+func q4ManyCols(grp *q4Group, prep, c []float32, ldc, m, n0, n1 int) {
+	kn, b := grp.kn, grp.b
 	mk := kn.many
 	most := q4ManyTileCols(b.K, mk.cols)
 	tiles := (n1 - n0 + most - 1) / most
@@ -106,7 +107,7 @@ func q4ManyCols(kn *q4Kernels, b *PackedQ4, prep, c []float32, ldc, m, n0, n1 in
 		clear(w[(t1-t0)/mk.cols*mk.cols*b.K : cols*b.K]) // the last group's missing columns
 		for j := t0; j < t1; j++ {
 			g, i := (j-t0)/mk.cols, (j-t0)%mk.cols
-			q4DeqCol(kn, b, j, w[(g*mk.cols*b.K)+i*kn.step:], mk.cols*kn.step)
+			q4DeqCol(grp, j, w[(g*mk.cols*b.K)+i*kn.step:], mk.cols*kn.step)
 		}
 		for r := 0; r < m; r += mk.rows {
 			// A pass over the tile's columns reads half the rows' values,
@@ -131,14 +132,14 @@ func q4ManyCols(kn *q4Kernels, b *PackedQ4, prep, c []float32, ldc, m, n0, n1 in
 
 // q4DeqCol writes column n's dequantized values in the step order (step
 // values a step, each stride floats after the one before) to dst.
-func q4DeqCol(kn *q4Kernels, b *PackedQ4, n int, dst []float32, stride int) {
+func q4DeqCol(grp *q4Group, n int, dst []float32, stride int) {
+	kn, b := grp.kn, grp.b
 	bpr := b.K / b.Block
 	var off *float32
 	if b.Offset != nil {
 		off = &b.Offset[n*bpr]
 	}
-	var tmp [16]float32
-	kn.many.deq(bpr, b.Block/kn.step, &b.Codes[n*b.K/2], &b.Scale[n*bpr], off, kn.rawTable(b, &tmp), nil, &dst[0], stride, 1, kn.roundArg(b))
+	kn.many.deq(bpr, b.Block/kn.step, &b.Codes[n*b.K/2], &b.Scale[n*bpr], off, grp.rawTable(), nil, &dst[0], stride, 1, kn.roundArg(b))
 }
 
 // b2i is 1 for true and 0 for false (the kernels' flag arguments).
