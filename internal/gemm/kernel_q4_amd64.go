@@ -39,23 +39,11 @@ func q4Many4x6AVX512(k int, a, w, c *float32, ldc int, tmp *float32, pass int)
 //go:noescape
 func q4Many3x4AVX2(k int, a, w, c *float32, ldc int, tmp *float32, pass int)
 
-// asmQ4Func is the frame of the assembly 4-bit kernels, their
-// activations float32 (kernel_q4_amd64.s, kernel_q4avx2_amd64.s) or
-// bfloat16 bits (kernel_q4dot_amd64.s).
-type asmQ4Func[T float32 | uint16] func(nblk, steps int, codes *byte, scale, offset, table *float32, a *T, c *float32, ldc, ncols, round int)
-
 // asmQ4 wraps an assembly kernel whose steps read step values as a
 // q4ColsOf; the caller (q4Group) has bounded the slices.
-func asmQ4[T float32 | uint16](f asmQ4Func[T], step int) q4ColsOf[T] {
+func asmQ4[T float32 | uint16](f q4Frame[T], step int) q4ColsOf[T] {
 	return func(g *q4Group, n0, n1 int, a []T, c []float32, ldc int) {
-		b := g.b
-		bpr := b.K / b.Block
-		var off *float32
-		if b.Offset != nil {
-			off = &b.Offset[n0*bpr]
-		}
-		f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, g.rawTable(),
-			&a[0], &c[0], ldc, n1-n0, g.kn.roundArg(b))
+		callQ4(f, step, g, n0, n1-n0, &a[0], &c[0], ldc)
 	}
 }
 
@@ -65,7 +53,7 @@ func q4Pairs1AVX512(nblk, steps int, codes *byte, scale, offset, table, a, c *fl
 // asmQ4Pairs is asmQ4 through pairs (a kernel for an even number of
 // columns) for all but a last odd column, which goes through one, where
 // K is at least q4PairsMinK; else one for every column.
-func asmQ4Pairs(pairs, one asmQ4Func[float32]) q4Cols {
+func asmQ4Pairs(pairs, one q4Frame[float32]) q4Cols {
 	p, o := asmQ4(pairs, 64), asmQ4(one, 64)
 	return func(g *q4Group, n0, n1 int, a, c []float32, ldc int) {
 		if g.b.K < q4PairsMinK {

@@ -126,6 +126,23 @@ func (g *q4Group) rawTable() *float32 {
 	return &g.b.Table[0]
 }
 
+// q4Frame is the argument frame of the assembly 4-bit kernels, their
+// activations float32 (kernel_q4_amd64.s, kernel_q4avx2_amd64.s) or
+// bfloat16 bits (kernel_q4dot_amd64.s).
+type q4Frame[T float32 | uint16] func(nblk, steps int, codes *byte, scale, offset, table *float32, a *T, c *float32, ldc, ncols, round int)
+
+// callQ4 runs kernel f, whose steps read step values, over ncols columns
+// of g's weight from column n0, with g's raw table and rounding.
+func callQ4[T float32 | uint16](f q4Frame[T], step int, g *q4Group, n0, ncols int, a *T, c *float32, ldc int) {
+	b := g.b
+	bpr := b.K / b.Block
+	var off *float32
+	if b.Offset != nil {
+		off = &b.Offset[n0*bpr]
+	}
+	f(bpr, b.Block/step, &b.Codes[n0*b.K/2], &b.Scale[n0*bpr], off, g.rawTable(), a, c, ldc, ncols, g.kn.roundArg(b))
+}
+
 // fits reports whether the kernels take b's blocks (whole steps).
 func (k *q4Kernels) fits(b *PackedQ4) bool { return b.Block%k.step == 0 }
 

@@ -40,7 +40,7 @@ type q4ManyKernels struct {
 	// deq writes ncols columns' dequantized values, in the step order, to
 	// c, a step ldc floats after the one before (the lookup kernels'
 	// frame; a unused).
-	deq func(nblk, steps int, codes *byte, scale, offset, table, a, c *float32, ldc, ncols, round int)
+	deq q4Frame[float32]
 }
 
 // q4ManyRowBlock is the rows a many-row product prepares at a time:
@@ -133,13 +133,7 @@ func q4ManyCols(grp *q4Group, prep, c []float32, ldc, m, n0, n1 int) {
 // q4DeqCol writes column n's dequantized values in the step order (step
 // values a step, each stride floats after the one before) to dst.
 func q4DeqCol(grp *q4Group, n int, dst []float32, stride int) {
-	kn, b := grp.kn, grp.b
-	bpr := b.K / b.Block
-	var off *float32
-	if b.Offset != nil {
-		off = &b.Offset[n*bpr]
-	}
-	kn.many.deq(bpr, b.Block/kn.step, &b.Codes[n*b.K/2], &b.Scale[n*bpr], off, grp.rawTable(), nil, &dst[0], stride, 1, kn.roundArg(b))
+	callQ4(grp.kn.many.deq, grp.kn.step, grp, n, 1, nil, &dst[0], stride)
 }
 
 // b2i is 1 for true and 0 for false (the kernels' flag arguments).
