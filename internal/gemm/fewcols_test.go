@@ -49,17 +49,13 @@ func BenchmarkFewCols(b *testing.B) {
 				continue
 			}
 			b.Run(fmt.Sprintf("caches=%d/%s", heads, path), func(b *testing.B) {
-				i := 0
-				for b.Loop() {
-					a := caches[(i%heads)*m*k:]
+				benchCaches(b, caches, m*k, func(a []float32) {
 					if path == "fewcols" {
 						MatMulFewCols(c, n, a, k, m, q, k, k, n)
 					} else {
 						MatMul(c, n, a, k, m, PackB(q, k, n, k, true), 1)
 					}
-					i++
-				}
-				b.ReportMetric(float64(4*m*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				})
 			})
 		}
 	}
