@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes/bfloat16"
 	"github.com/x448/float16"
 
+	"github.com/goeval/goeval/internal/par"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
@@ -17,21 +18,28 @@ func flatIn(data []float32, dtype dtypes.DType) any {
 	switch dtype {
 	case dtypes.BFloat16:
 		out := make([]bfloat16.BFloat16, len(data))
-		for i, f := range data {
-			out[i] = bfloat16.FromBits(safetensors.Float32ToBF16(f))
-		}
+		par.For(len(data), roundGrain, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				out[i] = bfloat16.FromBits(safetensors.Float32ToBF16(data[i]))
+			}
+		})
 		return out
 	case dtypes.Float16:
 		out := make([]float16.Float16, len(data))
-		for i, f := range data {
-			out[i] = float16.Fromfloat32(f)
-		}
+		par.For(len(data), roundGrain, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				out[i] = float16.Fromfloat32(data[i])
+			}
+		})
 		return out
 	case dtypes.Float32:
 		return data
 	}
 	panic(fmt.Sprintf("models: no conversion to %s", dtype))
 }
+
+// roundGrain is the fewest values a goroutine of flatIn rounds.
+const roundGrain = 1 << 18
 
 // floatDType reports whether dtype is one LoadWeights stores weights in.
 func floatDType(dtype dtypes.DType) bool {

@@ -14,6 +14,7 @@ import (
 	"github.com/x448/float16"
 
 	"github.com/goeval/goeval/internal/gocpu"
+	"github.com/goeval/goeval/internal/par"
 	"github.com/goeval/goeval/models/safetensors"
 )
 
@@ -182,6 +183,9 @@ func loadWeights(ctx *context.Context, backend backends.Backend, cfg *Config, s 
 
 // loadTensor converts one checkpoint tensor into a device tensor of dtype.
 func loadTensor(backend backends.Backend, s Tensors, name string, info safetensors.TensorInfo, dtype dtypes.DType, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
+	if dtype == dtypes.BFloat16 && tf == nil {
+		return loadMatrixBF16(backend, s, name, info, nil, transpose) // no float32 copy
+	}
 	data, err := s.Float32(name)
 	if err != nil {
 		return nil, err
@@ -250,18 +254,21 @@ func sameSlice(a, b []float32) bool {
 }
 
 // transposed returns the [cols, rows] transpose of a row-major [rows, cols]
-// matrix, in blocks of 64×64 for the caches.
-func transposed(data []float32, rows, cols int) []float32 {
-	out := make([]float32, len(data))
+// matrix, in blocks of 64×64 for the caches, bands of 64 rows on all
+// processors.
+func transposed[T any](data []T, rows, cols int) []T {
+	out := make([]T, len(data))
 	const blk = 64
-	for r0 := 0; r0 < rows; r0 += blk {
-		for c0 := 0; c0 < cols; c0 += blk {
-			for r := r0; r < min(r0+blk, rows); r++ {
-				for c := c0; c < min(c0+blk, cols); c++ {
-					out[c*rows+r] = data[r*cols+c]
+	par.For((rows+blk-1)/blk, 4, func(b0, b1 int) {
+		for r0 := b0 * blk; r0 < min(b1*blk, rows); r0 += blk {
+			for c0 := 0; c0 < cols; c0 += blk {
+				for r := r0; r < min(r0+blk, rows); r++ {
+					for c := c0; c < min(c0+blk, cols); c++ {
+						out[c*rows+r] = data[r*cols+c]
+					}
 				}
 			}
 		}
-	}
+	})
 	return out
 }

@@ -15,24 +15,53 @@ import (
 )
 
 // loadMatrixBF16 stores checkpoint tensor name as a bfloat16 device
-// tensor for weight-only bf16 (LoadOptions.WeightDType): BF16 values
-// copied, F32 and F16 ones rounded to nearest even. Untransformed, it is
-// written from the file mapping straight into the backend's shared
-// buffer, the mapped pages dropped behind (safetensors.BF16Into): no f32
-// copy, so loading peaks near the bf16 weights. A transform (a merged
-// adapter) or a transposed layout goes through float32 first.
+// tensor: for weight-only bf16 (LoadOptions.WeightDType), and for any
+// tensor loaded in bfloat16 without a transform. BF16 values are copied,
+// F32 and F16 ones rounded to nearest even (safetensors.BF16Into, on all
+// processors), with no float32 copy; the mapped pages are dropped behind.
+// Where the backend shares buffers and nothing is transposed, the values
+// go straight into its buffer, so loading peaks near the bf16 weights;
+// else into one bf16 slice (transposed in bf16) that the backend copies.
+// A transform (a merged adapter) goes through float32 first.
 func loadMatrixBF16(backend backends.Backend, s Tensors, name string, info safetensors.TensorInfo, tf WeightTransform, transpose bool) (*tensors.Tensor, error) {
-	if tf != nil || transpose || !backend.HasSharedBuffers() {
+	if tf != nil {
 		return loadMatrixBF16Via32(backend, s, name, info, tf, transpose)
 	}
-	buf, dst, err := backend.NewSharedBuffer(0, shapes.Make(dtypes.BFloat16, info.Shape...))
+	shape := shapes.Make(dtypes.BFloat16, info.Shape...)
+	if !transpose && backend.HasSharedBuffers() {
+		buf, dst, err := backend.NewSharedBuffer(0, shape)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.BF16Into(name, bits16(dst.([]bfloat16.BFloat16)), releaseBytes); err != nil {
+			return nil, err
+		}
+		return tensors.FromBuffer(backend, buf)
+	}
+	bf, shape, err := hostBF16(s, name, info, transpose)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.BF16Into(name, bits16(dst.([]bfloat16.BFloat16)), releaseBytes); err != nil {
+	buf, err := backend.BufferFromFlatData(0, bf, shape)
+	if err != nil {
 		return nil, err
 	}
 	return tensors.FromBuffer(backend, buf)
+}
+
+// hostBF16 is tensor name in bfloat16 in a new slice, transposed to
+// [in, out] with transpose, and its shape.
+func hostBF16(s Tensors, name string, info safetensors.TensorInfo, transpose bool) ([]bfloat16.BFloat16, shapes.Shape, error) {
+	shape := shapes.Make(dtypes.BFloat16, info.Shape...)
+	bf := make([]bfloat16.BFloat16, shape.Size())
+	if err := s.BF16Into(name, bits16(bf), releaseBytes); err != nil {
+		return nil, shape, err
+	}
+	if transpose {
+		bf = transposed(bf, info.Shape[0], info.Shape[1])
+		shape = shapes.Make(dtypes.BFloat16, info.Shape[1], info.Shape[0])
+	}
+	return bf, shape, nil
 }
 
 // loadMatrixBF16Via32 is loadMatrixBF16 through a float32 copy.

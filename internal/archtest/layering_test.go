@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"internal/vmath":   0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
 	"internal/sandbox": 0, // generated programs run confined (namespaces, seccomp, Landlock, rlimits); no GoMLX
 	"internal/procfs":  0, // Linux /proc values (peak RSS, memory available)
+	"internal/par":     0, // a loop split over the processors (checkpoint loading's conversions)
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "metrics/mathverify": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator

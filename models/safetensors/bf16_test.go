@@ -4,6 +4,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/goeval/goeval/internal/errs"
@@ -45,12 +46,12 @@ func TestBF16Into(t *testing.T) {
 		}
 	}
 	got := make([]uint16, len(big))
-	seen := 0
-	if err := s.BF16Into("d", got, func(raw []byte) { seen += len(raw) }); err != nil {
+	var seen atomic.Int64 // the chunks run on all processors
+	if err := s.BF16Into("d", got, func(raw []byte) { seen.Add(int64(len(raw))) }); err != nil {
 		t.Fatal(err)
 	}
-	if seen != 4*len(big) {
-		t.Errorf("done saw %d bytes, want %d", seen, 4*len(big))
+	if seen.Load() != int64(4*len(big)) {
+		t.Errorf("done saw %d bytes, want %d", seen.Load(), 4*len(big))
 	}
 	for i, f := range big {
 		if got[i] != Float32ToBF16(f) {

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/goeval/goeval/internal/errs"
+	"github.com/goeval/goeval/internal/par"
 	"github.com/x448/float16"
 )
 
@@ -149,19 +150,26 @@ func (s *Set) Float32(name string) ([]float32, error) {
 		return out, nil
 	case "F16":
 		out := make([]float32, n)
-		for i := range out {
-			out[i] = float16.Frombits(binary.LittleEndian.Uint16(b[2*i:])).Float32()
-		}
+		par.For(n, widenGrain, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				out[i] = float16.Frombits(binary.LittleEndian.Uint16(b[2*i:])).Float32()
+			}
+		})
 		return out, nil
 	case "BF16":
 		out := make([]float32, n)
-		for i := range out {
-			out[i] = BF16ToFloat32(binary.LittleEndian.Uint16(b[2*i:]))
-		}
+		par.For(n, widenGrain, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				out[i] = BF16ToFloat32(binary.LittleEndian.Uint16(b[2*i:]))
+			}
+		})
 		return out, nil
 	}
 	return nil, errs.BadInputf("%s: tensor %q has dtype %s; only F32, F16 and BF16 convert to float32", t.File, name, t.DType)
 }
+
+// widenGrain is the fewest values a goroutine of Float32 widens.
+const widenGrain = 1 << 18
 
 // nativeLittleEndian is true on little-endian hosts, where F32 data can be
 // used in place.
