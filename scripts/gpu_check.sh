@@ -3,10 +3,12 @@
 # on a machine with PyTorch, transformers and JAX but no Go (the binaries
 # and lm-eval's wheels come from scripts/gpu_bundle.sh). Not part of CI.
 #
-# The default run (steps 1 4 9 10) fits in 9 minutes of an H100
-# (GPU_CHECK_BUDGET, 540 s: step 1 takes at most 60 s, 4 220 s, 9 200 s,
+# The default run (steps 1 4 9 10) fits in 9.5 minutes of an H100 or H200
+# (GPU_CHECK_BUDGET, 570 s: step 1 takes at most 60 s, 4 320 s, 9 190 s,
 # 10 50 s, each command within its step a cap of its own; a step is
-# skipped when under 15 s are left) and ends with a summary table:
+# skipped when under 15 s are left) and ends with a summary table. On an
+# H200 (2026-11-30) lm-eval's side of step 4 took 115 s a dtype and
+# goeval's 35-48 s, which the earlier 110 s cap cut short:
 #   1. device resolution (--device auto must pick cuda) and a first forward;
 #   4. whole runs, bench/peers/run_vs_lmeval.sh at the Qwen2.5-0.5B shape,
 #      goeval run against lm_eval --model hf on the same GPU, both sides in
@@ -36,7 +38,12 @@
 #      the graph) against --dequantize-4bit: scores, tokens, decode and peak memory;
 #   8. the machine's CPU, 2 cores: goeval's matrix kernels (AVX-512 where it
 #      has it) checked against the reference, and scoring with --device cpu
-#      per kernel.
+#      per kernel;
+#  11. where bf16 compile time goes (bf16 graphs compiled about twice as
+#      slowly as f32 ones on the H200): bf16 scoring and decode at the 0.5B
+#      shape under XLA flag sets (autotuning off, Triton GEMMs off), their
+#      compile times and speed, and the log-probs of each against the
+#      default flags'. About 3 minutes: GPU_CHECK_STEPS="1 11".
 #
 # Usage: scripts/gpu_check.sh [BUNDLE_DIR] [OUT_DIR]   (defaults .gpu, $OUT)
 # GPU_CHECK_STEPS="1 4 7" runs only those steps (step 1, which finds the
@@ -49,8 +56,8 @@ source "$(dirname "$0")/gpu_lib.sh"
 gpu_setup gpu_check "$@"
 export HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
 steps=" ${GPU_CHECK_STEPS:-1 4 9 10} "
-[[ $steps == " all " ]] && steps=" 1 2 3 4 5 6 7 8 9 10 "
-budget=${GPU_CHECK_BUDGET:-540} D=${GPU_CHECK_DEVICE:-cuda} quick=${GPU_CHECK_QUICK:-0}
+[[ $steps == " all " ]] && steps=" 1 2 3 4 5 6 7 8 9 10 11 "
+budget=${GPU_CHECK_BUDGET:-570} D=${GPU_CHECK_DEVICE:-cuda} quick=${GPU_CHECK_QUICK:-0}
 step() { echo; echo "== $1 [$(date +%T), ${SECONDS} s]"; }
 want() { [[ $steps == *" $1 "* ]]; }
 trap summary EXIT
@@ -66,7 +73,7 @@ else
   small05=() smallllama=()
   rvl_sizes=(--docs 80 --limit 80 --mmlu-limit 3 --gsm8k-limit 16 --lmeval-batch-size 32)
   nreq=512 gen_batches=1,32,128 prompt_len=128 gen_steps=32 auto_limit=16
-  cap4=220 rvl_cap=110
+  cap4=320 rvl_cap=160
 fi
 
 step "environment"
@@ -225,7 +232,7 @@ done
 head -16 "$work/req.jsonl" >"$work/req16.jsonl"
 "${cpu2[@]}" timeout 150 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req16.jsonl" --batch-size 8 --threads 2 --device cpu 2>&1 | tail -1
 fi
-if want 9 && begin "9. bfloat16 at the Llama-3.2-1B and Llama-3.1-8B shapes: MFU, scoring and decode against transformers" 200; then
+if want 9 && begin "9. bfloat16 at the Llama-3.2-1B and Llama-3.1-8B shapes: MFU, scoring and decode against transformers" 190; then
 peak=$(timeout "$(t 40)" python3 scripts/gpu_summary.py peak "$D" "$quick")
 echo "torch bfloat16 dense matmul: ${peak:-?} TFLOP/s ($D)"
 note 9 "torch bf16 dense matmul peak" "${peak:-?} TFLOP/s"
@@ -258,5 +265,28 @@ grep -v '^I[0-9]' "$work/auto8b.log" | tail -6
 python3 scripts/gpu_summary.py auto "$work/auto8b" "$work/auto8b.log" "$out/summary.tsv"
 fi
 
+if want 11 && begin "11. bfloat16 compile time under XLA flag sets (0.5B shape): scoring and decode" 240; then
+model05
+head -64 "$work/req.jsonl" >"$work/req64.jsonl"
+for flags in "" --xla_gpu_autotune_level=0 --xla_gpu_enable_triton_gemm=false "--xla_gpu_autotune_level=0 --xla_gpu_enable_triton_gemm=false"; do
+  tag=${flags:-default}
+  tag=${tag// /_}
+  echo "-- XLA_FLAGS=${flags:-none (goeval adds its defaults)}"
+  XLA_FLAGS="$flags" timeout "$(t 40)" $G bench score --model "$m" --device "$D" --dtype bfloat16 --batch-size 64 --requests 512 2>&1 |
+    grep -o 'tokens/s=[0-9.]*\|compile_ms=[0-9.]*\|graphs=[0-9]*' | tr '\n' ' '
+  echo
+  XLA_FLAGS="$flags" timeout "$(t 40)" $G bench generate --model "$m" --device "$D" --dtype bfloat16 --batches 1,32 \
+    --prompt-len 128 --steps 32 2>&1 | grep -v '^I[0-9]' | tail -2
+  XLA_FLAGS="$flags" timeout "$(t 30)" $G score --model "$m" --device "$D" --dtype bfloat16 --batch-size 64 \
+    <"$work/req64.jsonl" >"$work/c11-$tag.jsonl" 2>/dev/null
+  [[ $tag == default ]] || python3 - "$work/c11-default.jsonl" "$work/c11-$tag.jsonl" <<'EOF'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+d = max((abs(x["logprob"] - y["logprob"]) for x, y in zip(a, b)), default=float("nan"))
+print(f"log-probs against the default flags: {len(b)} of {len(a)} requests, max |Δ| {d:.3g}")
+EOF
+done
+fi
 echo
 echo "== done [$(date +%T), ${SECONDS} s]"
