@@ -41,7 +41,8 @@
 #      per kernel;
 #  11. where bf16 compile time goes (bf16 graphs compiled about twice as
 #      slowly as f32 ones on the H200): bf16 scoring and decode at the 0.5B
-#      shape under XLA flag sets (autotuning off, Triton GEMMs off), their
+#      shape under XLA flag sets (GEMM autotuning off, command buffers off;
+#      goeval already turns Triton GEMMs off on CUDA), their
 #      compile times and speed, and the log-probs of each against the
 #      default flags'. About 3 minutes: GPU_CHECK_STEPS="1 11".
 #
@@ -268,7 +269,7 @@ fi
 if want 11 && begin "11. bfloat16 compile time under XLA flag sets (0.5B shape): scoring and decode" 240; then
 model05
 head -64 "$work/req.jsonl" >"$work/req64.jsonl"
-for flags in "" --xla_gpu_autotune_level=0 --xla_gpu_enable_triton_gemm=false "--xla_gpu_autotune_level=0 --xla_gpu_enable_triton_gemm=false"; do
+for flags in "" --xla_gpu_autotune_level=0 --xla_gpu_enable_command_buffer= "--xla_gpu_autotune_level=0 --xla_gpu_enable_command_buffer="; do
   tag=${flags:-default}
   tag=${tag// /_}
   echo "-- XLA_FLAGS=${flags:-none (goeval adds its defaults)}"
