@@ -42,8 +42,9 @@ func backendSpec(o Options) (string, error) {
 	return c.Spec, err
 }
 
-// newBackend creates the backend for spec.
-func newBackend(spec string) (backends.Backend, error) {
+// newBackend creates the backend for spec; an XLA plugin's compiles are
+// cached in cache (compilecache.go; "" for none).
+func newBackend(spec string, cache compileCache) (backends.Backend, error) {
 	name, config, _ := strings.Cut(spec, ":")
 	switch name {
 	case "go":
@@ -65,7 +66,7 @@ func newBackend(spec string) (backends.Backend, error) {
 		if deviceOf(spec) == "cuda" {
 			cudaSetup()
 		}
-		return newXLABackend(config)
+		return newXLABackend(config, cache)
 	}
 	return nil, errs.BadInputf("backend %q: unknown backend (use go[:options] or xla:<plugin path>)", spec)
 }
@@ -169,7 +170,7 @@ func pythonRoots() []string {
 // its description: proof that a plugin loads.
 func ProbeBackend(spec string) (name string, err error) {
 	err = tryCatch("backend "+spec, func() error {
-		b, err := newBackend(spec)
+		b, err := newBackend(spec, compileCacheOf(Options{}))
 		if err != nil {
 			return err
 		}

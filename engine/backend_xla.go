@@ -11,9 +11,11 @@ import (
 )
 
 // newXLABackend loads a PJRT plugin (an absolute path or a go-xla plugin
-// name) without go-xla's auto-install (no downloads at run time).
-func newXLABackend(plugin string) (backends.Backend, error) {
+// name) without go-xla's auto-install (no downloads at run time), its
+// compiles cached on disk when cache names a folder and plugin a file.
+func newXLABackend(plugin string, cache compileCache) (backends.Backend, error) {
 	xla.EnableAutoInstall(false)
+	cache.install(plugin)
 	var options pjrt.NamedValuesMap
 	if deviceOf("xla:"+plugin) == "cuda" && env.CUDAPreallocate.Get() != "1" {
 		// The CUDA plugin would take 75% of the GPU's memory up front, so a

@@ -172,6 +172,7 @@ func (e *Engine) compileAhead(jobs []compileJob) error {
 		}
 	}
 	start := time.Now()
+	hits0, _ := CompileCacheStats()
 	took := make([]time.Duration, len(todo))
 	errs := make([]error, len(todo))
 	work := make(chan int)
@@ -202,6 +203,9 @@ func (e *Engine) compileAhead(jobs []compileJob) error {
 		e.opts.logf("compiled %s graph in %v (ahead, %d at a time)", j.key, took[i].Round(time.Millisecond), min(compileWorkers(), len(todo)))
 	}
 	e.stats.CompileTime += wall
+	if hits, _ := CompileCacheStats(); hits > hits0 {
+		e.opts.logf("%d of those %d graphs loaded from the compile cache", hits-hits0, len(todo))
+	}
 	return nil
 }
 

@@ -277,6 +277,7 @@ func (e *Engine) compileOnce(exec *mlctx.Exec, key string, args []any) error {
 		return nil
 	}
 	start := time.Now()
+	hits0, _ := CompileCacheStats()
 	if err := exec.PreCompile(args...); err != nil {
 		return fmt.Errorf("compile %s graph: %w", key, err)
 	}
@@ -284,7 +285,11 @@ func (e *Engine) compileOnce(exec *mlctx.Exec, key string, args []any) error {
 	e.seen[key] = true
 	e.stats.Compiles++
 	e.stats.CompileTime += d
-	e.opts.logf("compiled %s graph in %v (%d graphs so far)", key, d.Round(time.Microsecond), e.stats.Compiles)
+	from := ""
+	if hits, _ := CompileCacheStats(); hits > hits0 {
+		from = ", from the compile cache"
+	}
+	e.opts.logf("compiled %s graph in %v (%d graphs so far%s)", key, d.Round(time.Microsecond), e.stats.Compiles, from)
 	return nil
 }
 

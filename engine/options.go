@@ -133,8 +133,16 @@ type Options struct {
 	// negative value no cache (prefixes are then recomputed at the head of
 	// each row).
 	PrefixCacheMB int
+	// CompileCache is the folder that keeps XLA's compiled executables
+	// between runs (compilecache.go): "" is $GOEVAL_COMPILE_CACHE, else
+	// <user cache dir>/goeval/xla; "off" keeps none. The pure-Go backend
+	// compiles nothing worth keeping and ignores it.
+	CompileCache string
 	// Logf receives progress and compile messages; nil discards them.
 	Logf func(format string, args ...any)
+	// Warnf receives warnings about work that goes on regardless (a
+	// compile cache that cannot be read or written); nil discards them.
+	Warnf func(format string, args ...any)
 	// DeviceNum is the backend's device the engine runs on (0: the first):
 	// its weights are loaded there and its graphs run there. OpenReplicas
 	// opens one engine per device.

@@ -27,7 +27,7 @@ func TestPrefillShapes(t *testing.T) {
 		{spec: "go", n: 300, s: 1024, wantT: 384, waiting: 8, wantAdmitted: 8, wantP: 8},
 		{spec: "go", n: 300, s: 1024, wantT: 384, waiting: 3, wantAdmitted: 3, wantP: 4},
 	} {
-		b, err := newBackend(c.spec)
+		b, err := newBackend(c.spec, compileCache{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,7 +68,7 @@ func (o Options) backendFor(spec string) (backends.Backend, error) {
 	b := o.shared
 	if b == nil {
 		var err error
-		if b, err = newBackend(spec); err != nil {
+		if b, err = newBackend(spec, compileCacheOf(o)); err != nil {
 			return nil, err
 		}
 	}
@@ -99,7 +99,7 @@ func OpenReplicas(dir string, opts Options, devices []int) ([]*Engine, error) {
 		return nil, fmt.Errorf("model %s: %w", dir, err)
 	}
 	var b backends.Backend
-	if err := tryCatch("backend "+spec, func() (err error) { b, err = newBackend(spec); return err }); err != nil {
+	if err := tryCatch("backend "+spec, func() (err error) { b, err = newBackend(spec, compileCacheOf(opts)); return err }); err != nil {
 		return nil, fmt.Errorf("model %s: %w", dir, err)
 	}
 	if devices == nil {

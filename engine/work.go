@@ -6,11 +6,19 @@ package engine
 type Work struct {
 	Stats
 	Gen GenStats
+	// CacheLoads are the compiles this process loaded from the compile
+	// cache instead of compiling (compilecache.go; counted in Compiles too).
+	// The count is the process's, not the engine's: engines compiling at
+	// once in one process (replicas) each see the others' loads.
+	CacheLoads int
 }
 
 // Work returns the cumulative counters; subtract an earlier Work (Since)
 // for one evaluation's share.
-func (e *Engine) Work() Work { return Work{Stats: e.Stats(), Gen: e.GenStats()} }
+func (e *Engine) Work() Work {
+	hits, _ := CompileCacheStats()
+	return Work{Stats: e.Stats(), Gen: e.GenStats(), CacheLoads: int(hits)}
+}
 
 // Since is w minus an earlier snapshot b.
 func (w Work) Since(b Work) Work {
@@ -34,5 +42,5 @@ func (w Work) Since(b Work) Work {
 	g.DecodeSteps -= b.Gen.DecodeSteps
 	g.DecodeTokens -= b.Gen.DecodeTokens
 	g.DecodeTime -= b.Gen.DecodeTime
-	return Work{Stats: s, Gen: g}
+	return Work{Stats: s, Gen: g, CacheLoads: w.CacheLoads - b.CacheLoads}
 }

@@ -25,8 +25,11 @@ type Timing struct {
 	// those prefilled (fewer where prompts share a prefix), DecodedTokens
 	// the tokens generated.
 	PromptTokensRequested, PrefillTokens, DecodedTokens int
-	ShapesCompiled                                      int
-	Compile, Forward                                    time.Duration // waiting for compiles; running graphs
+	// ShapesCompiled are the graph shapes compiled, ShapesFromCache those
+	// loaded from the compile cache instead (XLA devices); Compile is the
+	// time spent waiting for either.
+	ShapesCompiled, ShapesFromCache int
+	Compile, Forward                time.Duration // waiting for compiles; running graphs
 	// ScoringBatch is the most rows a scoring pass took by the end (the
 	// auto batch after any out-of-memory back-offs), GenerationBatch the
 	// decode batch (cache rows) of the last generation, Backoffs the
@@ -41,7 +44,8 @@ type Timing struct {
 // fields is t as the results file writes it, in goeval's key order:
 // seconds to the millisecond, the computed ratio to four places (only with
 // scoring tokens), the prefix store's peak in MiB to one place, then the
-// batches, back-offs and peak resident MiB that are not 0.
+// shapes loaded from the compile cache, batches, back-offs and peak
+// resident MiB that are not 0.
 func (t Timing) fields() *py.Map[any] {
 	secs := func(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
 	m := py.NewMap[any]()
@@ -64,7 +68,7 @@ func (t Timing) fields() *py.Map[any] {
 	for _, kv := range []struct {
 		key string
 		v   int
-	}{{"scoring_batch_size", t.ScoringBatch}, {"generation_batch_size", t.GenerationBatch}, {"oom_backoffs", t.Backoffs}} {
+	}{{"shapes_from_compile_cache", t.ShapesFromCache}, {"scoring_batch_size", t.ScoringBatch}, {"generation_batch_size", t.GenerationBatch}, {"oom_backoffs", t.Backoffs}} {
 		if kv.v != 0 {
 			m.Set(kv.key, kv.v)
 		}
@@ -90,6 +94,7 @@ func (t Timing) Add(u Timing) Timing {
 	t.PrefillTokens += u.PrefillTokens
 	t.DecodedTokens += u.DecodedTokens
 	t.ShapesCompiled += u.ShapesCompiled
+	t.ShapesFromCache += u.ShapesFromCache
 	t.Compile += u.Compile
 	t.Forward += u.Forward
 	return t

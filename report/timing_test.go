@@ -27,12 +27,13 @@ func TestTimingFields(t *testing.T) {
 	}
 }
 
-// TestTimingBatches: the batches, back-offs and peak resident memory come
-// last, each only when not 0, the memory in whole MiB.
+// TestTimingBatches: the shapes loaded from the compile cache, batches,
+// back-offs and peak resident memory come last, each only when not 0, the
+// memory in whole MiB.
 func TestTimingBatches(t *testing.T) {
-	tm := Timing{ScoringBatch: 4, Backoffs: 1, PeakRSS: 1536 << 20}
+	tm := Timing{ShapesFromCache: 3, ScoringBatch: 4, Backoffs: 1, PeakRSS: 1536 << 20}
 	b, _ := py.JSON(tm.fields(), false)
-	want := `"forward_seconds": 0.0, "scoring_batch_size": 4, "oom_backoffs": 1, "peak_rss_mb": 1536}`
+	want := `"forward_seconds": 0.0, "shapes_from_compile_cache": 3, "scoring_batch_size": 4, "oom_backoffs": 1, "peak_rss_mb": 1536}`
 	if !strings.HasSuffix(string(b), want) {
 		t.Errorf("fields = %s\nwant it to end %s", b, want)
 	}

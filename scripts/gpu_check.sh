@@ -3,8 +3,8 @@
 # on a machine with PyTorch, transformers and JAX but no Go (the binaries
 # and lm-eval's wheels come from scripts/gpu_bundle.sh). Not part of CI.
 #
-# The default run (steps 1 4 9 10) fits in 9.5 minutes of an H100 or H200
-# (GPU_CHECK_BUDGET, 570 s: step 1 takes at most 60 s, 4 320 s, 9 190 s,
+# The default run (steps 1 4 9 10) fits in 9.7 minutes of an H100 or H200
+# (GPU_CHECK_BUDGET, 580 s: step 1 takes at most 60 s, 4 350 s, 9 170 s,
 # 10 50 s, each command within its step a cap of its own; a step is
 # skipped when under 15 s are left) and ends with a summary table. On an
 # H200 (2026-11-30) lm-eval's side of step 4 took 115 s a dtype and
@@ -16,7 +16,9 @@
 #      compile share and shapes; per sample, float32 within 1e-4
 #      (parity/e2e/compare.py), bfloat16 the same metrics on ≥ 99 % of the
 #      documents, every difference listed with both log-likelihood margins
-#      (parity/e2e/agree.py);
+#      (parity/e2e/agree.py); then goeval's bfloat16 runs again on the
+#      compile cache the first ones filled (GOEVAL_COMPILE_CACHE, fresh per
+#      check): wall time, shapes compiled and loaded;
 #   9. bfloat16 at the Llama-3.2-1B and Llama-3.1-8B shapes: scoring model
 #      FLOP utilisation against the GPU's dense bf16 peak measured with
 #      torch (a matmul loop), scoring tokens/s against transformers (sdpa,
@@ -56,9 +58,10 @@ set -uo pipefail
 source "$(dirname "$0")/gpu_lib.sh"
 gpu_setup gpu_check "$@"
 export HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
+export GOEVAL_COMPILE_CACHE="$work/xla-cache" # cold at the start: step 4's warm run reads what its cold runs saved
 steps=" ${GPU_CHECK_STEPS:-1 4 9 10} "
 [[ $steps == " all " ]] && steps=" 1 2 3 4 5 6 7 8 9 10 11 "
-budget=${GPU_CHECK_BUDGET:-570} D=${GPU_CHECK_DEVICE:-cuda} quick=${GPU_CHECK_QUICK:-0}
+budget=${GPU_CHECK_BUDGET:-580} D=${GPU_CHECK_DEVICE:-cuda} quick=${GPU_CHECK_QUICK:-0}
 step() { echo; echo "== $1 [$(date +%T), ${SECONDS} s]"; }
 want() { [[ $steps == *" $1 "* ]]; }
 trap summary EXIT
@@ -74,7 +77,7 @@ else
   small05=() smallllama=()
   rvl_sizes=(--docs 80 --limit 80 --mmlu-limit 3 --gsm8k-limit 16 --lmeval-batch-size 32)
   nreq=512 gen_batches=1,32,128 prompt_len=128 gen_steps=32 auto_limit=16
-  cap4=320 rvl_cap=160
+  cap4=350 rvl_cap=160
 fi
 
 step "environment"
@@ -171,9 +174,16 @@ done
 (cd "$rvl" && find . -name 'results_*.json' | tar czf "$out/run_vs_lmeval_results.tgz" -T - 2>/dev/null)
 grep -h "compiled" "$rvl"/*/goeval-*/*.log >"$out/compiles.log" 2>/dev/null
 python3 scripts/gpu_summary.py runs "$work/rvl.jsonl" "$out/summary.tsv"
+echo "-- bfloat16 again, goeval only, on the compile cache the runs above filled"
+mkdir -p "$rvl/bfloat16-warm"
+ln -sfn "$m" "$rvl/bfloat16-warm/model"
+ln -sfn "$rvl/data" "$rvl/bfloat16-warm/data"
+timeout "$(t 60)" bench/peers/run_vs_lmeval.sh --goeval-bin "$G" --python python3 --device "$D" "${rvl_sizes[@]}" \
+  --dtype bfloat16 --work "$rvl/bfloat16-warm" --skip-lmeval --summary "$work/rvl_warm.jsonl" || echo "-- warm: stopped (exit $?)"
+python3 scripts/gpu_summary.py warm "$work/rvl_warm.jsonl" "$work/rvl.jsonl" "$out/summary.tsv"
 if [[ ${GPU_CHECK_SERIAL:-0} == 1 ]]; then
   echo "-- goeval again on the scoring runs, compiling one shape at a time (GOEVAL_COMPILE_WORKERS=1)"
-  GOEVAL_COMPILE_WORKERS=1 timeout "$(t 200)" bench/peers/run_vs_lmeval.sh "${rvl_args[@]}" --dtype float32 --work "$rvl/float32" --skip-lmeval --runs mc,mmlu5
+  GOEVAL_COMPILE_WORKERS=1 GOEVAL_COMPILE_CACHE=off timeout "$(t 200)" bench/peers/run_vs_lmeval.sh "${rvl_args[@]}" --dtype float32 --work "$rvl/float32" --skip-lmeval --runs mc,mmlu5
 fi
 fi
 
@@ -213,7 +223,7 @@ fi
 
 if want 7 && begin "7. packing, shared prefixes, fixed prefill shapes and compiles ahead on cuda (engine tests)" 300; then
 (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 240 "$B/engine.test" -test.v -test.count=1 \
-  -test.run 'TestCompileAhead|TestGeneratePrefixShared|TestPackedExact|TestPrefixCacheExact|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ|graphs_test' | head -60)
+  -test.run 'TestCompileAhead|TestCompileCache|TestGeneratePrefixShared|TestPackedExact|TestPrefixCacheExact|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ|graphs_test' | head -60)
 # 4-bit weights kept packed and dequantized in the graph vs dequantized at load (--dequantize-4bit): the
 # engine test (scores within 1e-4, same tokens), then a Llama-3.2-1B-shaped nf4 checkpoint's decode and peak memory both ways.
 (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 120 "$B/engine.test" -test.v -test.count=1 -test.run 'TestQ4PackedOnXLA' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)' | head -10)
@@ -233,7 +243,7 @@ done
 head -16 "$work/req.jsonl" >"$work/req16.jsonl"
 "${cpu2[@]}" timeout 150 python3 bench/peers/hf_bench.py --model "$m" --requests "$work/req16.jsonl" --batch-size 8 --threads 2 --device cpu 2>&1 | tail -1
 fi
-if want 9 && begin "9. bfloat16 at the Llama-3.2-1B and Llama-3.1-8B shapes: MFU, scoring and decode against transformers" 190; then
+if want 9 && begin "9. bfloat16 at the Llama-3.2-1B and Llama-3.1-8B shapes: MFU, scoring and decode against transformers" 170; then
 peak=$(timeout "$(t 40)" python3 scripts/gpu_summary.py peak "$D" "$quick")
 echo "torch bfloat16 dense matmul: ${peak:-?} TFLOP/s ($D)"
 note 9 "torch bf16 dense matmul peak" "${peak:-?} TFLOP/s"

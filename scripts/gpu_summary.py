@@ -5,6 +5,7 @@ the GPU's dense bfloat16 matmul peak.
 
   gpu_summary.py peak DEVICE QUICK             prints TFLOP/s (torch)
   gpu_summary.py runs RVL_JSONL TSV            step 4: run_vs_lmeval.sh --summary lines
+  gpu_summary.py warm RVL_JSONL COLD TSV       step 4: goeval again on a warm compile cache
   gpu_summary.py bench SIZE PEAK WORK TSV      step 9: WORK/{score,gen}SIZE.{txt,err}, hfSIZE.jsonl
   gpu_summary.py auto RESULTS_DIR LOG TSV      step 10: goeval_timing and the peak device memory
 """
@@ -100,6 +101,22 @@ def runs(path, tsv):
              f"in {len(cmp)} runs ({'pass' if n == 0 else 'FAIL'})")
 
 
+def warm(path, cold_path, tsv):
+    """Step 4: goeval's bfloat16 runs again with the compile cache the cold
+    runs filled: wall time, shapes compiled and loaded, against cold."""
+    note, rows, cold = Notes(tsv, 4), jsonl(path), jsonl(cold_path)
+    wall = sum(r["seconds"] for r in rows if "seconds" in r)
+    t = [r["goeval_timing"] for r in rows if "goeval_timing" in r]
+    before = sum(r["seconds"] for r in cold if "seconds" in r and r["dtype"] == "bfloat16" and r["engine"].startswith("goeval"))
+    if not t:
+        note("(a) bfloat16 goeval, warm compile cache", "incomplete (see the log)")
+        return
+    comp = sum(x["compile_seconds"] for x in t)
+    note("(a) bfloat16 goeval, warm compile cache: wall (cold), compiling, shapes compiled / loaded",
+         f"{wall:.0f} s ({before:.0f} s), {comp:.1f} s = {100 * comp / max(wall, 1e-9):.0f} %, "
+         f"{sum(x['shapes_compiled'] for x in t)} / {sum(x.get('shapes_from_compile_cache', 0) for x in t)}")
+
+
 def keyvals(text):
     return dict(re.findall(r"([\w/]+)=(\S+)", text))
 
@@ -161,6 +178,8 @@ def main():
         peak(args[0], args[1] == "1")
     elif cmd == "runs":
         runs(*args)
+    elif cmd == "warm":
+        warm(*args)
     elif cmd == "bench":
         bench(*args)
     elif cmd == "auto":

@@ -65,7 +65,7 @@ check "model log-probs on XLA CPU (PJRT)" bash -c "'$BIN' setup && GOEVAL_HFPARI
 # generation's shared prompt prefixes and its measured batch size there; the
 # Phi, Gemma, MoE and LongRoPE goldens through the engine (scores, greedy
 # generation, LongRoPE generation across its switch).
-check "packing, shared prefixes, batch auto, archs on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -timeout 45m -run 'TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead|TestArchsThroughEngine|TestGenerateCrossesLongRope' ./engine/"
+check "packing, shared prefixes, batch auto, archs on XLA CPU" bash -c "'$BIN' setup && GOEVAL_TEST_DEVICE=xla-cpu go test -count=1 -timeout 45m -run 'TestCompileCache|TestPackedExact|TestPrefixCacheExact|TestGeneratePrefixShared|TestGenBatchAuto|TestCompileAhead|TestArchsThroughEngine|TestGenerateCrossesLongRope' ./engine/"
 check "LoRA vs peft"               $PY parity/lora/peft_golden.py --check
 check "bitsandbytes 4-bit (dequantize_4bit, transformers, peft)" $PY parity/bnb/bnb_golden.py --check
 check "bitsandbytes quantize_4bit (--load-in-4bit's quantizer)" $PY parity/bnb/quantize_golden.py --check

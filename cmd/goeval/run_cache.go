@@ -89,9 +89,13 @@ func printEngineStats(w engine.Work, ok bool) {
 	if !ok && s.Batches+g.Prefills+g.DecodeSteps == 0 {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "engine: %d forward passes (%d scoring, %d prefill, %d decode), %d tokens (%d scored, %d padded; %d prefilled, %d decoded), %d shapes compiled in %v\n",
+	loaded := ""
+	if n := min(w.CacheLoads, s.Compiles); n > 0 {
+		loaded = fmt.Sprintf(" (%d of them loaded from the compile cache)", n)
+	}
+	fmt.Fprintf(os.Stderr, "engine: %d forward passes (%d scoring, %d prefill, %d decode), %d tokens (%d scored, %d padded; %d prefilled, %d decoded), %d shapes compiled in %v%s\n",
 		s.Batches+g.Prefills+g.DecodeSteps, s.Batches, g.Prefills, g.DecodeSteps, s.Tokens+g.PrefillTokens+g.DecodeTokens,
-		s.Tokens, s.PaddedTokens, g.PrefillTokens, g.DecodeTokens, s.Compiles, s.CompileTime.Round(time.Millisecond))
+		s.Tokens, s.PaddedTokens, g.PrefillTokens, g.DecodeTokens, s.Compiles, s.CompileTime.Round(time.Millisecond), loaded)
 	if s.TokensRequested > 0 {
 		fmt.Fprintf(os.Stderr, "engine: scoring computed %d of the %d tokens its requests hold (%.2f; shared contexts, prefixes and packed rows)\n",
 			s.TokensComputed, s.TokensRequested, float64(s.TokensComputed)/float64(s.TokensRequested))

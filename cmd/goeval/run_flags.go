@@ -31,6 +31,7 @@ type runFlags struct {
 	includePath                                                                 string
 	python                                                                      pythonFlags // --python, --python-timeout
 	prefixCacheMB                                                               string      // --prefix-cache-mb
+	compileCache                                                                string      // --compile-cache
 	given                                                                       []string    // the flags given on the command line
 	lmeval                                                                      lmevalState // lm-eval's options (run_lmeval*.go)
 	api                                                                         apiState    // --model-type: a model behind an API (run_api.go)
@@ -91,6 +92,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.Var(&f.load8, "load-in-8bit", load8Help)
 	fs.Var(&f.dequant4, "dequantize-4bit", dequant4Help)
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
+	fs.StringVar(&f.compileCache, "compile-cache", "", compileCacheHelp)
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
 	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. The few-shot seed picks the prompts' shots; the torch seed, each sampled answer's seed (with the task, document and repeat)")
@@ -149,6 +151,9 @@ func (f *runFlags) validate() error {
 	if _, err := prefixCacheOption(f.prefixCacheMB); err != nil {
 		return err
 	}
+	if err := checkCompileCache(f.compileCache); err != nil {
+		return err
+	}
 	if err := f.validateLoad4(); err != nil {
 		return err
 	}
@@ -199,12 +204,14 @@ func (f *runFlags) seeds() (report.Seeds, error) {
 }
 
 // engineOptions are the engine settings of --dtype, --batch-size,
-// --prefix-cache-mb and lm-eval's model arguments, on the device choice.
+// --prefix-cache-mb, --compile-cache and lm-eval's model arguments, on the
+// device choice.
 func (f *runFlags) engineOptions(choice engine.DeviceChoice) engine.Options {
 	eo := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, MaxLength: f.lmeval.maxLength,
 		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB),
 		ChatTemplateArgs: f.think.chatArgs(), LoadIn4Bit: f.load4q, LoadIn8Bit: f.load8q,
-		Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true)}
+		Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true),
+		CompileCache: f.compileCache, Warnf: warnf}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
 		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)

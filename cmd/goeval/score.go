@@ -43,7 +43,7 @@ type scoreFlags struct {
 	model, device, dtype, tokenizer string
 	adapter, adapterMode            string
 	batch, maxLen                   int
-	prefixCacheMB                   string
+	prefixCacheMB, compileCache     string
 	verbose                         bool
 	dequant4                        optBool   // given true or false, or left to the device
 	load4                           load4Flag // --load-in-4bit
@@ -59,6 +59,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.dequant4, "dequantize-4bit", dequant4Help)
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
+	fs.StringVar(&f.compileCache, "compile-cache", "", compileCacheHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer directory or tokenizer.json for string requests (default: the model directory's, when present)")
 	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
@@ -105,12 +106,16 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if err := checkDevice(f.device); err != nil {
 		return nil, err
 	}
+	if err := checkCompileCache(f.compileCache); err != nil {
+		return nil, err
+	}
 	choice, err := resolveDevice(f.device)
 	if err != nil {
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
-		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8, Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true)}
+		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8, Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true),
+		CompileCache: f.compileCache, Warnf: warnf}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}

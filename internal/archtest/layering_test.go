@@ -24,12 +24,13 @@ var layers = map[string]int{
 	"internal/env": -1,
 	// 0: leaves everyone may use.
 	"internal/errs": 0, "internal/py": 0, "internal/jinja": 0, "internal/buildinfo": 0,
-	"internal/jsonl":   0, // JSON lines read one way: blank lines skipped, lines numbered
-	"internal/gemm":    0, // float32 matmul micro-kernels (Go assembly), no GoMLX
-	"internal/vmath":   0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
-	"internal/sandbox": 0, // generated programs run confined (namespaces, seccomp, Landlock, rlimits); no GoMLX
-	"internal/procfs":  0, // Linux /proc values (peak RSS, memory available)
-	"internal/par":     0, // a loop split over the processors (checkpoint loading's conversions)
+	"internal/jsonl":    0, // JSON lines read one way: blank lines skipped, lines numbered
+	"internal/gemm":     0, // float32 matmul micro-kernels (Go assembly), no GoMLX
+	"internal/vmath":    0, // vectorised float32 exp, logistic, SiLU (Go assembly), no GoMLX
+	"internal/sandbox":  0, // generated programs run confined (namespaces, seccomp, Landlock, rlimits); no GoMLX
+	"internal/procfs":   0, // Linux /proc values (peak RSS, memory available)
+	"internal/par":      0, // a loop split over the processors (checkpoint loading's conversions)
+	"internal/xlacache": 1, // XLA's compiled executables kept on disk: a PJRT plugin's compile call wrapped (cgo); no GoMLX
 	// 1: contracts and self-contained formats.
 	"lm": 1, "metrics": 1, "metrics/mathverify": 1, "models/safetensors": 1, "models/nn": 1, "models/tokenizer": 1,
 	"hub": 1, "hub/hubtest": 1, // the Hub client and cache (and its test double): know no model, task or evaluator

@@ -20,6 +20,9 @@ var (
 	CUDAPreallocate = def(Var{Name: "GOEVAL_CUDA_PREALLOCATE", Group: Goeval, Default: "off",
 		Doc:    "1 lets the CUDA plugin take 75% of the GPU's memory at start; else the pool grows on demand",
 		ReadBy: "engine"})
+	CompileCache = def(Var{Name: "GOEVAL_COMPILE_CACHE", Group: Goeval, Default: "<user cache dir>/goeval/xla",
+		Doc:    "the folder that keeps XLA's compiled executables between runs (xla-cpu and cuda); off keeps none (--compile-cache)",
+		ReadBy: "engine", Sets: "in test binaries only: internal/testutil.Main sets off unless it is set (even empty)"})
 	PJRTDir = def(Var{Name: "GOEVAL_PJRT_DIR", Group: Goeval, Default: "<user cache dir>/goeval/pjrt",
 		Doc:    "the folder of the pinned PJRT plugins that goeval setup (or xla-cpu's first use) installs",
 		ReadBy: "pjrt"})

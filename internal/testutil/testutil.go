@@ -283,5 +283,10 @@ func Main(m *testing.M) {
 	if _, err := env.SetDefault(env.Device, "cpu"); err != nil {
 		panic(err) // the table does not document this write
 	}
+	// Tests never write the user's compile cache; a test of the cache
+	// names its own folder (engine.Options.CompileCache).
+	if _, err := env.SetDefault(env.CompileCache, "off"); err != nil {
+		panic(err)
+	}
 	os.Exit(m.Run())
 }

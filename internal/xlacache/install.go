@@ -1,0 +1,111 @@
+//go:build cgo
+
+package xlacache
+
+/*
+#cgo LDFLAGS: -ldl
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"unsafe"
+
+	"github.com/gomlx/go-xla/pkg/pjrt"
+)
+
+var (
+	mu     sync.Mutex
+	active *store // the one wrapped plugin's cache (shim.c keeps one plugin)
+)
+
+// Install registers the PJRT plugin file at path (absolute) with go-xla,
+// under that same path, its compiles cached in dir; call it before
+// anything loads the plugin. warn receives the cache's warnings (one per
+// kind of failure). A second call for the same plugin does nothing; one
+// for another plugin is an error (a process caches one plugin's compiles).
+func Install(path, dir string, warn func(string)) error {
+	mu.Lock()
+	defer mu.Unlock()
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("compile cache: %w", err)
+	}
+	plugin := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
+	if active != nil {
+		if active.plugin == plugin {
+			return nil
+		}
+		return fmt.Errorf("compile cache: already caching %s; not caching a second plugin %s", active.plugin, path)
+	}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var msg [512]C.char
+	api := C.goeval_xlacache_wrap(cpath, &msg[0], C.size_t(len(msg)))
+	if api == nil {
+		return fmt.Errorf("compile cache: loading %s: %s", path, C.GoString(&msg[0]))
+	}
+	active = &store{dir: dir, plugin: plugin, warn: warn}
+	if err := pjrt.RegisterPreloadedPlugin(path, uintptr(api)); err != nil {
+		return fmt.Errorf("compile cache: registering %s: %w", path, err)
+	}
+	return nil
+}
+
+// Stats returns how many compiles in this process were loaded from the
+// cache (hits) and how many were compiled and saved into it (stores).
+func Stats() (hits, stores int64) {
+	mu.Lock()
+	s := active
+	mu.Unlock()
+	if s == nil {
+		return 0, 0
+	}
+	return s.hits.Load(), s.stores.Load()
+}
+
+// bytesOf views C memory as a Go slice for the duration of a callback.
+func bytesOf(p *C.char, n C.size_t) []byte {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
+}
+
+//export goevalXLACacheKey
+func goevalXLACacheKey(ident *C.char, identLen C.size_t, code *C.char, codeLen C.size_t,
+	format *C.char, formatLen C.size_t, options *C.char, optionsLen C.size_t, key *C.char) C.int {
+	k := active.key(bytesOf(ident, identLen), bytesOf(code, codeLen), bytesOf(format, formatLen), bytesOf(options, optionsLen))
+	copy(bytesOf(key, C.size_t(len(k))), k[:])
+	return 1
+}
+
+//export goevalXLACacheLoad
+func goevalXLACacheLoad(key *C.char, size *C.size_t) *C.char {
+	data, ok := active.load(bytesOf(key, 32))
+	if !ok {
+		return nil
+	}
+	*size = C.size_t(len(data))
+	return (*C.char)(C.CBytes(data))
+}
+
+//export goevalXLACacheStore
+func goevalXLACacheStore(key *C.char, data *C.char, size C.size_t) {
+	active.save(bytesOf(key, 32), bytesOf(data, size))
+}
+
+//export goevalXLACacheDrop
+func goevalXLACacheDrop(key *C.char) { active.drop(bytesOf(key, 32)) }
+
+//export goevalXLACacheHit
+func goevalXLACacheHit() { active.hits.Add(1) }
+
+//export goevalXLACacheReport
+func goevalXLACacheReport(what *C.char, msg *C.char, n C.size_t) {
+	active.report(C.GoString(what), string(bytesOf(msg, n)))
+}

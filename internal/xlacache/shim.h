@@ -1,0 +1,11 @@
+// The compile-cache shim between go-xla and a PJRT plugin (shim.c).
+#ifndef GOEVAL_XLACACHE_SHIM_H
+#define GOEVAL_XLACACHE_SHIM_H
+#include <stddef.h>
+
+// goeval_xlacache_wrap loads the PJRT plugin at path and returns a copy of
+// its PJRT_Api with PJRT_Client_Compile replaced by the caching compile,
+// or NULL with the reason in err (cap bytes).
+const void* goeval_xlacache_wrap(const char* path, char* err, size_t cap);
+
+#endif
