@@ -19,8 +19,9 @@ import (
 )
 
 var (
-	mu     sync.Mutex
-	active *store // the one wrapped plugin's cache (shim.c keeps one plugin)
+	mu      sync.Mutex
+	active  *store         // the one wrapped plugin's cache (shim.c keeps one plugin)
+	wrapped unsafe.Pointer // its wrapped PJRT_Api
 )
 
 // Install registers the PJRT plugin file at path (absolute) with go-xla,
@@ -29,6 +30,12 @@ var (
 // kind of failure). A second call for the same plugin does nothing; one
 // for another plugin is an error (a process caches one plugin's compiles).
 func Install(path, dir string, warn func(string)) error {
+	return install(path, dir, warn, func(api uintptr) error { return pjrt.RegisterPreloadedPlugin(path, api) })
+}
+
+// install is Install with the registration given (tests drive the wrapped
+// API directly, without go-xla).
+func install(path, dir string, warn func(string), register func(api uintptr) error) error {
 	mu.Lock()
 	defer mu.Unlock()
 	st, err := os.Stat(path)
@@ -49,8 +56,8 @@ func Install(path, dir string, warn func(string)) error {
 	if api == nil {
 		return fmt.Errorf("compile cache: loading %s: %s", path, C.GoString(&msg[0]))
 	}
-	active = &store{dir: dir, plugin: plugin, warn: warn}
-	if err := pjrt.RegisterPreloadedPlugin(path, uintptr(api)); err != nil {
+	active, wrapped = &store{dir: dir, plugin: plugin, warn: warn}, unsafe.Pointer(api)
+	if err := register(uintptr(api)); err != nil {
 		return fmt.Errorf("compile cache: registering %s: %w", path, err)
 	}
 	return nil
@@ -66,6 +73,23 @@ func Stats() (hits, stores int64) {
 		return 0, 0
 	}
 	return s.hits.Load(), s.stores.Load()
+}
+
+// compileThrough compiles program with options through the wrapped
+// PJRT_Api's compile entry, as go-xla would (the package's tests drive the
+// shim with it): the executable, or the plugin's error.
+func compileThrough(program, options string) (unsafe.Pointer, error) {
+	code, opts := C.CString(program), C.CString(options)
+	defer C.free(unsafe.Pointer(code))
+	defer C.free(unsafe.Pointer(opts))
+	var msg [512]C.char
+	client := unsafe.Pointer(&msg[0]) // any pointer: the fake plugin ignores its client
+	exe := C.goeval_xlacache_compile_through(wrapped, client, code, C.size_t(len(program)),
+		opts, C.size_t(len(options)), &msg[0], C.size_t(len(msg)))
+	if exe == nil {
+		return nil, fmt.Errorf("%s", C.GoString(&msg[0]))
+	}
+	return exe, nil
 }
 
 // bytesOf views C memory as a Go slice for the duration of a callback.

@@ -155,3 +155,22 @@ const void* goeval_xlacache_wrap(const char* path, char* err, size_t cap) {
   *(pjrt_fn*)(copy + apiFirstFn + 8 * fnClientCompile) = compile_cached;
   return copy;
 }
+
+// goeval_xlacache_compile_through calls the compile entry of api (a
+// wrapped PJRT_Api) as go-xla would, for the package's tests: it returns
+// the executable, or NULL with the plugin's error message in err.
+void* goeval_xlacache_compile_through(const void* api, void* client, const char* code, size_t code_size,
+                                      const char* options, size_t options_size, char* err, size_t cap) {
+  program p = {sizeof p, NULL, (char*)code, code_size, "mlir", 4};
+  compile_args a = {sizeof a, NULL, client, &p, options, options_size, NULL};
+  void* e = (*(const pjrt_fn*)((const char*)api + apiFirstFn + 8 * fnClientCompile))(&a);
+  if (e) {
+    error_message_args m = {sizeof m, NULL, e, NULL, 0};
+    fn(fnErrorMessage)(&m);
+    snprintf(err, cap, "%.*s", (int)m.message_size, m.message);
+    error_destroy_args d = {sizeof d, NULL, e};
+    fn(fnErrorDestroy)(&d);
+    return NULL;
+  }
+  return a.executable;
+}

@@ -8,4 +8,9 @@
 // or NULL with the reason in err (cap bytes).
 const void* goeval_xlacache_wrap(const char* path, char* err, size_t cap);
 
+// goeval_xlacache_compile_through compiles through api's compile entry
+// (the package's tests): the executable, or NULL with the error in err.
+void* goeval_xlacache_compile_through(const void* api, void* client, const char* code, size_t code_size,
+                                      const char* options, size_t options_size, char* err, size_t cap);
+
 #endif
