@@ -279,6 +279,7 @@ fi
 if want 11 && begin "11. bfloat16 compile time under XLA flag sets (0.5B shape): scoring and decode" 240; then
 model05
 head -64 "$work/req.jsonl" >"$work/req64.jsonl"
+export GOEVAL_COMPILE_CACHE=off # compile times, not loads (step 11 runs last)
 for flags in "" --xla_gpu_autotune_level=0 --xla_gpu_enable_command_buffer= "--xla_gpu_autotune_level=0 --xla_gpu_enable_command_buffer="; do
   tag=${flags:-default}
   tag=${tag// /_}

@@ -9,7 +9,7 @@
 set -uo pipefail
 source "$(dirname "$0")/gpu_lib.sh"
 gpu_setup gpu_compile_probe "$@"
-export PYTHONUNBUFFERED=1
+export PYTHONUNBUFFERED=1 GOEVAL_COMPILE_CACHE=off # compile times, not loads from the compile cache
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 for l in 24 6; do
   synth05 "$work/m$l" --layers "$l" || exit 1

@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/gomlx/go-xla/pkg/pjrt"
+
+	"github.com/goeval/goeval/internal/env"
 )
 
 var (
@@ -42,7 +44,10 @@ func install(path, dir string, warn func(string), register func(api uintptr) err
 	if err != nil {
 		return fmt.Errorf("compile cache: %w", err)
 	}
-	plugin := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
+	// XLA_FLAGS (final by now: the engine adds its own before the plugin
+	// loads) change what XLA compiles without changing the program or its
+	// compile options, so they are part of every key.
+	plugin := fmt.Sprintf("%s|%d|%d|%s", path, st.Size(), st.ModTime().UnixNano(), env.XLAFlags.Get())
 	if active != nil {
 		if active.plugin == plugin {
 			return nil
