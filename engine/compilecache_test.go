@@ -82,13 +82,17 @@ func TestCompileCache(t *testing.T) {
 
 	shared := t.TempDir()
 	var runs [2]cacheRun
+	var errs [2]error
 	var wg sync.WaitGroup
 	for i := range runs {
 		wg.Add(1)
-		go func() { defer wg.Done(); runs[i] = runCacheChild(t, shared, model) }()
+		go func() { defer wg.Done(); runs[i], errs[i] = cacheChild(shared, model) }()
 	}
 	wg.Wait()
 	for i, r := range runs {
+		if errs[i] != nil {
+			t.Fatalf("concurrent run %d: %v", i, errs[i])
+		}
 		sameResults(t, "concurrent", cold, r)
 		if len(r.Warnings) != 0 {
 			t.Errorf("concurrent run %d: warnings %q", i, r.Warnings)
@@ -121,19 +125,28 @@ func sameResults(t *testing.T, name string, want, got cacheRun) {
 // runCacheChild runs this test in a new process on cache and model.
 func runCacheChild(t *testing.T, cache, model string) cacheRun {
 	t.Helper()
+	r, err := cacheChild(cache, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// cacheChild is runCacheChild's work, safe on any goroutine.
+func cacheChild(cache, model string) (cacheRun, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCompileCache$", "-test.count=1")
 	cmd.Env = append(os.Environ(), cacheChildEnv+"="+cache, "XLACACHE_TEST_MODEL="+model)
 	out, err := cmd.CombinedOutput()
 	i := bytes.LastIndex(out, []byte("RESULT "))
 	if err != nil || i < 0 {
-		t.Fatalf("child run: %v\n%s", err, out)
+		return cacheRun{}, fmt.Errorf("child run: %v\n%s", err, out)
 	}
 	line, _, _ := bytes.Cut(out[i+len("RESULT "):], []byte("\n"))
 	var r cacheRun
 	if err := json.Unmarshal(line, &r); err != nil {
-		t.Fatalf("child result %q: %v", line, err)
+		return cacheRun{}, fmt.Errorf("child result %q: %v", line, err)
 	}
-	return r
+	return r, nil
 }
 
 // compileCacheChild is one run: score and generate with the cache in dir,
