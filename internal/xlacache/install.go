@@ -63,6 +63,7 @@ func install(path, dir string, warn func(string), register func(api uintptr) err
 	}
 	active, wrapped = &store{dir: dir, plugin: plugin, warn: warn}, unsafe.Pointer(api)
 	if err := register(uintptr(api)); err != nil {
+		active, wrapped = nil, nil
 		return fmt.Errorf("compile cache: registering %s: %w", path, err)
 	}
 	return nil
