@@ -63,6 +63,14 @@ steps=" ${GPU_CHECK_STEPS:-1 4 9 10} "
 [[ $steps == " all " ]] && steps=" 1 2 3 4 5 6 7 8 9 10 11 "
 budget=${GPU_CHECK_BUDGET:-580} D=${GPU_CHECK_DEVICE:-cuda} quick=${GPU_CHECK_QUICK:-0}
 step() { echo; echo "== $1 [$(date +%T), ${SECONDS} s]"; }
+# tests BIN STEP: the test binary BIN is in the bundle (scripts/gpu_bundle.sh
+# --tests, which leaves no room for the wheels of steps 4 and 5), else a note.
+tests() {
+  [[ -x $B/$1 ]] && return 0
+  echo "-- $1 is not in the bundle: build it with scripts/gpu_bundle.sh --tests"
+  note "$2" "$1" "not in the bundle (scripts/gpu_bundle.sh --tests)"
+  return 1
+}
 want() { [[ $steps == *" $1 "* ]]; }
 trap summary EXIT
 
@@ -143,9 +151,9 @@ EOF
 }
 
 if want 2 && begin "2. log-probs on cuda vs transformers goldens" 300; then
-(cd parity/models && GOEVAL_BINARY="$G" GOEVAL_HFPARITY_DEVICE=cuda timeout 150 "$B/hfparity.test" -test.v -test.count=1 2>&1 |
+tests hfparity.test 2 && (cd parity/models && GOEVAL_BINARY="$G" GOEVAL_HFPARITY_DEVICE=cuda timeout 150 "$B/hfparity.test" -test.v -test.count=1 2>&1 |
   grep -E '^(=== RUN|--- |PASS|FAIL|ok)|Δ|max' | grep -v '=== RUN')
-(cd engine && GOEVAL_TEST_DEVICE=cuda timeout 150 "$B/engine.test" -test.v -test.count=1 -test.run 'TestArchsThroughEngine' 2>&1 |
+tests engine.test 2 && (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 150 "$B/engine.test" -test.v -test.count=1 -test.run 'TestArchsThroughEngine' 2>&1 |
   grep -E '^(--- |PASS|FAIL|ok)|Δ|greedy' )
 fi
 
@@ -222,11 +230,11 @@ GOEVAL_CUDA_TF32=1 timeout 120 $G bench score --model "$m" --device cuda --reque
 fi
 
 if want 7 && begin "7. packing, shared prefixes, fixed prefill shapes and compiles ahead on cuda (engine tests)" 300; then
-(cd engine && GOEVAL_TEST_DEVICE=cuda timeout 240 "$B/engine.test" -test.v -test.count=1 \
+tests engine.test 7 && (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 240 "$B/engine.test" -test.v -test.count=1 \
   -test.run 'TestCompileAhead|TestCompileCache|TestGeneratePrefixShared|TestPackedExact|TestPrefixCacheExact|TestGenBatchAuto' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)|floor|Δ|graphs_test' | head -60)
 # 4-bit weights kept packed and dequantized in the graph vs dequantized at load (--dequantize-4bit): the
 # engine test (scores within 1e-4, same tokens), then a Llama-3.2-1B-shaped nf4 checkpoint's decode and peak memory both ways.
-(cd engine && GOEVAL_TEST_DEVICE=cuda timeout 120 "$B/engine.test" -test.v -test.count=1 -test.run 'TestQ4PackedOnXLA' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)' | head -10)
+tests engine.test 7 && (cd engine && GOEVAL_TEST_DEVICE=cuda timeout 120 "$B/engine.test" -test.v -test.count=1 -test.run 'TestQ4PackedOnXLA' 2>&1 | grep -E '^(--- |    --- |PASS|FAIL|ok)' | head -10)
 [[ -f $work/nf4-1b/config.json ]] || python3 bench/q4/synth_nf4.py --out "$work/nf4-1b" --preset llama3.2-1b >/dev/null
 for f in "" --dequantize-4bit; do echo "-- nf4 1B ${f:-packed}"; gpumem timeout 100 $G bench generate --model "$work/nf4-1b" --device cuda --dtype bfloat16 --batches 1,32 --prompt-len 128 --steps 32 $f 2>&1 | grep -v '^I[0-9]' | tail -3; done
 fi
@@ -234,8 +242,8 @@ fi
 if want 8 && begin "8. this machine's CPU on 2 cores: goeval's matrix kernels, scoring with --device cpu" 300; then
 grep -m1 'model name' /proc/cpuinfo
 cpu2=(taskset -c 0,1 env GOMAXPROCS=2)
-(cd internal/gemm && "${cpu2[@]}" timeout 120 "$B/gemm.test" -test.v -test.count=1 2>&1 | grep -E '^(--- |PASS|FAIL|ok)|kernel' | head -30)
-(cd internal/gemm && "${cpu2[@]}" timeout 120 "$B/gemm.test" -test.run '^$' -test.bench 'MatMul' -test.benchtime 4x 2>&1 | grep -E 'Benchmark|kernel' | head -20)
+tests gemm.test 8 && (cd internal/gemm && "${cpu2[@]}" timeout 120 "$B/gemm.test" -test.v -test.count=1 2>&1 | grep -E '^(--- |PASS|FAIL|ok)|kernel' | head -30)
+tests gemm.test 8 && (cd internal/gemm && "${cpu2[@]}" timeout 120 "$B/gemm.test" -test.run '^$' -test.bench 'MatMul' -test.benchtime 4x 2>&1 | grep -E 'Benchmark|kernel' | head -20)
 model05
 for k in avx512 avx2; do
   GOEVAL_GEMM_KERNEL=$k "${cpu2[@]}" timeout 150 $G bench score --model "$m" --device cpu 2>&1 | grep -v '^I[0-9]' | tail -1
