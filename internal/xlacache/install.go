@@ -12,12 +12,14 @@ import "C"
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"unsafe"
 
 	"github.com/gomlx/go-xla/pkg/pjrt"
 
 	"github.com/goeval/goeval/internal/env"
+	"github.com/goeval/goeval/internal/procfs"
 )
 
 var (
@@ -46,8 +48,10 @@ func install(path, dir string, warn func(string), register func(api uintptr) err
 	}
 	// XLA_FLAGS (final by now: the engine adds its own before the plugin
 	// loads) change what XLA compiles without changing the program or its
-	// compile options, so they are part of every key.
-	plugin := fmt.Sprintf("%s|%d|%d|%s", path, st.Size(), st.ModTime().UnixNano(), env.XLAFlags.Get())
+	// compile options, and XLA's CPU code uses the host's instructions
+	// (a folder shared by an AVX-512 and an AVX2 machine must not hand one
+	// the other's code), so both are part of every key.
+	plugin := fmt.Sprintf("%s|%d|%d|%s|%s", path, st.Size(), st.ModTime().UnixNano(), env.XLAFlags.Get(), hostCPU())
 	if active != nil {
 		if active.plugin == plugin {
 			return nil
@@ -67,6 +71,15 @@ func install(path, dir string, warn func(string), register func(api uintptr) err
 		return fmt.Errorf("compile cache: registering %s: %w", path, err)
 	}
 	return nil
+}
+
+// hostCPU names this machine's processor: its architecture, model and
+// instruction-set flags (/proc/cpuinfo on Linux; the architecture alone
+// elsewhere).
+func hostCPU() string {
+	model, _ := procfs.Field("/proc/cpuinfo", "model name")
+	flags, _ := procfs.Field("/proc/cpuinfo", "flags")
+	return runtime.GOARCH + "|" + model + "|" + flags
 }
 
 // Stats returns how many compiles in this process were loaded from the

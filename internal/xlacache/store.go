@@ -9,7 +9,8 @@
 // PJRT plugin itself and registers it with go-xla under its own path, with
 // one entry of the plugin's C API, PJRT_Client_Compile, wrapped (shim.c):
 // a compile first looks for an entry keyed by the program, its compile
-// options, the plugin file, XLA_FLAGS and the device, and loads it with
+// options, the plugin file, XLA_FLAGS, the host CPU and the device, and
+// loads it with
 // PJRT_Executable_DeserializeAndLoad; a miss compiles and stores the
 // PJRT_Executable_Serialize bytes. GoMLX and go-xla see an ordinary plugin.
 //
@@ -38,7 +39,7 @@ const magic = "goeval-xla-1\n"
 // store is one cache folder for one plugin file.
 type store struct {
 	dir    string
-	plugin string // the plugin's path, size and modification time; XLA_FLAGS
+	plugin string // the plugin's path, size and modification time; XLA_FLAGS; the host CPU
 	warn   func(string)
 
 	hits, stores atomic.Int64
