@@ -18,7 +18,8 @@
 // carry a SHA-256 of their bytes, so concurrent runs and sweeps share one
 // folder safely, a torn or corrupt entry is found before XLA reads it, and
 // an entry XLA refuses is removed and compiled again, with one warning.
-// Nothing is evicted: delete the folder to reclaim its space.
+// Past maxBytes the least recently used entries are removed (a load
+// refreshes an entry's time).
 package xlacache
 
 import (
@@ -29,16 +30,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // magic starts every entry; a new format gets a new magic.
 const magic = "goeval-xla-1\n"
 
+// maxBytes bounds a folder's entries: a save that takes it past this
+// removes the least recently used ones (a 24-layer 0.5B model's eight
+// shapes take 12 MB on the CPU plugin).
+const maxBytes = 4 << 30
+
 // store is one cache folder for one plugin file.
 type store struct {
 	dir    string
+	max    int64  // maxBytes (tests set less)
 	plugin string // the plugin's path, size and modification time; XLA_FLAGS; the host CPU
 	warn   func(string)
 
@@ -78,6 +87,8 @@ func (s *store) load(key []byte) ([]byte, bool) {
 	if ok && len(payload) >= sha256.Size {
 		sum, data := payload[:sha256.Size], payload[sha256.Size:]
 		if got := sha256.Sum256(data); bytes.Equal(got[:], sum) {
+			now := time.Now() // most recently used
+			os.Chtimes(s.path(key), now, now)
 			return data, true
 		}
 	}
@@ -94,6 +105,39 @@ func (s *store) save(key, data []byte) {
 		return
 	}
 	s.stores.Add(1)
+	s.evict()
+}
+
+// evict removes the least recently used entries while the folder's
+// entries take more than s.max bytes (another run may remove the same
+// ones at once: a missing file is no error).
+func (s *store) evict() {
+	limit := s.max
+	if limit == 0 {
+		limit = maxBytes
+	}
+	files, _ := filepath.Glob(filepath.Join(s.dir, "*.xla"))
+	type entry struct {
+		path string
+		size int64
+		used time.Time
+	}
+	var all []entry
+	var total int64
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			all = append(all, entry{f, st.Size(), st.ModTime()})
+			total += st.Size()
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].used.Before(all[j].used) })
+	for _, e := range all {
+		if total <= limit {
+			return
+		}
+		os.Remove(e.path)
+		total -= e.size
+	}
 }
 
 // write is save's work.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestKey: every part of a compile names its own entry, and moving bytes
@@ -103,5 +104,29 @@ func TestSaveUnwritable(t *testing.T) {
 	s.save(k[:], []byte("x"))
 	if len(warnings) != 1 || s.stores.Load() != 0 {
 		t.Errorf("warnings %q, stores %d; want one warning and none stored", warnings, s.stores.Load())
+	}
+}
+
+// TestEvict: past the folder's bound the least recently used entries go;
+// a load counts as a use.
+func TestEvict(t *testing.T) {
+	s := &store{dir: t.TempDir(), plugin: "p", max: 3500}
+	var keys [][32]byte
+	for i := range 4 {
+		k := s.key(nil, []byte{byte(i)}, nil, nil)
+		keys = append(keys, k)
+		s.save(k[:], bytes.Repeat([]byte{1}, 1000)) // 1,045 bytes with magic and checksum
+		old := time.Now().Add(time.Duration(i-10) * time.Minute)
+		os.Chtimes(s.path(k[:]), old, old) // saved i minutes apart
+		if i == 2 {
+			if _, ok := s.load(keys[0][:]); !ok { // the first is used again
+				t.Fatal("entry 0 missing")
+			}
+		}
+	}
+	for i, want := range []bool{true, false, true, true} {
+		if _, err := os.Stat(s.path(keys[i][:])); (err == nil) != want {
+			t.Errorf("entry %d kept %v, want %v", i, err == nil, want)
+		}
 	}
 }
