@@ -7,7 +7,8 @@ import (
 	"github.com/goeval/goeval/internal/errs"
 )
 
-// compileCacheHelp explains --compile-cache (run, score, bench score).
+// compileCacheHelp explains --compile-cache (run and every command that
+// registers scoreFlags: score, generate, serve, bench score and generate).
 const compileCacheHelp = "folder that keeps XLA's compiled graphs between runs (xla-cpu and cuda): a later run of the same shapes on the same plugin and device loads them instead of compiling; off keeps none. Default $GOEVAL_COMPILE_CACHE, else <user cache dir>/goeval/xla"
 
 // checkCompileCache refuses a --compile-cache that names a file (a
