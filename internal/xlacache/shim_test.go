@@ -22,7 +22,12 @@ func fakePlugin(t *testing.T) string {
 		t.Fatalf("go env CC: %v", err)
 	}
 	so := filepath.Join(t.TempDir(), "fakepjrt.so")
-	out, err := exec.Command(strings.TrimSpace(string(cc)), "-shared", "-fPIC", "-O1", "-o", so, "testdata/fakepjrt.c").CombinedOutput()
+	args := strings.Fields(string(cc)) // CC may carry flags or a wrapper ("ccache gcc")
+	if len(args) == 0 {
+		t.Fatal("go env CC is empty")
+	}
+	args = append(args, "-shared", "-fPIC", "-O1", "-o", so, "testdata/fakepjrt.c")
+	out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("building the fake plugin: %v\n%s", err, out)
 	}
