@@ -47,6 +47,8 @@ func TestLMEvalFlagSpellings(t *testing.T) {
 		{"model_args float16", "--model_args pretrained=m,dtype=float16", func(f *runFlags) any { return f.dtype }, "float16", ""},
 		{"model_args half", "--model_args pretrained=m,dtype=half", func(f *runFlags) any { return f.dtype }, "half", ""},
 		{"model_args int8", "--model_args pretrained=m,dtype=int8", nil, nil, "dtype=int8: want float32, bfloat16, float16 (half) or auto"},
+		{"model_args softmax_dtype float32", "--model_args pretrained=m,dtype=bfloat16,softmax_dtype=float32", func(f *runFlags) any { return f.dtype }, "bfloat16", ""},
+		{"model_args softmax_dtype bfloat16", "--model_args pretrained=m,dtype=bfloat16,softmax_dtype=bfloat16", nil, nil, "softmax_dtype=bfloat16: goeval takes the log-softmax in float32"},
 		{"model hf without model_args", "--model hf", nil, nil, "--model hf needs --model_args pretrained=DIR"},
 		{"model vllm", "--model vllm --model_args pretrained=m", nil, nil, "--model vllm is an lm-eval model type goeval does not have"},
 		{"model and pretrained", "--model a --model_args pretrained=b", nil, nil, "both --model a and --model_args pretrained=b"},
