@@ -84,7 +84,9 @@ def evaluate(
         limit: documents per task: < 1 a fraction, >= 1 a count.
         adapters: one PEFT LoRA adapter folder to evaluate on ``model``
             (lm-eval's ``peft=``); more than one: :func:`evaluate_all`.
-        dtype: ``float32`` (default) or ``bfloat16``.
+        dtype: ``auto`` (the default: the checkpoint's ``torch_dtype`` on a
+            GPU, ``float32`` on a CPU), ``float32``, ``bfloat16`` or
+            ``float16``.
         data_dir: a folder of Hugging Face dataset snapshots (``goeval
             synth data`` writes synthetic ones); the HF cache is searched
             after it.
