@@ -51,6 +51,14 @@ func (c compileCache) install(plugin string) {
 	}
 }
 
+// CompileCacheDir is the compile cache folder an engine of o would use
+// ("" when off).
+func CompileCacheDir(o Options) string { return compileCacheOf(o).dir }
+
+// CompileCacheUsage counts the entries in a compile cache folder and
+// their bytes.
+func CompileCacheUsage(dir string) (entries int, bytes int64) { return xlacache.Usage(dir) }
+
 // CompileCacheStats returns how many of this process's XLA compiles were
 // loaded from the compile cache (hits) and how many were compiled and
 // saved into it (stores).

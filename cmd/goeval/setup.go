@@ -27,7 +27,8 @@ xla-cpu-pjrt wheel from PyPI, pinned by version and sha256) into goeval's cache 
 ($GOEVAL_PJRT_DIR, else $XDG_CACHE_HOME/goeval/pjrt, else ~/.cache/goeval/pjrt), with a progress
 bar, then loads it once. goeval run does the same on first use; setup does it ahead of time,
 e.g. in a container build. GOEVAL_OFFLINE=1 forbids the download; GOEVAL_PJRT_URL names a mirror
-of the same wheel (the hashes are still checked).
+of the same wheel (the hashes are still checked). It also reports the XLA compile cache: its
+folder, entries and size.
 
 Flags:`)
 	if help, err := parseNoArgs(fs, args); help || err != nil {
@@ -61,5 +62,11 @@ Flags:`)
 		return fmt.Errorf("PJRT CPU plugin %s at %s does not load: %w", p, path, err)
 	}
 	fmt.Printf("PJRT CPU plugin %s: %s (loads: %s)\n", p, path, name)
+	if dir := engine.CompileCacheDir(engine.Options{}); dir != "" {
+		n, size := engine.CompileCacheUsage(dir)
+		fmt.Printf("XLA compile cache: %s (%d entries, %.1f MB; --compile-cache or GOEVAL_COMPILE_CACHE, off for none)\n", dir, n, float64(size)/1e6)
+	} else {
+		fmt.Println("XLA compile cache: off")
+	}
 	return nil
 }

@@ -108,6 +108,19 @@ func (s *store) save(key, data []byte) {
 	s.evict()
 }
 
+// Usage counts the entries in folder dir and their bytes (0, 0 for a
+// missing folder).
+func Usage(dir string) (entries int, bytes int64) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.xla"))
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			entries++
+			bytes += st.Size()
+		}
+	}
+	return entries, bytes
+}
+
 // evict removes the least recently used entries while the folder's
 // entries take more than s.max bytes (another run may remove the same
 // ones at once: a missing file is no error).

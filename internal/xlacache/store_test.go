@@ -129,4 +129,10 @@ func TestEvict(t *testing.T) {
 			t.Errorf("entry %d kept %v, want %v", i, err == nil, want)
 		}
 	}
+	if n, size := Usage(s.dir); n != 3 || size != 3*int64(len(magic)+32+1000) {
+		t.Errorf("Usage = %d entries, %d bytes; want 3, %d", n, size, 3*(len(magic)+32+1000))
+	}
+	if n, size := Usage(filepath.Join(s.dir, "none")); n != 0 || size != 0 {
+		t.Errorf("Usage of a missing folder = %d, %d", n, size)
+	}
 }
