@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -27,20 +27,42 @@ func TestRunSignalStatus(t *testing.T) {
 	if err := synth.Model(o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := synth.Data("gsm8k", data, synth.DataOptions{N: 200, Seed: 1}); err != nil {
+	// Far more generations than run before the signal (a fast idle machine
+	// finished 200 in 3 s), which is sent once the first progress line is out.
+	if _, err := synth.Data("gsm8k", data, synth.DataOptions{N: 2000, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
 		cmd := exec.Command(goevalBin, "run", "--model", model, "--tasks", "gsm8k", "--data-dir", data)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
+		pipe, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(3 * time.Second) // well into 200 gsm8k generations
+		var stderr strings.Builder
+		progress, done := make(chan struct{}), make(chan struct{})
+		go func() { // reads stderr whole; says when the first progress line came
+			defer close(done)
+			sc, told := bufio.NewScanner(pipe), false
+			for sc.Scan() {
+				stderr.WriteString(sc.Text() + "\n")
+				if strings.HasPrefix(sc.Text(), "progress: ") && !told {
+					close(progress)
+					told = true
+				}
+			}
+		}()
+		select {
+		case <-progress:
+		case <-time.After(60 * time.Second):
+			t.Fatal("no progress line in 60 s")
+		}
 		if err := cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}
+		<-done
 		_ = cmd.Wait()
 		if got := cmd.ProcessState.ExitCode(); got != want {
 			t.Errorf("%v: exit %d, want %d; stderr %q", sig, got, want, stderr.String())
