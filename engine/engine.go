@@ -38,6 +38,7 @@ type Engine struct {
 	wholeRows bool
 	ctx       *mlctx.Context
 	prec      precision // the resolved dtype (dtype.go)
+	lpRound   lpRound   // log-probs rounded as lm-eval's half-precision log-softmax (nil: none)
 	maxLen    int
 	batch     int
 	prefix    int32
@@ -139,6 +140,7 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
+	e.lpRound, _ = lpRoundOf(opts.SoftmaxDType) // checked by Options.validate
 	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)

@@ -43,6 +43,9 @@ func (e *Engine) Fingerprint() (string, error) {
 	if e.prec.compute != e.prec.weights {
 		fmt.Fprintf(h, "compute %s\n", e.prec.compute)
 	}
+	if e.lpRound != nil {
+		fmt.Fprintf(h, "softmax %s\n", e.opts.SoftmaxDType)
+	}
 	if err := e.hashModelAndAdapters(h, "fingerprint", statWeights); err != nil {
 		return "", err
 	}

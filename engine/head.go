@@ -104,6 +104,9 @@ func (e *Engine) runHeadChunk(kc int, args []any, p *pass, from int, tokens bool
 	if tokens {
 		h.topID, h.topLP = tensors.MustCopyFlatData[int32](outs[2]), tensors.MustCopyFlatData[float64](outs[3])
 	}
+	if e.lpRound != nil {
+		e.lpRound.apply(&h, tensors.MustCopyFlatData[float64](outs[3]), tensors.MustCopyFlatData[float64](outs[4]))
+	}
 	collect(h, p, from, tokens, results)
 	return nil
 }
@@ -111,7 +114,7 @@ func (e *Engine) runHeadChunk(kc int, args []any, p *pass, from int, tokens bool
 // headGraphs returns the LM-head graphs (one compiled shape per Kc).
 func (e *Engine) headGraphs() *graphExecs {
 	if e.execs.head == nil {
-		e.execs.head = newGraphExecs(e, "LM head", headGraph(e.model))
+		e.execs.head = newGraphExecs(e, "LM head", headGraph(e.model, e.lpRound != nil))
 	}
 	return e.execs.head
 }

@@ -149,6 +149,9 @@ func (e *Engine) scoreItems(ctx context.Context, items []plan.Item, tokens bool)
 			return nil, fmt.Errorf("engine: request %d scored %d positions, want %d", i, n, len(pl.Items[j].Targets))
 		}
 		out[i] = results[j]
+		if e.lpRound != nil { // a request's sum in the half dtype (lpround.go)
+			out[i].LogProb = e.lpRound(out[i].LogProb)
+		}
 	}
 	return out, nil
 }

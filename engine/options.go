@@ -133,6 +133,12 @@ type Options struct {
 	// negative value no cache (prefixes are then recomputed at the head of
 	// each row).
 	PrefixCacheMB int
+	// SoftmaxDType is lm-eval's softmax_dtype model argument (lpround.go):
+	// "" (float32 log-softmax, float64 sums, as lm-eval's float32) or
+	// "bfloat16"/"float16": each token's log-prob and each request's sum
+	// rounded to it and is_greedy decided on the rounded log-probs, as
+	// lm-eval's default does for a model in that dtype.
+	SoftmaxDType string
 	// CompileCache is the folder that keeps XLA's compiled executables
 	// between runs (compilecache.go): "" is $GOEVAL_COMPILE_CACHE, else
 	// <user cache dir>/goeval/xla; "off" keeps none. The pure-Go backend
@@ -182,6 +188,9 @@ func (o Options) validate() error {
 		return err
 	}
 	if _, err := models.ParseAdapterMode(o.AdapterMode); err != nil {
+		return err
+	}
+	if _, err := lpRoundOf(o.SoftmaxDType); err != nil {
 		return err
 	}
 	if p := o.Packing; p != "" && p != "on" && p != "off" {

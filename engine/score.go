@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph DSL
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -81,14 +83,37 @@ func rowLengths(b int, slotRow, slotPos *Node) *Node {
 //
 //	h [Kc, H], targets [Kc] int32 → log-prob [Kc] f64, miss [Kc] bool,
 //	                                top id [Kc] int32, top log-prob [Kc] f64
-func headGraph(m models.Model) func(ctx *context.Context, h, targets *Node) []*Node {
+//
+// With earlier (lm-eval's half-precision log-softmax, lpround.go) a fifth
+// output: the largest log-prob of the tokens before each target in the
+// vocabulary, −Inf for target 0 ([Kc] f64).
+func headGraph(m models.Model, earlier bool) func(ctx *context.Context, h, targets *Node) []*Node {
 	return func(ctx *context.Context, h, targets *Node) []*Node {
 		defer building()()
 		logits := ConvertDType(m.Logits(ctx, h), dtypes.Float32) // [Kc, V]
 		top := ArgMax(logits, -1, dtypes.Int32)
 		lp, topLP := targetLogProbs(logits, targets)
-		return []*Node{lp, NotEqual(top, targets), top, topLP}
+		out := []*Node{lp, NotEqual(top, targets), top, topLP}
+		if earlier {
+			out = append(out, earlierLogProbs(logits, targets, topLP))
+		}
+		return out
 	}
+}
+
+// earlierLogProbs is, for each row, the largest log-prob of the tokens
+// before its target: max_{j<t} logit_j − lse, as logit_max − lse is the
+// row's top log-prob topLP.
+//
+//	logits [K, V] f32, targets [K] int32, topLP [K] f64 → [K] f64
+func earlierLogProbs(logits, targets, topLP *Node) *Node {
+	k, v := logits.Shape().Dim(0), logits.Shape().Dim(1)
+	ids := Iota(logits.Graph(), shapes.Make(dtypes.Int32, k, v), 1)
+	before := LessThan(ids, BroadcastToDims(Reshape(targets, k, 1), k, v))
+	lf := ConvertDType(logits, dtypes.Float64)
+	m := ReduceMax(lf, -1)
+	low := Where(before, lf, BroadcastToDims(Scalar(logits.Graph(), dtypes.Float64, math.Inf(-1)), k, v))
+	return Add(Sub(ReduceMax(low, -1), m), topLP)
 }
 
 // targetLogProbs is log_softmax(logits)[target], in float64, with the

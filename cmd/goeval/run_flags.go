@@ -211,7 +211,7 @@ func (f *runFlags) engineOptions(choice engine.DeviceChoice) engine.Options {
 		AddBOSToken: f.lmeval.addBOS, PrefixToken: f.lmeval.prefixToken, PrefixCacheMB: mustPrefixCache(f.prefixCacheMB),
 		ChatTemplateArgs: f.think.chatArgs(), LoadIn4Bit: f.load4q, LoadIn8Bit: f.load8q,
 		Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true),
-		CompileCache: f.compileCache, Warnf: warnf}
+		CompileCache: f.compileCache, Warnf: warnf, SoftmaxDType: f.lmeval.softmax}
 	eo.BatchSize, _ = strconv.Atoi(f.batch) // 0 for auto: the engine's default
 	if eo.BatchSize == 0 && f.lmeval.maxBatch > 0 {
 		eo.BatchSize = min(f.lmeval.maxBatch, engine.DefaultBatchSize)

@@ -24,12 +24,13 @@ type lmevalState struct {
 	maxLength   int           // max_length
 	addBOS      *bool         // add_bos_token
 	prefixToken *int32        // prefix_token_id
+	softmax     string        // softmax_dtype
 	deviceGiven string        // --device as given (cuda:0), for the results file
 	sampleIDs   map[string][]int
 }
 
 // modelArgKeys are the --model_args keys goeval honours.
-var modelArgKeys = "pretrained, dtype, softmax_dtype (float32), peft, max_length, add_bos_token, prefix_token_id, truncation, revision, trust_remote_code, think_end_token, enable_thinking, chat_template_args, load_in_4bit, bnb_4bit_quant_type, bnb_4bit_use_double_quant, bnb_4bit_compute_dtype"
+var modelArgKeys = "pretrained, dtype, softmax_dtype, peft, max_length, add_bos_token, prefix_token_id, truncation, revision, trust_remote_code, think_end_token, enable_thinking, chat_template_args, load_in_4bit, bnb_4bit_quant_type, bnb_4bit_use_double_quant, bnb_4bit_compute_dtype"
 
 // applyLMEval turns lm-eval's options into goeval's (after parsing, before
 // validate).
@@ -110,11 +111,12 @@ func (f *runFlags) modelArg(k string, v any) error {
 		default:
 			return bad("float32, bfloat16, float16 (half) or auto")
 		}
-	case "softmax_dtype": // lm-eval's log_softmax dtype (default: the model's)
+	case "softmax_dtype": // lm-eval's log_softmax dtype (engine/lpround.go)
 		switch d := fmt.Sprint(v); d {
-		case "float32", "float", "float64", "double": // goeval's own: log-softmax in float32 or wider
+		case "float32", "float", "float64", "double", "bfloat16", "float16", "half":
+			s.softmax = d
 		default:
-			return errs.BadInputf("--model_args softmax_dtype=%s: goeval takes the log-softmax in float32 and sums log-probs in float64, as lm-eval does with softmax_dtype=float32; a %s log-softmax is not supported", d, d)
+			return bad("float32, bfloat16 or float16 (half)")
 		}
 	case "peft":
 		f.adapters, f.skipBase = stringList{fmt.Sprint(v)}, true // lm-eval evaluates the adapted model only
