@@ -53,7 +53,7 @@ func (e *Engine) WithAdapter(i int) (*Engine, error) {
 		return nil, fmt.Errorf("engine is closed")
 	}
 	v := &Engine{opts: e.opts, dir: e.dir, cfg: e.cfg, model: models.WithAdapter(e.model, i), tok: e.tok, backend: e.backend,
-		spec: e.spec, device: e.device, fixShapes: e.fixShapes, ctx: e.ctx, prec: e.prec, lpRound: e.lpRound, maxLen: e.maxLen, batch: e.batch, prefix: e.prefix,
+		spec: e.spec, device: e.device, fixShapes: e.fixShapes, ctx: e.ctx, prec: e.prec, softmax: e.softmax, lpRound: e.lpRound, maxLen: e.maxLen, batch: e.batch, prefix: e.prefix,
 		seen: map[string]bool{}, view: true, adapter: i, numAdapters: e.numAdapters, prefixes: e.newPrefixes()}
 	v.stats.Backend, v.stats.BackendName = e.stats.Backend, e.stats.BackendName
 	e.views = append(e.views, v)

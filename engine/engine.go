@@ -38,6 +38,7 @@ type Engine struct {
 	wholeRows bool
 	ctx       *mlctx.Context
 	prec      precision // the resolved dtype (dtype.go)
+	softmax   string    // the log-softmax's dtype, as lm-eval's softmax_dtype (lpround.go)
 	lpRound   lpRound   // log-probs rounded as lm-eval's half-precision log-softmax (nil: none)
 	maxLen    int
 	batch     int
@@ -140,7 +141,6 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{opts: opts, dir: dir, tok: tok, spec: spec, device: choice, seen: map[string]bool{}, adapter: -1}
-	e.lpRound, _ = lpRoundOf(opts.SoftmaxDType) // checked by Options.validate
 	e.prefixes = e.newPrefixes()
 	if choice.Notice != "" {
 		opts.logf("device %s: %s", choice, choice.Notice)
@@ -149,6 +149,8 @@ func open(dir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.prec = precisionOn(e.backend, name)
+	e.softmax = softmaxDTypeOf(opts.SoftmaxDType, name)
+	e.lpRound, _ = lpRoundOf(e.softmax) // checked by Options.validate
 	dtype := e.prec.compute
 	start := time.Now()
 	var l *models.Loaded

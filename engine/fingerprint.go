@@ -44,7 +44,7 @@ func (e *Engine) Fingerprint() (string, error) {
 		fmt.Fprintf(h, "compute %s\n", e.prec.compute)
 	}
 	if e.lpRound != nil {
-		fmt.Fprintf(h, "softmax %s\n", e.opts.SoftmaxDType)
+		fmt.Fprintf(h, "softmax %s\n", e.softmax)
 	}
 	if err := e.hashModelAndAdapters(h, "fingerprint", statWeights); err != nil {
 		return "", err

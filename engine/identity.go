@@ -34,7 +34,7 @@ func (e *Engine) Identity() (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\ndevice %s\nmax_length %d\nprefix %d\n", identityVersion, e.prec, e.device.Device, e.maxLen, e.prefix)
 	if e.lpRound != nil {
-		fmt.Fprintf(h, "softmax %s\n", e.opts.SoftmaxDType)
+		fmt.Fprintf(h, "softmax %s\n", e.softmax)
 	}
 	if err := e.hashModelAndAdapters(h, "identity", sampleFile); err != nil {
 		return "", err

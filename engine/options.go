@@ -134,10 +134,10 @@ type Options struct {
 	// each row).
 	PrefixCacheMB int
 	// SoftmaxDType is lm-eval's softmax_dtype model argument (lpround.go):
-	// "" (float32 log-softmax, float64 sums, as lm-eval's float32) or
-	// "bfloat16"/"float16": each token's log-prob and each request's sum
-	// rounded to it and is_greedy decided on the rounded log-probs, as
-	// lm-eval's default does for a model in that dtype.
+	// "" or "auto" is the model's dtype, as lm-eval's default; "float32"
+	// keeps goeval's float32 log-softmax and float64 sums; "bfloat16" or
+	// "float16" rounds each token's log-prob and each request's sum to it
+	// and decides is_greedy on the rounded log-probs, as lm-eval does.
 	SoftmaxDType string
 	// CompileCache is the folder that keeps XLA's compiled executables
 	// between runs (compilecache.go): "" is $GOEVAL_COMPILE_CACHE, else

@@ -89,6 +89,7 @@ check "Phi, Gemma, MoE synth load in HF" $PY parity/archs/arch_golden.py --synth
 # LongBench tasks on synthetic documents: goeval generates, lm-eval scores the same answers.
 check "RULER and LongBench vs lm-eval (long context)" $PY parity/longctx/longctx.py --goeval "$BIN" --python "$PY"
 check "goeval run vs lm_eval --model hf (end to end)" $PY parity/e2e/e2e.py --check
+check "bfloat16 runs vs lm_eval in bfloat16: per-document agreement ≥ 99 % (cpu, xla-cpu)" bash -c "'$BIN' setup && parity/e2e/bf16_agree.sh '$BIN'"
 check "Open LLM Leaderboard v2 vs lm_eval --tasks leaderboard (end to end)" $PY parity/leaderboard/leaderboard.py --check
 # repeats, take_first_k, majority_vote and maj@k: lm-eval over goeval's sampled answers (the code
 # runs also need evaluate's code_eval folder: reason.py --runs code,pass_at_k --code-eval DIR).

@@ -93,6 +93,7 @@ func parseRunFlags(args []string) (*runFlags, error) {
 	fs.Var(&f.dequant4, "dequantize-4bit", dequant4Help)
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.compileCache, "compile-cache", "", compileCacheHelp)
+	fs.StringVar(&f.lmeval.softmax, "softmax-dtype", "auto", softmaxHelp+" (also --model_args softmax_dtype=)")
 	fs.StringVar(&f.out, "output-path", "", "folder for results_<date>.json (and samples_<task>_<date>.jsonl with --log-samples), under a subfolder named after the model")
 	fs.BoolVar(&f.logSamples, "log-samples", false, "also write per-document samples files (needs --output-path)")
 	fs.StringVar(&f.seed, "seed", "0,1234,1234,1234", "lm-eval seeds random,numpy,torch,fewshot; one number sets all four. The few-shot seed picks the prompts' shots; the torch seed, each sampled answer's seed (with the task, document and repeat)")
@@ -152,6 +153,9 @@ func (f *runFlags) validate() error {
 		return err
 	}
 	if err := checkCompileCache(f.compileCache); err != nil {
+		return err
+	}
+	if err := checkSoftmax(f.lmeval.softmax); err != nil {
 		return err
 	}
 	if err := f.validateLoad4(); err != nil {

@@ -44,6 +44,7 @@ type scoreFlags struct {
 	adapter, adapterMode            string
 	batch, maxLen                   int
 	prefixCacheMB, compileCache     string
+	softmax                         string
 	verbose                         bool
 	dequant4                        optBool   // given true or false, or left to the device
 	load4                           load4Flag // --load-in-4bit
@@ -60,6 +61,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.batch, "batch-size", 8, "rows per forward pass")
 	fs.StringVar(&f.prefixCacheMB, "prefix-cache-mb", "auto", prefixCacheHelp)
 	fs.StringVar(&f.compileCache, "compile-cache", "", compileCacheHelp)
+	fs.StringVar(&f.softmax, "softmax-dtype", "auto", softmaxHelp)
 	fs.IntVar(&f.maxLen, "max-length", 0, "lm-eval max_length (left truncation, rolling window); 0 = config max_position_embeddings")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer directory or tokenizer.json for string requests (default: the model directory's, when present)")
 	fs.BoolVar(&f.verbose, "v", false, "log loading and graph compilation to stderr")
@@ -109,13 +111,16 @@ func (f *scoreFlags) openWith(adapters []string, mode string) (*engine.Engine, e
 	if err := checkCompileCache(f.compileCache); err != nil {
 		return nil, err
 	}
+	if err := checkSoftmax(f.softmax); err != nil {
+		return nil, err
+	}
 	choice, err := resolveDevice(f.device)
 	if err != nil {
 		return nil, err
 	}
 	o := engine.Options{Device: choice.Device, Backend: choice.Spec, DType: f.dtype, BatchSize: f.batch, MaxLength: f.maxLen,
 		Adapters: adapters, AdapterMode: mode, PrefixCacheMB: prefixMB, LoadIn4Bit: load4, LoadIn8Bit: load8, Dequantize4Bit: f.dequant4.or(false), Keep4BitPacked: !f.dequant4.or(true),
-		CompileCache: f.compileCache, Warnf: warnf}
+		CompileCache: f.compileCache, Warnf: warnf, SoftmaxDType: f.softmax}
 	if f.verbose {
 		o.Logf = log.New(os.Stderr, "goeval: ", log.Ltime).Printf
 	}

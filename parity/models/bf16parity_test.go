@@ -55,7 +55,9 @@ func TestTransformersBF16Goldens(t *testing.T) {
 // pure-Go backend, in order.
 func bf16TokenLogProbs(t *testing.T, model string, reqs []request) []float64 {
 	t.Helper()
-	m, err := engine.Open(model, engine.Options{Device: "cpu", DType: "bfloat16"})
+	// float32 log-softmax (lm-eval's softmax_dtype=float32): the reference
+	// is transformers' float32 log-probs, not lm-eval's bf16 rounding.
+	m, err := engine.Open(model, engine.Options{Device: "cpu", DType: "bfloat16", SoftmaxDType: "float32"})
 	if err != nil {
 		t.Fatalf("engine.Open: %v", err)
 	}

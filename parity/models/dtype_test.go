@@ -127,7 +127,10 @@ func checkDType(t *testing.T, name, dir, dtype, refPath string, reqPaths ...stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.Open(dir, engine.Options{Device: os.Getenv("GOEVAL_HFPARITY_DEVICE"), DType: dtype})
+	// float32 log-softmax (lm-eval's softmax_dtype=float32): the goldens hold
+	// transformers' logits' float64 log-softmax; lm-eval's rounding of
+	// log-probs to the dtype is engine/lpround_test.go's.
+	e, err := engine.Open(dir, engine.Options{Device: os.Getenv("GOEVAL_HFPARITY_DEVICE"), DType: dtype, SoftmaxDType: "float32"})
 	if err != nil {
 		t.Fatalf("engine.Open: %v", err)
 	}
