@@ -111,14 +111,31 @@ func (s *store) save(key, data []byte) {
 // Usage counts the entries in folder dir and their bytes (0, 0 for a
 // missing folder).
 func Usage(dir string) (entries int, bytes int64) {
+	all := list(dir)
+	for _, e := range all {
+		bytes += e.size
+	}
+	return len(all), bytes
+}
+
+// entry is one entry file: its path, size and last use (its time).
+type entry struct {
+	path string
+	size int64
+	used time.Time
+}
+
+// list is folder dir's entries (a file another run removes meanwhile is
+// left out).
+func list(dir string) []entry {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.xla"))
+	var all []entry
 	for _, f := range files {
 		if st, err := os.Stat(f); err == nil {
-			entries++
-			bytes += st.Size()
+			all = append(all, entry{f, st.Size(), st.ModTime()})
 		}
 	}
-	return entries, bytes
+	return all
 }
 
 // evict removes the least recently used entries while the folder's
@@ -129,19 +146,10 @@ func (s *store) evict() {
 	if limit == 0 {
 		limit = maxBytes
 	}
-	files, _ := filepath.Glob(filepath.Join(s.dir, "*.xla"))
-	type entry struct {
-		path string
-		size int64
-		used time.Time
-	}
-	var all []entry
+	all := list(s.dir)
 	var total int64
-	for _, f := range files {
-		if st, err := os.Stat(f); err == nil {
-			all = append(all, entry{f, st.Size(), st.ModTime()})
-			total += st.Size()
-		}
+	for _, e := range all {
+		total += e.size
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].used.Before(all[j].used) })
 	for _, e := range all {
