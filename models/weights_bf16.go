@@ -83,11 +83,7 @@ func loadMatrixBF16Via32(backend backends.Backend, s Tensors, name string, info 
 		data = transposed(data, info.Shape[0], info.Shape[1])
 		shape = shapes.Make(dtypes.BFloat16, info.Shape[1], info.Shape[0])
 	}
-	bf := make([]bfloat16.BFloat16, len(data))
-	for i, f := range data {
-		bf[i] = bfloat16.BFloat16(safetensors.Float32ToBF16(f))
-	}
-	buf, err := backend.BufferFromFlatData(0, bf, shape)
+	buf, err := backend.BufferFromFlatData(0, flatIn(data, dtypes.BFloat16), shape)
 	if err != nil {
 		return nil, err
 	}
