@@ -105,7 +105,11 @@ func (e *Engine) runHeadChunk(kc int, args []any, p *pass, from int, tokens bool
 		h.topID, h.topLP = tensors.MustCopyFlatData[int32](outs[2]), tensors.MustCopyFlatData[float64](outs[3])
 	}
 	if e.lpRound != nil {
-		e.lpRound.apply(&h, tensors.MustCopyFlatData[float64](outs[3]), tensors.MustCopyFlatData[float64](outs[4]))
+		top := h.topLP // copied above with tokens
+		if top == nil {
+			top = tensors.MustCopyFlatData[float64](outs[3])
+		}
+		e.lpRound.apply(&h, top, tensors.MustCopyFlatData[float64](outs[4]))
 	}
 	collect(h, p, from, tokens, results)
 	return nil

@@ -103,17 +103,17 @@ func headGraph(m models.Model, earlier bool) func(ctx *context.Context, h, targe
 
 // earlierLogProbs is, for each row, the largest log-prob of the tokens
 // before its target: max_{j<t} logit_j − lse, as logit_max − lse is the
-// row's top log-prob topLP.
+// row's top log-prob topLP. The maxima are taken in float32 (exact) and
+// only the [K] results widened, so no float64 copy of [K, V] is made.
 //
 //	logits [K, V] f32, targets [K] int32, topLP [K] f64 → [K] f64
 func earlierLogProbs(logits, targets, topLP *Node) *Node {
 	k, v := logits.Shape().Dim(0), logits.Shape().Dim(1)
 	ids := Iota(logits.Graph(), shapes.Make(dtypes.Int32, k, v), 1)
 	before := LessThan(ids, BroadcastToDims(Reshape(targets, k, 1), k, v))
-	lf := ConvertDType(logits, dtypes.Float64)
-	m := ReduceMax(lf, -1)
-	low := Where(before, lf, BroadcastToDims(Scalar(logits.Graph(), dtypes.Float64, math.Inf(-1)), k, v))
-	return Add(Sub(ReduceMax(low, -1), m), topLP)
+	low := Where(before, logits, BroadcastToDims(Scalar(logits.Graph(), dtypes.Float32, math.Inf(-1)), k, v))
+	widen := func(x *Node) *Node { return ConvertDType(ReduceMax(x, -1), dtypes.Float64) }
+	return Add(Sub(widen(low), widen(logits)), topLP)
 }
 
 // targetLogProbs is log_softmax(logits)[target], in float64, with the
