@@ -20,6 +20,10 @@ func (e *Engine) Work() Work {
 	return Work{Stats: e.Stats(), Gen: e.GenStats(), CacheLoads: int(hits)}
 }
 
+// Loaded is how many of w's compiles were loads from the compile cache:
+// CacheLoads, at most Compiles (CacheLoads counts the process's loads).
+func (w Work) Loaded() int { return min(w.CacheLoads, w.Compiles) }
+
 // Since is w minus an earlier snapshot b.
 func (w Work) Since(b Work) Work {
 	s, g := w.Stats, w.Gen

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/goeval/goeval/engine"
 	"github.com/goeval/goeval/internal/errs"
 )
 
@@ -20,14 +19,6 @@ func checkCompileCache(v string) error {
 	}
 	if st, err := os.Stat(v); err == nil && !st.IsDir() {
 		return errs.BadInputf("--compile-cache %s is a file: name a folder (made when missing) or off", v)
-	}
-	return nil
-}
-
-// checkSoftmax refuses a --softmax-dtype the engine does not take.
-func checkSoftmax(v string) error {
-	if err := engine.CheckSoftmaxDType(v); err != nil {
-		return errs.BadInputf("--softmax-dtype %s: use auto, float32, bfloat16 or float16", v)
 	}
 	return nil
 }

@@ -46,4 +46,12 @@ func printDevice(c engine.DeviceChoice) {
 // softmaxHelp explains --softmax-dtype (run and the scoreFlags commands).
 const softmaxHelp = "lm-eval's softmax_dtype: auto (the model's dtype, as lm-eval's default: in bfloat16 or float16 each token's log-prob and each request's sum are rounded to it and is_greedy is decided on the rounded log-probs, so near-tied choices tie as in lm-eval), float32 (goeval's float32 log-softmax and float64 sums, as lm-eval's softmax_dtype=float32), bfloat16 or float16"
 
+// checkSoftmax refuses a --softmax-dtype the engine does not take.
+func checkSoftmax(v string) error {
+	if err := engine.CheckSoftmaxDType(v); err != nil {
+		return errs.BadInputf("--softmax-dtype %s: use auto, float32, bfloat16 or float16", v)
+	}
+	return nil
+}
+
 const dtypeHelp = "the model's dtype: auto (config.json's torch_dtype on cuda, as lm-eval's dtype=auto; float32 on a CPU device), float32, bfloat16 or float16 (also f32, bf16, f16, half). In bfloat16 and float16 the weights are rounded to it from any checkpoint dtype and the products run in it with float32 accumulation; norms, attention's softmax and the log-softmax stay float32, and each log-prob and request sum is then rounded to the dtype as lm-eval does (--softmax-dtype). On --device cpu the products run in float32: bfloat16 keeps the weight matrices bfloat16 in memory (half of float32's), float16 computes on weights rounded to float16"

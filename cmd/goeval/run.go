@@ -222,7 +222,7 @@ func timingOf(w engine.Work) report.Timing {
 		ScoringTokensRequested: w.TokensRequested, ScoringTokensComputed: w.TokensComputed, ScoringPaddedTokens: w.PaddedTokens,
 		CachedPrefixesComputed: w.PrefixComputed, CachedPrefixHits: w.PrefixHits, CachedPrefixPeakBytes: w.PrefixPeakBytes,
 		PromptTokensRequested: w.Gen.PromptTokens, PrefillTokens: w.Gen.PrefillTokens, DecodedTokens: w.Gen.DecodeTokens,
-		ShapesCompiled: max(w.Compiles-w.CacheLoads, 0), ShapesFromCache: min(w.CacheLoads, w.Compiles), Compile: w.CompileTime, Forward: w.ExecTime + w.Gen.PrefillTime + w.Gen.DecodeTime,
+		ShapesCompiled: w.Compiles - w.Loaded(), ShapesFromCache: w.Loaded(), Compile: w.CompileTime, Forward: w.ExecTime + w.Gen.PrefillTime + w.Gen.DecodeTime,
 		Backoffs: w.Backoffs}
 	if w.TokensRequested > 0 {
 		t.ScoringBatch = w.Batch

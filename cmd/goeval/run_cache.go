@@ -90,7 +90,7 @@ func printEngineStats(w engine.Work, ok bool) {
 		return
 	}
 	loaded := ""
-	if n := min(w.CacheLoads, s.Compiles); n > 0 {
+	if n := w.Loaded(); n > 0 {
 		loaded = fmt.Sprintf(" (%d of them loaded from the compile cache)", n)
 	}
 	fmt.Fprintf(os.Stderr, "engine: %d forward passes (%d scoring, %d prefill, %d decode), %d tokens (%d scored, %d padded; %d prefilled, %d decoded), %d shapes compiled in %v%s\n",
